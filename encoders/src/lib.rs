@@ -1,0 +1,1 @@
+//! Puzzle-independent encodings (filled in by the encoders work).

@@ -1,0 +1,395 @@
+//! The dancing-links arena and its elementary operations (cover, hide,
+//! purify and their inverses), kept apart from the search so that other
+//! engines (the polycube schedules) can drive the same structure.
+
+use crate::ir::{Problem, NO_COLOR};
+
+/// Colour of a node whose secondary item has been purified to that node's
+/// colour (Knuth's `COLOR = -1`): the node stays linked and is skipped by
+/// `hide`/`unhide`.
+const MARKED: u32 = u32::MAX;
+
+/// One node of the arena: an item header (`top` = length) or an option
+/// node (`top` = item header index) or a spacer (`top <= 0`).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+struct Node {
+    top: i32,
+    up: u32,
+    down: u32,
+    color: u32,
+}
+
+/// The dancing-links matrix of a problem.
+///
+/// Invariants: header `i` (`1..=n_items`) stands for IR item `i - 1`;
+/// `nodes[i].top` is the number of rows linked in column `i`; the circular
+/// list `rlink` from 0 visits exactly the primary items whose remaining
+/// bound is positive and that are not covered; every operation here is undone
+/// by its inverse called in reverse (LIFO) order.
+pub struct Matrix {
+    n_primary: u32,
+    nodes: Vec<Node>,
+    llink: Vec<u32>,
+    rlink: Vec<u32>,
+    bound: Vec<u32>,
+    /// Link updates performed (statistics).
+    pub(crate) updates: u64,
+}
+
+impl Matrix {
+    /// Builds the arena for `problem`.
+    pub fn new(problem: &Problem) -> Self {
+        let n_items = problem.items().len() as u32;
+        let n_primary = problem.n_primary() as u32;
+        let mut nodes =
+            Vec::with_capacity(n_items as usize + 2 + problem.n_entries() + problem.n_options());
+        for i in 0..=n_items {
+            nodes.push(Node {
+                top: 0,
+                up: i,
+                down: i,
+                color: 0,
+            });
+        }
+        let mut bound = vec![0u32; n_items as usize + 1];
+        for i in 0..n_items {
+            bound[i as usize + 1] = problem.multiplicity(i);
+        }
+        // Leading spacer.
+        let mut spacer = nodes.len() as u32;
+        nodes.push(Node {
+            top: 0,
+            up: 0,
+            down: 0,
+            color: 0,
+        });
+        for (o, row) in problem.options().enumerate() {
+            let first = nodes.len() as u32;
+            for e in row {
+                let col = e.item + 1;
+                let x = nodes.len() as u32;
+                let last = nodes[col as usize].up;
+                nodes.push(Node {
+                    top: col as i32,
+                    up: last,
+                    down: col,
+                    color: e.color,
+                });
+                nodes[last as usize].down = x;
+                nodes[col as usize].up = x;
+                nodes[col as usize].top += 1;
+            }
+            let last = nodes.len() as u32 - 1;
+            nodes[spacer as usize].top = -(o as i32 + 1);
+            nodes[spacer as usize].down = last;
+            spacer = nodes.len() as u32;
+            nodes.push(Node {
+                top: -(o as i32 + 2),
+                up: first,
+                down: 0,
+                color: 0,
+            });
+        }
+        let mut llink = vec![0u32; n_primary as usize + 1];
+        let mut rlink = vec![0u32; n_primary as usize + 1];
+        for i in 0..=n_primary {
+            llink[i as usize] = if i == 0 { n_primary } else { i - 1 };
+            rlink[i as usize] = if i == n_primary { 0 } else { i + 1 };
+        }
+        debug_assert!(problem
+            .options()
+            .all(|r| r.iter().all(|e| e.color == NO_COLOR || e.item >= n_primary)));
+        Matrix {
+            n_primary,
+            nodes,
+            llink,
+            rlink,
+            bound,
+            updates: 0,
+        }
+    }
+
+    /// Header of the first active primary item, or `None` when all are done.
+    pub fn first_active(&self) -> Option<u32> {
+        let r = self.rlink[0];
+        (r != 0).then_some(r)
+    }
+
+    /// Column length of item header `i`.
+    #[inline]
+    pub fn len(&self, i: u32) -> u32 {
+        self.nodes[i as usize].top as u32
+    }
+
+    /// Whether the matrix has no items (a problem with nothing to cover).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 1
+    }
+
+    /// Remaining bound (times still to be covered) of item header `i`.
+    #[inline]
+    pub fn bound(&self, i: u32) -> u32 {
+        self.bound[i as usize]
+    }
+
+    /// Whether item `i` can still reach its bound.
+    #[inline]
+    pub fn feasible(&self, i: u32) -> bool {
+        self.len(i) >= self.bound(i)
+    }
+
+    /// Next node down from `x` (in a column).
+    #[inline]
+    pub fn down(&self, x: u32) -> u32 {
+        self.nodes[x as usize].down
+    }
+
+    /// The active primary item with the fewest branches
+    /// `len + 1 - bound` (ties: first in list order); `None` when no primary
+    /// item remains, i.e. a solution has been found.
+    pub fn choose_min_fit(&self) -> Option<u32> {
+        let mut best = None;
+        let mut best_theta = i64::MAX;
+        let mut i = self.rlink[0];
+        while i != 0 {
+            let theta = self.len(i) as i64 + 1 - self.bound(i) as i64;
+            if theta < best_theta {
+                best_theta = theta;
+                best = Some(i);
+                if theta <= 0 {
+                    break;
+                }
+            }
+            i = self.rlink[i as usize];
+        }
+        best
+    }
+
+    /// The option id of the row that contains node `x`.
+    pub fn option_of(&self, mut x: u32) -> u32 {
+        while self.nodes[x as usize].top > 0 {
+            x -= 1;
+        }
+        (-self.nodes[x as usize].top - 1) as u32
+    }
+
+    /// Iterates the active primary item headers.
+    pub fn active_items(&self) -> impl Iterator<Item = u32> + '_ {
+        let mut i = self.rlink[0];
+        std::iter::from_fn(move || {
+            (i != 0).then(|| {
+                let cur = i;
+                i = self.rlink[i as usize];
+                cur
+            })
+        })
+    }
+
+    #[inline]
+    fn unlink_node(&mut self, q: u32) {
+        let Node { top, up, down, .. } = self.nodes[q as usize];
+        self.nodes[up as usize].down = down;
+        self.nodes[down as usize].up = up;
+        self.nodes[top as usize].top -= 1;
+        self.updates += 1;
+    }
+
+    #[inline]
+    fn relink_node(&mut self, q: u32) {
+        let Node { top, up, down, .. } = self.nodes[q as usize];
+        self.nodes[up as usize].down = q;
+        self.nodes[down as usize].up = q;
+        self.nodes[top as usize].top += 1;
+    }
+
+    /// Removes the other nodes of `p`'s row from their columns.
+    fn hide(&mut self, p: u32) {
+        let mut q = p + 1;
+        while q != p {
+            let node = self.nodes[q as usize];
+            if node.top <= 0 {
+                q = node.up;
+            } else {
+                if node.color != MARKED {
+                    self.unlink_node(q);
+                }
+                q += 1;
+            }
+        }
+    }
+
+    fn unhide(&mut self, p: u32) {
+        let mut q = p - 1;
+        while q != p {
+            let node = self.nodes[q as usize];
+            if node.top <= 0 {
+                q = node.down;
+            } else {
+                if node.color != MARKED {
+                    self.relink_node(q);
+                }
+                q -= 1;
+            }
+        }
+    }
+
+    /// Removes every row of column `i`; primary items also leave the list.
+    fn cover(&mut self, i: u32) {
+        let mut p = self.nodes[i as usize].down;
+        while p != i {
+            self.hide(p);
+            p = self.nodes[p as usize].down;
+        }
+        if i <= self.n_primary {
+            let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
+            self.rlink[l as usize] = r;
+            self.llink[r as usize] = l;
+        }
+    }
+
+    fn uncover(&mut self, i: u32) {
+        if i <= self.n_primary {
+            let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
+            self.rlink[l as usize] = i;
+            self.llink[r as usize] = i;
+        }
+        let mut p = self.nodes[i as usize].up;
+        while p != i {
+            self.unhide(p);
+            p = self.nodes[p as usize].up;
+        }
+    }
+
+    /// Keeps only rows of `p`'s colour in `p`'s (secondary) column.
+    fn purify(&mut self, p: u32) {
+        let Node { top, color, .. } = self.nodes[p as usize];
+        let i = top as u32;
+        let mut q = self.nodes[i as usize].down;
+        while q != i {
+            if self.nodes[q as usize].color == color {
+                self.nodes[q as usize].color = MARKED;
+            } else {
+                self.hide(q);
+            }
+            q = self.nodes[q as usize].down;
+        }
+    }
+
+    fn unpurify(&mut self, p: u32) {
+        let Node { top, color, .. } = self.nodes[p as usize];
+        let i = top as u32;
+        let mut q = self.nodes[i as usize].up;
+        while q != i {
+            if self.nodes[q as usize].color == MARKED {
+                self.nodes[q as usize].color = color;
+            } else {
+                self.unhide(q);
+            }
+            q = self.nodes[q as usize].up;
+        }
+    }
+
+    /// Accounts for one chosen row's use of node `q`'s item.
+    fn commit(&mut self, q: u32) {
+        let Node { top, color, .. } = self.nodes[q as usize];
+        let j = top as u32;
+        if j <= self.n_primary {
+            self.bound[j as usize] -= 1;
+            if self.bound[j as usize] == 0 {
+                self.cover(j);
+            }
+        } else if color == NO_COLOR {
+            self.cover(j);
+        } else if color != MARKED {
+            self.purify(q);
+        }
+    }
+
+    fn uncommit(&mut self, q: u32) {
+        let Node { top, color, .. } = self.nodes[q as usize];
+        let j = top as u32;
+        if j <= self.n_primary {
+            if self.bound[j as usize] == 0 {
+                self.uncover(j);
+            }
+            self.bound[j as usize] += 1;
+        } else if color == NO_COLOR {
+            self.uncover(j);
+        } else if color != MARKED {
+            self.unpurify(q);
+        }
+    }
+
+    /// Covers primary item `i` whose bound is 1, before branching on it.
+    pub fn commit_primary(&mut self, i: u32) {
+        debug_assert_eq!(self.bound(i), 1);
+        self.bound[i as usize] = 0;
+        self.cover(i);
+    }
+
+    /// Inverse of [`Matrix::commit_primary`].
+    pub fn uncommit_primary(&mut self, i: u32) {
+        self.uncover(i);
+        self.bound[i as usize] = 1;
+    }
+
+    /// Commits the other items of row `x` (its own column is covered).
+    pub fn commit_row_except(&mut self, x: u32) {
+        let mut q = x + 1;
+        while q != x {
+            let node = self.nodes[q as usize];
+            if node.top <= 0 {
+                q = node.up;
+            } else {
+                self.commit(q);
+                q += 1;
+            }
+        }
+    }
+
+    /// Inverse of [`Matrix::commit_row_except`].
+    pub fn uncommit_row_except(&mut self, x: u32) {
+        let mut q = x - 1;
+        while q != x {
+            let node = self.nodes[q as usize];
+            if node.top <= 0 {
+                q = node.down;
+            } else {
+                self.uncommit(q);
+                q -= 1;
+            }
+        }
+    }
+
+    /// Removes row `x` from every column (including `x`'s own).
+    pub fn hide_row(&mut self, x: u32) {
+        if self.nodes[x as usize].color != MARKED {
+            self.unlink_node(x);
+        }
+        self.hide(x);
+    }
+
+    /// Inverse of [`Matrix::hide_row`].
+    pub fn unhide_row(&mut self, x: u32) {
+        self.unhide(x);
+        if self.nodes[x as usize].color != MARKED {
+            self.relink_node(x);
+        }
+    }
+
+    /// Chooses row `x` through a column that stays active (bound > 1):
+    /// removes the row, then commits all its items.
+    pub fn select_row(&mut self, x: u32) {
+        self.hide_row(x);
+        self.commit(x);
+        self.commit_row_except(x);
+    }
+
+    /// Inverse of [`Matrix::select_row`].
+    pub fn unselect_row(&mut self, x: u32) {
+        self.uncommit_row_except(x);
+        self.uncommit(x);
+        self.unhide_row(x);
+    }
+}

@@ -1,0 +1,129 @@
+//! What every search engine shares: limits, the reason a search stopped, and
+//! statistics. Each engine (DLX, the polycube engines, scan, CP) takes
+//! [`Limits`] and reports [`SearchStats`] so the CLI and `emx bench` treat
+//! them alike.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Limits on a search. `None` means unlimited.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after this many solutions.
+    pub max_solutions: Option<u64>,
+    /// Stop after this many nodes (placements).
+    pub max_nodes: Option<u64>,
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop when this flag becomes true (Ctrl-C).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// No limits.
+    pub fn none() -> Self {
+        Limits::default()
+    }
+    /// Stop after `n` solutions.
+    pub fn solutions(n: u64) -> Self {
+        Limits {
+            max_solutions: Some(n),
+            ..Limits::default()
+        }
+    }
+    /// Sets a time limit counted from now.
+    pub fn with_time_limit(mut self, limit: Option<Duration>) -> Self {
+        self.deadline = limit.map(|d| Instant::now() + d);
+        self
+    }
+    /// Checks the limits that are polled (nodes, time, cancellation).
+    /// Engines call this every few thousand nodes.
+    pub fn poll(&self, nodes: u64) -> Option<StopReason> {
+        if let Some(max) = self.max_nodes {
+            if nodes >= max {
+                return Some(StopReason::NodeLimit);
+            }
+        }
+        if let Some(deadline) = self.deadline {
+            if Instant::now() >= deadline {
+                return Some(StopReason::TimeLimit);
+            }
+        }
+        if let Some(flag) = &self.cancel {
+            if flag.load(Ordering::Relaxed) {
+                return Some(StopReason::Interrupted);
+            }
+        }
+        None
+    }
+}
+
+/// Why a search ended before exhausting the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// `max_solutions` reached (a normal end for "first N").
+    SolutionLimit,
+    /// `max_nodes` reached.
+    NodeLimit,
+    /// The deadline passed.
+    TimeLimit,
+    /// Cancelled from outside (Ctrl-C).
+    Interrupted,
+    /// The solution visitor asked to stop.
+    Visitor,
+}
+
+/// Counters every engine reports.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct SearchStats {
+    /// Solutions found (before any unique-filtering).
+    pub solutions: u64,
+    /// Nodes of the search tree: placements made.
+    pub nodes: u64,
+    /// Engine-specific elementary work (link updates for DLX).
+    pub updates: u64,
+    /// Wall time spent searching.
+    #[serde(serialize_with = "ser_secs")]
+    pub elapsed: Duration,
+    /// `None` when the search space was exhausted.
+    pub stopped: Option<StopReason>,
+}
+
+fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+impl SearchStats {
+    /// Whether every solution was enumerated.
+    pub fn complete(&self) -> bool {
+        self.stopped.is_none()
+    }
+    /// Nodes per second (0 when no time elapsed).
+    pub fn nodes_per_sec(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 {
+            self.nodes as f64 / s
+        } else {
+            0.0
+        }
+    }
+    /// Whether the stop was a limit the user set (exit code 3), as opposed to
+    /// an exhausted tree or a "first N" request that was satisfied.
+    pub fn hit_limit(&self) -> bool {
+        matches!(
+            self.stopped,
+            Some(StopReason::NodeLimit | StopReason::TimeLimit | StopReason::Interrupted)
+        )
+    }
+}
+
+/// What a solution visitor tells the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep searching.
+    Continue,
+    /// Stop now.
+    Stop,
+}
