@@ -3,10 +3,16 @@
 //! Pipeline: a front-end ([`frontend`]) reads a puzzle into the shared
 //! exact-cover IR ([`ir::Problem`]); back-ends ([`dlx`], and the engines and
 //! encoders built on the IR) solve or translate it; every reported solution
-//! can be checked by [`ir::verify`] and by the front-end's own puzzle-level
-//! verifier.
+//! is checked by [`ir::verify`] and by the front-end's own puzzle-level
+//! verifier ([`solve`] does this for the CLI).
 #![warn(missing_docs)]
 
+pub mod backend;
 pub mod dlx;
+pub mod frontend;
+pub mod geometry;
+pub mod input;
 pub mod ir;
+pub mod render;
 pub mod search;
+pub mod solve;

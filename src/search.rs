@@ -127,3 +127,19 @@ pub enum Flow {
     /// Stop now.
     Stop,
 }
+
+/// A search engine over a problem whose solutions are reported as IR option
+/// ids (engines with their own model, like the edge-matching backtracker,
+/// translate their placements to option ids), so verification, symmetry
+/// filtering and rendering are shared by all of them.
+pub trait Engine {
+    /// Name and configuration, for reports (e.g. `dlx min-fit`).
+    fn describe(&self) -> String;
+    /// Enumerates solutions until exhaustion, a limit, or `visit` returning
+    /// [`Flow::Stop`]; `stats.solutions` counts solutions visited.
+    fn run(
+        &mut self,
+        limits: &Limits,
+        visit: &mut dyn FnMut(&[crate::ir::OptionId]) -> Flow,
+    ) -> SearchStats;
+}

@@ -21,7 +21,7 @@ mod matrix;
 pub use matrix::Matrix;
 
 use crate::ir::{OptionId, Problem, Solution};
-use crate::search::{Flow, Limits, SearchStats, StopReason};
+use crate::search::{Engine, Flow, Limits, SearchStats, StopReason};
 use std::time::Instant;
 
 /// How often (in nodes) the polled limits are checked.
@@ -167,6 +167,15 @@ impl Dlx {
             self.m.unhide_row(x);
         }
         result
+    }
+}
+
+impl Engine for Dlx {
+    fn describe(&self) -> String {
+        "dlx min-fit".into()
+    }
+    fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
+        self.search(limits, visit)
     }
 }
 

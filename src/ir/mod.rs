@@ -16,9 +16,11 @@
 //! * An **option** is a set of items, each secondary one optionally coloured.
 
 mod geometry;
+mod symmetry;
 mod verify;
 
 pub use geometry::{Geometry, PieceInfo, Placement};
+pub use symmetry::{canonical, Equivalence, Symmetry, UniqueFilter};
 pub use verify::{verify, VerifyError};
 
 use std::collections::HashMap;
@@ -74,7 +76,9 @@ pub struct Entry {
 ///   its entries are sorted by item id;
 /// * coloured entries refer to secondary items only, and every colour id is
 ///   `< colors.len()`; `colors[0]` is the empty name of [`NO_COLOR`];
-/// * `geometry`, when present, has one placement per option.
+/// * `geometry`, when present, has one placement per option;
+/// * every member of `symmetries` is a permutation of the options that maps
+///   solutions to solutions (the identity is not listed).
 #[derive(Clone, Debug)]
 pub struct Problem {
     /// What the problem is called (puzzle name or file stem).
@@ -87,6 +91,8 @@ pub struct Problem {
     entries: Vec<Entry>,
     /// Optional geometry for engines and renderers.
     pub geometry: Option<Geometry>,
+    /// Known symmetries (for `--unique` and symmetry breaking).
+    pub symmetries: Vec<Symmetry>,
 }
 
 impl Problem {
@@ -379,6 +385,7 @@ impl ProblemBuilder {
             option_starts: self.option_starts,
             entries,
             geometry,
+            symmetries: Vec::new(),
         })
     }
 }

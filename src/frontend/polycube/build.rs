@@ -1,0 +1,246 @@
+//! From a [`Puzzle`] to the exact-cover IR, with geometry and the box
+//! symmetries expressed as option permutations.
+
+use super::Puzzle;
+use crate::geometry::{BoxSymmetry, Point, Shape, Transform};
+use crate::ir::{BuildError, Geometry, PieceInfo, Placement, Problem, ProblemBuilder, Symmetry};
+use std::collections::HashMap;
+
+/// Interchangeable mobile pieces of one shape.
+#[derive(Clone, Debug)]
+pub struct PieceGroup {
+    /// Names of the copies, in definition order.
+    pub names: Vec<String>,
+    /// The shape of the first copy, normalised.
+    pub shape: Shape,
+    /// Distinct orientations under the puzzle's rotation group.
+    pub orientations: Vec<Shape>,
+    /// Number of images (options) of the group.
+    pub images: usize,
+}
+
+/// A puzzle in IR form plus what `emx info` reports about it.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// The exact-cover problem (with geometry and symmetries).
+    pub problem: Problem,
+    /// Piece groups; group `g` is geometry piece `g`.
+    pub groups: Vec<PieceGroup>,
+    /// Box rotations that map the box and its stationary cells onto itself
+    /// (identity included).
+    pub rotations: usize,
+    /// Same, counting mirror images too.
+    pub rotations_and_mirrors: usize,
+}
+
+fn cell_name(p: Point, dims: [u32; 3]) -> String {
+    if dims[2] == 1 {
+        format!("{},{}", p[0], p[1])
+    } else {
+        format!("{},{},{}", p[0], p[1], p[2])
+    }
+}
+
+/// Builds the IR of `puzzle`; `name` names the problem. Identical pieces
+/// form one group (counted once per arrangement).
+pub fn build(puzzle: &Puzzle, name: &str) -> Result<Built, BuildError> {
+    build_grouped(puzzle, name, true)
+}
+
+/// Like [`build`]; with `group_identical == false` every piece is its own
+/// item, so arrangements differing only by a permutation of identical pieces
+/// count separately (for cross-checks).
+pub fn build_grouped(
+    puzzle: &Puzzle,
+    name: &str,
+    group_identical: bool,
+) -> Result<Built, BuildError> {
+    let dims = puzzle.dims;
+    let [dx, dy, dz] = dims.map(|d| d as i32);
+    let index = |p: Point| (p[0] + dx * (p[1] + dy * p[2])) as u32;
+    let volume = (dx * dy * dz) as usize;
+    let group = Transform::group(puzzle.one_side, false);
+
+    let mut blocked = vec![false; volume];
+    for d in puzzle.pieces.iter().filter(|d| d.stationary) {
+        for &c in &d.cells {
+            blocked[index(c) as usize] = true;
+        }
+    }
+
+    let mut b = ProblemBuilder::new(name);
+    let mut cell_item = vec![u32::MAX; volume];
+    for z in 0..dz {
+        for y in 0..dy {
+            for x in 0..dx {
+                let c = index([x, y, z]) as usize;
+                if !blocked[c] {
+                    cell_item[c] = b.primary(cell_name([x, y, z], dims));
+                }
+            }
+        }
+    }
+
+    // Group identical shapes (up to the allowed rotations).
+    let mut groups: Vec<PieceGroup> = Vec::new();
+    let mut by_canon: HashMap<Shape, usize> = HashMap::new();
+    for d in puzzle.pieces.iter().filter(|d| !d.stationary) {
+        let shape = Shape::new(d.cells.iter().copied());
+        let canon = shape.canonical(&group);
+        match by_canon.get(&canon).filter(|_| group_identical) {
+            Some(&g) => groups[g].names.push(d.name.clone()),
+            None => {
+                by_canon.insert(canon, groups.len());
+                let orientations = shape.orientations(&group);
+                groups.push(PieceGroup {
+                    names: vec![d.name.clone()],
+                    shape,
+                    orientations,
+                    images: 0,
+                });
+            }
+        }
+    }
+
+    let mut placements = Vec::new();
+    for (g, grp) in groups.iter_mut().enumerate() {
+        let item = if grp.names.len() == 1 {
+            b.primary(grp.names[0].clone())
+        } else {
+            b.primary_with_multiplicity(grp.names.join("+"), grp.names.len() as u32)
+        };
+        for (o, orient) in grp.orientations.iter().enumerate() {
+            let e = orient.extent();
+            for z in 0..=dz - e[2] {
+                for y in 0..=dy - e[1] {
+                    for x in 0..=dx - e[0] {
+                        let mut cells: Vec<u32> = orient
+                            .cells()
+                            .iter()
+                            .map(|p| index([p[0] + x, p[1] + y, p[2] + z]))
+                            .collect();
+                        if cells.iter().any(|&c| blocked[c as usize]) {
+                            continue;
+                        }
+                        cells.sort_unstable();
+                        b.option_items(
+                            std::iter::once(item)
+                                .chain(cells.iter().map(|&c| cell_item[c as usize])),
+                        );
+                        placements.push(Placement {
+                            piece: g as u32,
+                            cells,
+                            orientation: o as u32,
+                        });
+                        grp.images += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    let mut pieces: Vec<PieceInfo> = groups
+        .iter()
+        .map(|g| PieceInfo {
+            names: g.names.clone(),
+            stationary: false,
+        })
+        .collect();
+    let mut fixed = Vec::new();
+    for d in puzzle.pieces.iter().filter(|d| d.stationary) {
+        let mut cells: Vec<u32> = d.cells.iter().map(|&c| index(c)).collect();
+        cells.sort_unstable();
+        fixed.push(Placement {
+            piece: pieces.len() as u32,
+            cells,
+            orientation: 0,
+        });
+        pieces.push(PieceInfo {
+            names: vec![d.name.clone()],
+            stationary: true,
+        });
+    }
+    let geometry = Geometry {
+        dims,
+        pieces,
+        placements,
+        fixed,
+    };
+    let mut problem = b.build(Some(geometry))?;
+    let (symmetries, rotations, rotations_and_mirrors) =
+        box_symmetries(puzzle, &problem, &groups, &blocked);
+    problem.symmetries = symmetries;
+    Ok(Built {
+        problem,
+        groups,
+        rotations,
+        rotations_and_mirrors,
+    })
+}
+
+/// The box symmetries (rotations, then mirror images) that map the stationary
+/// cells and the set of images onto themselves, as option permutations.
+/// Returns them without the identity, and the group sizes with it.
+///
+/// "Rotation" means a rotation of the box in space, also for one-sided
+/// puzzles: turning a flat box over maps a one-sided piece onto its mirror
+/// image, which is a symmetry of the problem when that image is in the set
+/// (Busche counts the one-sided 30x3 pentominoes this way: 46, not 92).
+fn box_symmetries(
+    puzzle: &Puzzle,
+    problem: &Problem,
+    groups: &[PieceGroup],
+    blocked: &[bool],
+) -> (Vec<Symmetry>, usize, usize) {
+    let geo = problem.geometry.as_ref().expect("built with geometry");
+    let option_by_cells: HashMap<&[u32], u32> = geo
+        .placements
+        .iter()
+        .enumerate()
+        .map(|(o, p)| (p.cells.as_slice(), o as u32))
+        .collect();
+    let all = Transform::all();
+    let mut out = Vec::new();
+    let (mut rotations, mut with_mirrors) = (0, 0);
+    'sym: for s in BoxSymmetry::of_box(puzzle.dims, &all) {
+        let map_cell = |c: u32| {
+            let [x, y, z] = geo.coords(c).map(|v| v as i32);
+            geo.cell(s.apply([x, y, z]).map(|v| v as u32))
+        };
+        if (0..blocked.len() as u32).any(|c| blocked[c as usize] && !blocked[map_cell(c) as usize])
+        {
+            continue;
+        }
+        let mut option_map = Vec::with_capacity(geo.placements.len());
+        let mut image = Vec::new();
+        for p in &geo.placements {
+            image.clear();
+            image.extend(p.cells.iter().map(|&c| map_cell(c)));
+            image.sort_unstable();
+            match option_by_cells.get(image.as_slice()) {
+                Some(&o)
+                    if groups[geo.placements[o as usize].piece as usize]
+                        .names
+                        .len()
+                        == groups[p.piece as usize].names.len() =>
+                {
+                    option_map.push(o)
+                }
+                _ => continue 'sym,
+            }
+        }
+        let reflection = !s.transform.is_rotation();
+        with_mirrors += 1;
+        if !reflection {
+            rotations += 1;
+        }
+        if s.transform != Transform::IDENTITY {
+            out.push(Symmetry {
+                name: format!("{:?}", s.transform),
+                reflection,
+                option_map,
+            });
+        }
+    }
+    (out, rotations, with_mirrors)
+}

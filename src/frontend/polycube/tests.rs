@@ -1,0 +1,140 @@
+use super::*;
+use crate::dlx;
+use crate::ir::{Equivalence, Solution, UniqueFilter};
+use crate::search::{Flow, Limits};
+
+fn puzzle(text: &str) -> Puzzle {
+    parse(text, "test").unwrap().remove(0)
+}
+
+fn count(p: &Puzzle, grouped: bool) -> (u64, u64, u64) {
+    let built = build_grouped(p, "t", grouped).unwrap();
+    let pr = &built.problem;
+    let mut rot = UniqueFilter::new(&pr.symmetries, Equivalence::Rotations);
+    let mut mir = UniqueFilter::new(&pr.symmetries, Equivalence::RotationsAndMirrors);
+    let stats = dlx::Dlx::new(pr).search(&Limits::none(), |s| {
+        verify_solution(
+            p,
+            pr,
+            &Solution {
+                options: s.to_vec(),
+            },
+        )
+        .unwrap();
+        rot.insert(s);
+        mir.insert(s);
+        Flow::Continue
+    });
+    (stats.solutions, rot.classes() as u64, mir.classes() as u64)
+}
+
+#[test]
+fn parses_coordinates_and_layouts() {
+    let p = puzzle(
+        "# comment\nD:xDim=3:yDim=2:zDim=1\nC:name=I:layout=0 0 0, 1 0 0, 2 0 0 # trailing\nL\nAa Aa Aa\n~L\n~D\n",
+    );
+    assert_eq!(p.dims, [3, 2, 1]);
+    assert_eq!(p.pieces.len(), 2);
+    assert_eq!(p.pieces[1].name, "Aa");
+    assert_eq!(p.pieces[1].cells, vec![[0, 1, 0], [1, 1, 0], [2, 1, 0]]);
+    assert_eq!((p.pieces[1].line, p.pieces[1].col), (5, 1));
+}
+
+#[test]
+fn layers_and_stationary() {
+    let p = puzzle("D:xDim=2:yDim=1:zDim=2\nL:stationary=S\nA S , A A\n~L\n~D\n");
+    let s = p.pieces.iter().find(|d| d.name == "S").unwrap();
+    assert!(s.stationary);
+    assert_eq!(s.cells, vec![[1, 0, 0]]);
+    let a = p.pieces.iter().find(|d| d.name == "A").unwrap();
+    assert_eq!(a.cells, vec![[0, 0, 0], [0, 0, 1], [1, 0, 1]]);
+    let built = build(&p, "t").unwrap();
+    assert_eq!(built.problem.n_primary(), 3 + 1);
+    assert_eq!(count(&p, true).0, 1);
+}
+
+#[test]
+fn several_puzzles_per_file() {
+    let ps = parse(
+        "D:xDim=1:yDim=1:zDim=1\nL\nA\n~L\n~D\nD:xDim=2:yDim=1:zDim=1\nL\nB B\n~L\n~D\n",
+        "f",
+    )
+    .unwrap();
+    assert_eq!(ps.len(), 2);
+    assert_eq!(ps[1].name, "#2");
+}
+
+#[test]
+fn identical_pieces_are_counted_once() {
+    // Six 2x2x1 slabs and three unit cubes in a 3x3x3 box.
+    let mut text = String::from("D:xDim=3:yDim=3:zDim=3\n");
+    for k in 0..6 {
+        text.push_str(&format!("C:name=S{k}:layout=0 0 0, 1 0 0, 0 1 0, 1 1 0\n"));
+    }
+    for k in 0..3 {
+        text.push_str(&format!("C:name=U{k}:layout=0 0 0\n"));
+    }
+    text.push_str("~D\n");
+    let p = puzzle(&text);
+    let built = build(&p, "t").unwrap();
+    assert_eq!(built.groups.len(), 2);
+    assert_eq!(built.groups[0].names.len(), 6);
+    let (grouped, _, _) = count(&p, true);
+    let (distinct, _, _) = count(&p, false);
+    assert!(grouped > 0 && grouped < 100, "grouped count {grouped}");
+    assert_eq!(distinct, grouped * 720 * 6);
+}
+
+#[test]
+fn orientations_and_images() {
+    // Busche: flat pieces in a zDim=1 box get their mirror images by rotation.
+    let text = "D:xDim=3:yDim=2:zDim=1\nL\nL L L\nL . .\n\nm\n\nn\n~L\n~D\n";
+    let built = build(&puzzle(text), "t").unwrap();
+    assert_eq!(built.groups[0].orientations.len(), 24);
+    assert_eq!(built.groups[0].images, 4);
+    assert_eq!(built.groups[1].names, vec!["m", "n"]);
+    let one = puzzle(&text.replace("zDim=1", "zDim=1:oneSide"));
+    let built = build(&one, "t").unwrap();
+    assert_eq!(built.groups[0].orientations.len(), 4);
+    assert_eq!(built.groups[0].images, 2);
+}
+
+#[test]
+fn verifier_rejects_wrong_tilings() {
+    let p = puzzle("D:xDim=2:yDim=2:zDim=1\nL\nA A\nA B\n~L\n~D\n");
+    assert!(verify_cells(
+        &p,
+        &[vec![[0, 0, 0], [0, 1, 0], [1, 1, 0]], vec![[1, 0, 0]]]
+    )
+    .is_ok());
+    assert!(verify_cells(
+        &p,
+        &[vec![[0, 0, 0], [1, 0, 0], [1, 1, 0]], vec![[1, 0, 0]]]
+    )
+    .is_err());
+    assert!(verify_cells(&p, &[vec![[0, 0, 0], [0, 1, 0], [1, 1, 0]]]).is_err());
+    assert!(verify_cells(
+        &p,
+        &[vec![[0, 0, 0], [0, 1, 0], [1, 1, 0]], vec![[2, 0, 0]]]
+    )
+    .is_err());
+    assert!(verify_cells(
+        &p,
+        &[vec![[0, 0, 0], [0, 1, 0], [1, 0, 0]], vec![[1, 1, 0]]]
+    )
+    .is_ok());
+    let bad = Solution { options: vec![] };
+    let built = build(&p, "t").unwrap();
+    assert!(verify_solution(&p, &built.problem, &bad).is_err());
+}
+
+#[test]
+fn small_box_unique_counts() {
+    // Two L trominoes in a 3x2 box: 4 fixed tilings, 1 up to rotation... of
+    // the 4 box rotations (flips included, flat pieces) all are equivalent.
+    let p = puzzle("D:xDim=3:yDim=2:zDim=1\nL\nA A\nA .\n\nB B\nB .\n~L\n~D\n");
+    let (fixed, rot, mir) = count(&p, true);
+    assert_eq!(fixed, 2);
+    assert_eq!(rot, 1);
+    assert_eq!(mir, 1);
+}

@@ -1,0 +1,177 @@
+//! Loading any supported puzzle file into an [`Instance`]: the IR problem
+//! plus what is needed to verify, draw and describe its solutions.
+
+use crate::frontend::{polycube, LoadError, ParseError};
+use crate::ir::{Problem, Solution};
+use crate::render;
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// The file formats emx reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFormat {
+    /// Busche's polycube definition file (`D:`, `C:`, `L` ... `~D`).
+    Polycube,
+}
+
+impl InputFormat {
+    /// Names accepted by `--input-format`.
+    pub const NAMES: &'static [&'static str] = &["polycube"];
+
+    /// Parses a `--input-format` value.
+    pub fn from_name(name: &str) -> Option<InputFormat> {
+        match name {
+            "polycube" => Some(InputFormat::Polycube),
+            _ => None,
+        }
+    }
+
+    /// Guesses the format from the text of a file.
+    pub fn detect(text: &str) -> Option<InputFormat> {
+        let first = text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim())
+            .find(|l| !l.is_empty())?;
+        if first.starts_with("D:") || first == "D" {
+            return Some(InputFormat::Polycube);
+        }
+        None
+    }
+}
+
+/// The puzzle-specific part of an [`Instance`].
+#[derive(Clone, Debug)]
+pub enum InstanceKind {
+    /// A polyomino / polycube puzzle.
+    Polycube(Box<PolycubeInstance>),
+}
+
+/// A polycube puzzle with its IR.
+#[derive(Clone, Debug)]
+pub struct PolycubeInstance {
+    /// The parsed definition.
+    pub puzzle: polycube::Puzzle,
+    /// The IR and piece groups.
+    pub built: polycube::Built,
+    /// How many puzzles the file holds.
+    pub puzzles_in_file: usize,
+}
+
+/// A loaded puzzle, ready for any back-end.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    /// The file it came from.
+    pub file: String,
+    /// Puzzle-specific data.
+    pub kind: InstanceKind,
+}
+
+impl Instance {
+    /// The exact-cover problem.
+    pub fn problem(&self) -> &Problem {
+        match &self.kind {
+            InstanceKind::Polycube(p) => &p.built.problem,
+        }
+    }
+
+    /// Checks a solution at the puzzle level (and as an exact cover).
+    pub fn verify(&self, solution: &Solution) -> Result<(), String> {
+        match &self.kind {
+            InstanceKind::Polycube(p) => {
+                polycube::verify_solution(&p.puzzle, &p.built.problem, solution)
+                    .map_err(|e| e.to_string())
+            }
+        }
+    }
+
+    /// A text drawing of a solution.
+    pub fn render_text(&self, solution: &Solution) -> String {
+        let geo = self
+            .problem()
+            .geometry
+            .as_ref()
+            .expect("front-ends attach geometry");
+        render::text::layers(geo, &solution.options)
+    }
+
+    /// A solution as JSON: the list of placements, each a piece name and
+    /// its cells as `[x, y, z]`.
+    pub fn solution_json(&self, solution: &Solution) -> Value {
+        let geo = self
+            .problem()
+            .geometry
+            .as_ref()
+            .expect("front-ends attach geometry");
+        let mut placed: Vec<Value> = geo
+            .named_placements(&solution.options)
+            .into_iter()
+            .filter(|(_, p)| !geo.pieces[p.piece as usize].stationary)
+            .map(|(name, p)| {
+                let cells: Vec<[u32; 3]> = p.cells.iter().map(|&c| geo.coords(c)).collect();
+                json!({ "piece": name, "cells": cells })
+            })
+            .collect();
+        placed.sort_by(|a, b| a["piece"].as_str().cmp(&b["piece"].as_str()));
+        Value::Array(placed)
+    }
+}
+
+/// Loads puzzle number `index` (1-based) of `path`, in `format` or the
+/// detected format.
+pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<Instance, LoadError> {
+    let file = path.display().to_string();
+    let text = crate::frontend::read_text(path)?;
+    let format = match format.or_else(|| InputFormat::detect(&text)) {
+        Some(f) => f,
+        None => {
+            return Err(ParseError {
+                file,
+                line: 1,
+                col: None,
+                message: format!(
+                    "cannot tell the format of this file: expected a polycube definition (starting with `D:`); use --input-format {}",
+                    InputFormat::NAMES.join("|")
+                ),
+            }
+            .into())
+        }
+    };
+    match format {
+        InputFormat::Polycube => {
+            let mut puzzles = polycube::parse(&text, &file)?;
+            let n = puzzles.len();
+            if index == 0 || index > n {
+                return Err(ParseError {
+                    file,
+                    line: 1,
+                    col: None,
+                    message: format!("puzzle {index} requested, but the file holds {n} puzzle(s)"),
+                }
+                .into());
+            }
+            let puzzle = puzzles.swap_remove(index - 1);
+            let stem = path
+                .file_stem()
+                .map_or_else(|| file.clone(), |s| s.to_string_lossy().into_owned());
+            let name = if n > 1 {
+                format!("{stem}{}", puzzle.name)
+            } else {
+                stem
+            };
+            let built = polycube::build(&puzzle, &name).map_err(|e| ParseError {
+                file: file.clone(),
+                line: puzzle.line,
+                col: None,
+                message: e.to_string(),
+            })?;
+            Ok(Instance {
+                file,
+                kind: InstanceKind::Polycube(Box::new(PolycubeInstance {
+                    puzzle,
+                    built,
+                    puzzles_in_file: n,
+                })),
+            })
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! Turning solutions into text, JSON and pictures.
+
+pub mod text;

@@ -1,0 +1,123 @@
+//! Running a search for the CLI and for tests: modes (count, all, first N),
+//! the unique-solution filter, and verification of every kept solution.
+
+use crate::ir::{Equivalence, Problem, Solution, UniqueFilter};
+use crate::search::{Engine, Flow, Limits, SearchStats, StopReason};
+
+/// What to enumerate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Count every solution, keep the first for display.
+    Count,
+    /// Count and keep every solution.
+    All,
+    /// Stop after this many (unique, when filtering) solutions.
+    First(u64),
+}
+
+/// Options of one solve.
+#[derive(Clone, Debug, Default)]
+pub struct SolveOptions {
+    /// Mode; `None` means [`Mode::Count`].
+    pub mode: Option<Mode>,
+    /// Which solutions count as the same.
+    pub equivalence: Equivalence,
+    /// Node/time/cancellation limits (the solution limit comes from `mode`).
+    pub limits: Limits,
+}
+
+/// The outcome of a solve.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SolveReport {
+    /// The engine and its configuration.
+    pub engine: String,
+    /// Solutions reported: classes under `equivalence` (all solutions when
+    /// it is `None`).
+    pub reported: u64,
+    /// Solutions the engine enumerated (every symmetric copy counted).
+    pub found: u64,
+    /// Under which equivalence `reported` counts.
+    pub equivalence: Equivalence,
+    /// Kept solutions (representatives of their class), each verified.
+    #[serde(skip)]
+    pub solutions: Vec<Solution>,
+    /// Engine statistics.
+    pub stats: SearchStats,
+}
+
+impl SolveReport {
+    /// Whether the search ended because a user-set limit was reached before
+    /// the requested work was done.
+    pub fn hit_limit(&self) -> bool {
+        self.stats.hit_limit()
+    }
+}
+
+/// A solution failed verification: a solver bug, never a user error.
+#[derive(Debug, thiserror::Error)]
+#[error("internal error: the engine reported an invalid solution ({reason}); options {options:?}")]
+pub struct UnverifiedSolution {
+    /// What the verifier said.
+    pub reason: String,
+    /// The offending option ids.
+    pub options: Vec<u32>,
+}
+
+/// Runs `engine` on `problem`, keeping solutions per `opts.mode`, checking
+/// each found solution with `verify` (which should check the puzzle itself,
+/// not only the exact cover).
+pub fn solve(
+    engine: &mut dyn Engine,
+    problem: &Problem,
+    opts: &SolveOptions,
+    verify: &dyn Fn(&Solution) -> Result<(), String>,
+) -> Result<SolveReport, UnverifiedSolution> {
+    let mode = opts.mode.unwrap_or(Mode::Count);
+    let mut filter = UniqueFilter::new(&problem.symmetries, opts.equivalence);
+    let mut kept: Vec<Solution> = Vec::new();
+    let mut reported = 0u64;
+    let mut failure = None;
+    let stats = engine.run(&opts.limits, &mut |options| {
+        let solution = Solution {
+            options: options.to_vec(),
+        };
+        if let Err(reason) = verify(&solution) {
+            failure = Some(UnverifiedSolution {
+                reason,
+                options: solution.options,
+            });
+            return Flow::Stop;
+        }
+        if !filter.insert(options) {
+            return Flow::Continue;
+        }
+        reported += 1;
+        let keep = match mode {
+            Mode::Count => kept.is_empty(),
+            Mode::All | Mode::First(_) => true,
+        };
+        if keep {
+            kept.push(solution);
+        }
+        match mode {
+            Mode::First(n) if reported >= n => Flow::Stop,
+            _ => Flow::Continue,
+        }
+    });
+    if let Some(f) = failure {
+        return Err(f);
+    }
+    let mut stats = stats;
+    if stats.stopped == Some(StopReason::Visitor) {
+        stats.stopped = Some(StopReason::SolutionLimit);
+    }
+    Ok(SolveReport {
+        engine: engine.describe(),
+        reported,
+        found: stats.solutions,
+        equivalence: opts.equivalence,
+        solutions: kept,
+        stats,
+    })
+}
