@@ -9,6 +9,7 @@
 
 pub mod backend;
 pub mod dlx;
+pub mod edgematch;
 pub mod frontend;
 pub mod geometry;
 pub mod input;

@@ -1,5 +1,6 @@
 //! Front-ends: puzzle files to the IR.
 
+pub mod edgematch;
 pub mod polycube;
 
 use std::fmt;

@@ -224,22 +224,26 @@ impl<'a> Parser<'a> {
                 "type" => match value.trim() {
                     "M" => stationary = false,
                     "S" => stationary = true,
-                    other => return Err(self.err(
-                        line_no,
-                        Some(vcol),
-                        format!(
+                    other => {
+                        return Err(self.err(
+                            line_no,
+                            Some(vcol),
+                            format!(
                             "unknown piece type `{other}`: expected M (mobile) or S (stationary)"
                         ),
-                    )),
+                        ))
+                    }
                 },
                 "layout" => layout = Some((at + key.len() + 1, value)),
-                other => return Err(self.err(
-                    line_no,
-                    Some(col),
-                    format!(
+                other => {
+                    return Err(self.err(
+                        line_no,
+                        Some(col),
+                        format!(
                         "unknown field `{other}` in C: directive: expected name=, type= or layout="
                     ),
-                )),
+                    ))
+                }
             }
         }
         let (name, name_col) = name.ok_or_else(|| {
