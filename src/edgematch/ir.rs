@@ -53,7 +53,7 @@ pub fn to_problem(puzzle: &EdgePuzzle) -> Problem {
         .collect();
     let clue_of: HashMap<usize, &super::Clue> = puzzle.clues.iter().map(|c| (c.tile, c)).collect();
     let mut placements = Vec::new();
-    for t in 0..puzzle.tiles.len() {
+    for (t, &t_item) in tile_item.iter().enumerate() {
         for cell in 0..rows * cols {
             let fixed = clue_of.get(&t).map(|c| puzzle.cell(c.row, c.col));
             if fixed.is_some_and(|f| f != cell) || clue_at.get(&cell).is_some_and(|c| c.tile != t) {
