@@ -77,7 +77,7 @@ pub fn to_problem(puzzle: &EdgePuzzle) -> Problem {
                         color: NO_COLOR,
                     },
                     Entry {
-                        item: tile_item[t],
+                        item: t_item,
                         color: NO_COLOR,
                     },
                 ];
