@@ -11,9 +11,8 @@ use std::path::Path;
 
 fn median_run(path: &str, runs: usize) -> SearchStats {
     let inst = input::load(Path::new(path), None, 1).expect("bundled instance loads");
-    let mut all: Vec<SearchStats> = (0..runs)
-        .map(|_| Dlx::new(inst.problem()).search(&Limits::none(), |_| Flow::Continue))
-        .collect();
+    let mut all: Vec<SearchStats> =
+        (0..runs).map(|_| Dlx::new(inst.problem()).search(&Limits::none(), |_| Flow::Continue)).collect();
     all.sort_by_key(|s| s.elapsed);
     all.swap_remove(runs / 2)
 }

@@ -1,7 +1,8 @@
 //! Loading any supported puzzle file into an [`Instance`]: the IR problem
 //! plus what is needed to verify, draw and describe its solutions.
 
-use crate::frontend::{polycube, LoadError, ParseError};
+use crate::edgematch::{self, EdgePuzzle};
+use crate::frontend::{edgematch as edge_formats, polycube, LoadError, ParseError};
 use crate::ir::{Problem, Solution};
 use crate::render;
 use serde_json::{json, Value};
@@ -12,28 +13,33 @@ use std::path::Path;
 pub enum InputFormat {
     /// Busche's polycube definition file (`D:`, `C:`, `L` ... `~D`).
     Polycube,
+    /// Edge matching, META 2010 / Brendan Owen format (`cols rows`, then
+    /// `N E S W` per tile).
+    Meta,
 }
 
 impl InputFormat {
     /// Names accepted by `--input-format`.
-    pub const NAMES: &'static [&'static str] = &["polycube"];
+    pub const NAMES: &'static [&'static str] = &["polycube", "meta"];
 
     /// Parses a `--input-format` value.
     pub fn from_name(name: &str) -> Option<InputFormat> {
         match name {
             "polycube" => Some(InputFormat::Polycube),
+            "meta" => Some(InputFormat::Meta),
             _ => None,
         }
     }
 
     /// Guesses the format from the text of a file.
     pub fn detect(text: &str) -> Option<InputFormat> {
-        let first = text
-            .lines()
-            .map(|l| l.split('#').next().unwrap_or("").trim())
-            .find(|l| !l.is_empty())?;
+        let first = text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).find(|l| !l.is_empty())?;
         if first.starts_with("D:") || first == "D" {
             return Some(InputFormat::Polycube);
+        }
+        let fields = first.split_whitespace().count();
+        if fields == 2 && first.split_whitespace().all(|f| f.parse::<u32>().is_ok()) {
+            return Some(InputFormat::Meta);
         }
         None
     }
@@ -44,6 +50,17 @@ impl InputFormat {
 pub enum InstanceKind {
     /// A polyomino / polycube puzzle.
     Polycube(Box<PolycubeInstance>),
+    /// An edge-matching puzzle.
+    EdgeMatch(Box<EdgeInstance>),
+}
+
+/// An edge-matching puzzle with its IR.
+#[derive(Clone, Debug)]
+pub struct EdgeInstance {
+    /// The puzzle.
+    pub puzzle: EdgePuzzle,
+    /// Its exact-cover form ([`edgematch::ir::to_problem`]).
+    pub problem: Problem,
 }
 
 /// A polycube puzzle with its IR.
@@ -71,6 +88,7 @@ impl Instance {
     pub fn problem(&self) -> &Problem {
         match &self.kind {
             InstanceKind::Polycube(p) => &p.built.problem,
+            InstanceKind::EdgeMatch(e) => &e.problem,
         }
     }
 
@@ -78,30 +96,44 @@ impl Instance {
     pub fn verify(&self, solution: &Solution) -> Result<(), String> {
         match &self.kind {
             InstanceKind::Polycube(p) => {
-                polycube::verify_solution(&p.puzzle, &p.built.problem, solution)
-                    .map_err(|e| e.to_string())
+                polycube::verify_solution(&p.puzzle, &p.built.problem, solution).map_err(|e| e.to_string())
+            }
+            InstanceKind::EdgeMatch(e) => {
+                crate::ir::verify(&e.problem, solution).map_err(|err| err.to_string())?;
+                edgematch::ir::board_of(&e.puzzle, &e.problem, &solution.options)
+                    .check_solution(&e.puzzle)
+                    .map_err(|err| err.to_string())
             }
         }
     }
 
     /// A text drawing of a solution.
     pub fn render_text(&self, solution: &Solution) -> String {
-        let geo = self
-            .problem()
-            .geometry
-            .as_ref()
-            .expect("front-ends attach geometry");
-        render::text::layers(geo, &solution.options)
+        match &self.kind {
+            InstanceKind::Polycube(_) => {
+                let geo = self.problem().geometry.as_ref().expect("front-ends attach geometry");
+                render::text::layers(geo, &solution.options)
+            }
+            InstanceKind::EdgeMatch(e) => {
+                let board = edgematch::ir::board_of(&e.puzzle, &e.problem, &solution.options);
+                render::text::board(&board)
+            }
+        }
     }
 
     /// A solution as JSON: the list of placements, each a piece name and
     /// its cells as `[x, y, z]`.
     pub fn solution_json(&self, solution: &Solution) -> Value {
-        let geo = self
-            .problem()
-            .geometry
-            .as_ref()
-            .expect("front-ends attach geometry");
+        if let InstanceKind::EdgeMatch(e) = &self.kind {
+            let board = edgematch::ir::board_of(&e.puzzle, &e.problem, &solution.options);
+            let cells: Vec<Value> = board
+                .cells
+                .iter()
+                .map(|c| c.map_or(Value::Null, |p| json!({ "tile": p.tile + 1, "rotation": p.rotation })))
+                .collect();
+            return json!({ "rows": board.rows, "cols": board.cols, "cells": cells });
+        }
+        let geo = self.problem().geometry.as_ref().expect("front-ends attach geometry");
         let mut placed: Vec<Value> = geo
             .named_placements(&solution.options)
             .into_iter()
@@ -129,14 +161,29 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
                 line: 1,
                 col: None,
                 message: format!(
-                    "cannot tell the format of this file: expected a polycube definition (starting with `D:`); use --input-format {}",
+                    "cannot tell the format of this file: expected a polycube definition (starting with `D:`) or an edge-matching file; use --input-format {}",
                     InputFormat::NAMES.join("|")
                 ),
             }
             .into())
         }
     };
+    let stem = path.file_stem().map_or_else(|| file.clone(), |s| s.to_string_lossy().into_owned());
     match format {
+        InputFormat::Meta => {
+            if index != 1 {
+                return Err(ParseError {
+                    file,
+                    line: 1,
+                    col: None,
+                    message: format!("puzzle {index} requested, but the file holds 1 puzzle"),
+                }
+                .into());
+            }
+            let puzzle = edge_formats::parse_meta(&text, &file, &stem)?;
+            let problem = edgematch::ir::to_problem(&puzzle);
+            Ok(Instance { file, kind: InstanceKind::EdgeMatch(Box::new(EdgeInstance { puzzle, problem })) })
+        }
         InputFormat::Polycube => {
             let mut puzzles = polycube::parse(&text, &file)?;
             let n = puzzles.len();
@@ -150,14 +197,8 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
                 .into());
             }
             let puzzle = puzzles.swap_remove(index - 1);
-            let stem = path
-                .file_stem()
-                .map_or_else(|| file.clone(), |s| s.to_string_lossy().into_owned());
-            let name = if n > 1 {
-                format!("{stem}{}", puzzle.name)
-            } else {
-                stem
-            };
+            let stem = path.file_stem().map_or_else(|| file.clone(), |s| s.to_string_lossy().into_owned());
+            let name = if n > 1 { format!("{stem}{}", puzzle.name) } else { stem };
             let built = polycube::build(&puzzle, &name).map_err(|e| ParseError {
                 file: file.clone(),
                 line: puzzle.line,
@@ -166,11 +207,7 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
             })?;
             Ok(Instance {
                 file,
-                kind: InstanceKind::Polycube(Box::new(PolycubeInstance {
-                    puzzle,
-                    built,
-                    puzzles_in_file: n,
-                })),
+                kind: InstanceKind::Polycube(Box::new(PolycubeInstance { puzzle, built, puzzles_in_file: n })),
             })
         }
     }

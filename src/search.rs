@@ -27,10 +27,7 @@ impl Limits {
     }
     /// Stop after `n` solutions.
     pub fn solutions(n: u64) -> Self {
-        Limits {
-            max_solutions: Some(n),
-            ..Limits::default()
-        }
+        Limits { max_solutions: Some(n), ..Limits::default() }
     }
     /// Sets a time limit counted from now.
     pub fn with_time_limit(mut self, limit: Option<Duration>) -> Self {
@@ -112,10 +109,7 @@ impl SearchStats {
     /// Whether the stop was a limit the user set (exit code 3), as opposed to
     /// an exhausted tree or a "first N" request that was satisfied.
     pub fn hit_limit(&self) -> bool {
-        matches!(
-            self.stopped,
-            Some(StopReason::NodeLimit | StopReason::TimeLimit | StopReason::Interrupted)
-        )
+        matches!(self.stopped, Some(StopReason::NodeLimit | StopReason::TimeLimit | StopReason::Interrupted))
     }
 }
 
@@ -137,9 +131,5 @@ pub trait Engine {
     fn describe(&self) -> String;
     /// Enumerates solutions until exhaustion, a limit, or `visit` returning
     /// [`Flow::Stop`]; `stats.solutions` counts solutions visited.
-    fn run(
-        &mut self,
-        limits: &Limits,
-        visit: &mut dyn FnMut(&[crate::ir::OptionId]) -> Flow,
-    ) -> SearchStats;
+    fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[crate::ir::OptionId]) -> Flow) -> SearchStats;
 }

@@ -42,15 +42,9 @@ impl Matrix {
     pub fn new(problem: &Problem) -> Self {
         let n_items = problem.items().len() as u32;
         let n_primary = problem.n_primary() as u32;
-        let mut nodes =
-            Vec::with_capacity(n_items as usize + 2 + problem.n_entries() + problem.n_options());
+        let mut nodes = Vec::with_capacity(n_items as usize + 2 + problem.n_entries() + problem.n_options());
         for i in 0..=n_items {
-            nodes.push(Node {
-                top: 0,
-                up: i,
-                down: i,
-                color: 0,
-            });
+            nodes.push(Node { top: 0, up: i, down: i, color: 0 });
         }
         let mut bound = vec![0u32; n_items as usize + 1];
         for i in 0..n_items {
@@ -58,24 +52,14 @@ impl Matrix {
         }
         // Leading spacer.
         let mut spacer = nodes.len() as u32;
-        nodes.push(Node {
-            top: 0,
-            up: 0,
-            down: 0,
-            color: 0,
-        });
+        nodes.push(Node { top: 0, up: 0, down: 0, color: 0 });
         for (o, row) in problem.options().enumerate() {
             let first = nodes.len() as u32;
             for e in row {
                 let col = e.item + 1;
                 let x = nodes.len() as u32;
                 let last = nodes[col as usize].up;
-                nodes.push(Node {
-                    top: col as i32,
-                    up: last,
-                    down: col,
-                    color: e.color,
-                });
+                nodes.push(Node { top: col as i32, up: last, down: col, color: e.color });
                 nodes[last as usize].down = x;
                 nodes[col as usize].up = x;
                 nodes[col as usize].top += 1;
@@ -84,12 +68,7 @@ impl Matrix {
             nodes[spacer as usize].top = -(o as i32 + 1);
             nodes[spacer as usize].down = last;
             spacer = nodes.len() as u32;
-            nodes.push(Node {
-                top: -(o as i32 + 2),
-                up: first,
-                down: 0,
-                color: 0,
-            });
+            nodes.push(Node { top: -(o as i32 + 2), up: first, down: 0, color: 0 });
         }
         let mut llink = vec![0u32; n_primary as usize + 1];
         let mut rlink = vec![0u32; n_primary as usize + 1];
@@ -97,17 +76,8 @@ impl Matrix {
             llink[i as usize] = if i == 0 { n_primary } else { i - 1 };
             rlink[i as usize] = if i == n_primary { 0 } else { i + 1 };
         }
-        debug_assert!(problem
-            .options()
-            .all(|r| r.iter().all(|e| e.color == NO_COLOR || e.item >= n_primary)));
-        Matrix {
-            n_primary,
-            nodes,
-            llink,
-            rlink,
-            bound,
-            updates: 0,
-        }
+        debug_assert!(problem.options().all(|r| r.iter().all(|e| e.color == NO_COLOR || e.item >= n_primary)));
+        Matrix { n_primary, nodes, llink, rlink, bound, updates: 0 }
     }
 
     /// Header of the first active primary item, or `None` when all are done.

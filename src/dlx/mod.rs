@@ -38,21 +38,13 @@ pub struct Dlx {
 impl Dlx {
     /// Builds the linked structure for `problem`.
     pub fn new(problem: &Problem) -> Self {
-        Dlx {
-            m: Matrix::new(problem),
-            path: Vec::new(),
-            stats: SearchStats::default(),
-        }
+        Dlx { m: Matrix::new(problem), path: Vec::new(), stats: SearchStats::default() }
     }
 
     /// Enumerates solutions, calling `visit` with the chosen option ids of
     /// each; stops at a limit or when `visit` returns [`Flow::Stop`]. The
     /// matrix is restored before returning, so a `Dlx` can search again.
-    pub fn search(
-        &mut self,
-        limits: &Limits,
-        mut visit: impl FnMut(&[OptionId]) -> Flow,
-    ) -> SearchStats {
+    pub fn search(&mut self, limits: &Limits, mut visit: impl FnMut(&[OptionId]) -> Flow) -> SearchStats {
         self.stats = SearchStats::default();
         self.path.clear();
         let start = Instant::now();
@@ -64,30 +56,19 @@ impl Dlx {
         self.stats.clone()
     }
 
-    fn report(
-        &mut self,
-        limits: &Limits,
-        visit: &mut dyn FnMut(&[OptionId]) -> Flow,
-    ) -> Result<(), StopReason> {
+    fn report(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> Result<(), StopReason> {
         self.stats.solutions += 1;
         let options: Vec<OptionId> = self.path.iter().map(|&x| self.m.option_of(x)).collect();
         if visit(&options) == Flow::Stop {
             return Err(StopReason::Visitor);
         }
-        if limits
-            .max_solutions
-            .is_some_and(|max| self.stats.solutions >= max)
-        {
+        if limits.max_solutions.is_some_and(|max| self.stats.solutions >= max) {
             return Err(StopReason::SolutionLimit);
         }
         Ok(())
     }
 
-    fn recurse(
-        &mut self,
-        limits: &Limits,
-        visit: &mut dyn FnMut(&[OptionId]) -> Flow,
-    ) -> Result<(), StopReason> {
+    fn recurse(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> Result<(), StopReason> {
         let Some(i) = self.m.choose_min_fit() else {
             return self.report(limits, visit);
         };
@@ -124,9 +105,7 @@ impl Dlx {
         let mut x = self.m.down(i);
         while x != i {
             self.m.commit_row_except(x);
-            result = self
-                .place(x, limits)
-                .and_then(|()| self.recurse(limits, visit));
+            result = self.place(x, limits).and_then(|()| self.recurse(limits, visit));
             self.path.pop();
             self.m.uncommit_row_except(x);
             if result.is_err() {
@@ -151,9 +130,7 @@ impl Dlx {
         let mut x = self.m.down(i);
         while x != i && self.m.feasible(i) {
             self.m.select_row(x);
-            result = self
-                .place(x, limits)
-                .and_then(|()| self.recurse(limits, visit));
+            result = self.place(x, limits).and_then(|()| self.recurse(limits, visit));
             self.path.pop();
             self.m.unselect_row(x);
             if result.is_err() {
@@ -188,9 +165,7 @@ pub fn count(problem: &Problem, limits: &Limits) -> SearchStats {
 pub fn solve(problem: &Problem, limits: &Limits) -> (Vec<Solution>, SearchStats) {
     let mut solutions = Vec::new();
     let stats = Dlx::new(problem).search(limits, |s| {
-        solutions.push(Solution {
-            options: s.to_vec(),
-        });
+        solutions.push(Solution { options: s.to_vec() });
         Flow::Continue
     });
     (solutions, stats)

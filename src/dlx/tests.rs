@@ -6,10 +6,7 @@ use std::collections::HashSet;
 #[test]
 fn knuth_example_has_one_solution() {
     let mut b = ProblemBuilder::new("knuth");
-    let it: Vec<u32> = "abcdefg"
-        .chars()
-        .map(|c| b.primary(c.to_string()))
-        .collect();
+    let it: Vec<u32> = "abcdefg".chars().map(|c| b.primary(c.to_string())).collect();
     for row in ["ce", "adg", "bcf", "adf", "bg", "deg"] {
         b.option_items(row.chars().map(|c| it[(c as u8 - b'a') as usize]));
     }
@@ -65,43 +62,25 @@ fn random_problem(rng: &mut XorShift) -> crate::ir::Problem {
     let mut b = ProblemBuilder::new("random");
     let n_primary = 1 + rng.below(5) as u32;
     let n_secondary = rng.below(3) as u32;
-    let prim: Vec<u32> = (0..n_primary)
-        .map(|k| b.primary_with_multiplicity(format!("p{k}"), 1 + rng.below(2) as u32))
-        .collect();
-    let sec: Vec<u32> = (0..n_secondary)
-        .map(|k| b.secondary(format!("s{k}")))
-        .collect();
+    let prim: Vec<u32> =
+        (0..n_primary).map(|k| b.primary_with_multiplicity(format!("p{k}"), 1 + rng.below(2) as u32)).collect();
+    let sec: Vec<u32> = (0..n_secondary).map(|k| b.secondary(format!("s{k}"))).collect();
     let colours = [b.color("red"), b.color("green")];
     let n_options = 1 + rng.below(12);
     for _ in 0..n_options {
         let mut entries = vec![];
         let first = prim[rng.below(n_primary as u64) as usize];
-        entries.push(Entry {
-            item: first,
-            color: NO_COLOR,
-        });
+        entries.push(Entry { item: first, color: NO_COLOR });
         for &p in &prim {
             if p != first && rng.below(3) == 0 {
-                entries.push(Entry {
-                    item: p,
-                    color: NO_COLOR,
-                });
+                entries.push(Entry { item: p, color: NO_COLOR });
             }
         }
         for &s in &sec {
             match rng.below(4) {
-                0 => entries.push(Entry {
-                    item: s,
-                    color: NO_COLOR,
-                }),
-                1 => entries.push(Entry {
-                    item: s,
-                    color: colours[0],
-                }),
-                2 => entries.push(Entry {
-                    item: s,
-                    color: colours[1],
-                }),
+                0 => entries.push(Entry { item: s, color: NO_COLOR }),
+                1 => entries.push(Entry { item: s, color: colours[0] }),
+                2 => entries.push(Entry { item: s, color: colours[1] }),
                 _ => {}
             }
         }
@@ -127,12 +106,7 @@ fn agrees_with_brute_force() {
         }
         let (sols, stats) = solve(&p, &Limits::none());
         assert_eq!(sols.len() as u64, stats.solutions);
-        assert_eq!(
-            sols.len(),
-            brute,
-            "problem: {:?}",
-            (0..n as u32).map(|o| p.option_text(o)).collect::<Vec<_>>()
-        );
+        assert_eq!(sols.len(), brute, "problem: {:?}", (0..n as u32).map(|o| p.option_text(o)).collect::<Vec<_>>());
         let mut seen = HashSet::new();
         for s in &sols {
             verify(&p, s).unwrap();

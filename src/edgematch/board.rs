@@ -87,11 +87,7 @@ pub enum BoardError {
 impl Board {
     /// An empty board.
     pub fn empty(rows: usize, cols: usize) -> Board {
-        Board {
-            rows,
-            cols,
-            cells: vec![None; rows * cols],
-        }
+        Board { rows, cols, cells: vec![None; rows * cols] }
     }
 
     /// Colours shown by cell `i` (`None` if empty).
@@ -119,10 +115,7 @@ impl Board {
                 }
             }
         }
-        Score {
-            matched,
-            joins: puzzle.n_joins(),
-        }
+        Score { matched, joins: puzzle.n_joins() }
     }
 
     /// Checks the rules that hold for any valid board, complete or not:
@@ -130,12 +123,7 @@ impl Board {
     /// border, clues respected where their cell is filled.
     pub fn check(&self, puzzle: &EdgePuzzle) -> Result<(), BoardError> {
         if (self.rows, self.cols) != (puzzle.rows, puzzle.cols) {
-            return Err(BoardError::Size(
-                self.rows,
-                self.cols,
-                puzzle.rows,
-                puzzle.cols,
-            ));
+            return Err(BoardError::Size(self.rows, self.cols, puzzle.rows, puzzle.cols));
         }
         let mut used = vec![false; puzzle.tiles.len()];
         for (i, cell) in self.cells.iter().enumerate() {
@@ -143,36 +131,21 @@ impl Board {
             let (row, col) = puzzle.row_col(i);
             let t = p.tile as usize;
             if t >= puzzle.tiles.len() {
-                return Err(BoardError::UnknownTile {
-                    row,
-                    col,
-                    tile: t + 1,
-                    n: puzzle.tiles.len(),
-                });
+                return Err(BoardError::UnknownTile { row, col, tile: t + 1, n: puzzle.tiles.len() });
             }
             if std::mem::replace(&mut used[t], true) {
                 return Err(BoardError::TileTwice(t + 1));
             }
             if !puzzle.fits_border(t, p.rotation, i) {
-                return Err(BoardError::Border {
-                    row,
-                    col,
-                    tile: t + 1,
-                    rotation: p.rotation,
-                });
+                return Err(BoardError::Border { row, col, tile: t + 1, rotation: p.rotation });
             }
         }
         for clue in &puzzle.clues {
             let i = puzzle.cell(clue.row, clue.col);
-            let want = Placed {
-                tile: clue.tile as u32,
-                rotation: clue.rotation,
-            };
+            let want = Placed { tile: clue.tile as u32, rotation: clue.rotation };
             // A symmetric tile may satisfy a clue in another rotation.
             let ok = self.cells[i].is_some_and(|p| {
-                p.tile == want.tile
-                    && self.colours(puzzle, i)
-                        == Some(puzzle.tiles[clue.tile].rotated(clue.rotation))
+                p.tile == want.tile && self.colours(puzzle, i) == Some(puzzle.tiles[clue.tile].rotated(clue.rotation))
             });
             if !ok && (self.cells[i].is_some() || used[clue.tile]) {
                 return Err(BoardError::Clue {
@@ -197,10 +170,7 @@ impl Board {
         for i in 0..self.cells.len() {
             let (r, c) = puzzle.row_col(i);
             let a = self.colours(puzzle, i).expect("full board");
-            for (side, other) in [
-                (EAST, puzzle.neighbour(i, EAST)),
-                (SOUTH, puzzle.neighbour(i, SOUTH)),
-            ] {
+            for (side, other) in [(EAST, puzzle.neighbour(i, EAST)), (SOUTH, puzzle.neighbour(i, SOUTH))] {
                 if let Some(j) = other {
                     let b = self.colours(puzzle, j).expect("full board");
                     if a[side] != b[(side + 2) % 4] || a[side] == GREY {

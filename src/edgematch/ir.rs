@@ -15,21 +15,15 @@
 //! half turn for a rectangle) that map the clues onto themselves.
 
 use super::{Board, EdgePuzzle, Placed, EAST, SOUTH};
-use crate::ir::{
-    Entry, Geometry, OptionId, PieceInfo, Placement, Problem, ProblemBuilder, Symmetry, NO_COLOR,
-};
+use crate::ir::{Entry, Geometry, OptionId, PieceInfo, Placement, Problem, ProblemBuilder, Symmetry, NO_COLOR};
 use std::collections::HashMap;
 
 /// Builds the IR of an edge-matching puzzle (which must be valid).
 pub fn to_problem(puzzle: &EdgePuzzle) -> Problem {
     let (rows, cols) = (puzzle.rows, puzzle.cols);
     let mut b = ProblemBuilder::new(puzzle.name.clone());
-    let cell_item: Vec<u32> = (0..rows * cols)
-        .map(|i| b.primary(format!("r{}c{}", i / cols, i % cols)))
-        .collect();
-    let tile_item: Vec<u32> = (0..puzzle.tiles.len())
-        .map(|t| b.primary(format!("t{}", t + 1)))
-        .collect();
+    let cell_item: Vec<u32> = (0..rows * cols).map(|i| b.primary(format!("r{}c{}", i / cols, i % cols))).collect();
+    let tile_item: Vec<u32> = (0..puzzle.tiles.len()).map(|t| b.primary(format!("t{}", t + 1))).collect();
     // join_item[cell][side] for EAST and SOUTH; WEST/NORTH look up the neighbour.
     let mut h = vec![u32::MAX; rows * cols];
     let mut v = vec![u32::MAX; rows * cols];
@@ -43,14 +37,8 @@ pub fn to_problem(puzzle: &EdgePuzzle) -> Problem {
             }
         }
     }
-    let colour_ids: Vec<u32> = (0..puzzle.n_colors())
-        .map(|k| b.color(&k.to_string()))
-        .collect();
-    let clue_at: HashMap<usize, &super::Clue> = puzzle
-        .clues
-        .iter()
-        .map(|c| (puzzle.cell(c.row, c.col), c))
-        .collect();
+    let colour_ids: Vec<u32> = (0..puzzle.n_colors()).map(|k| b.color(&k.to_string())).collect();
+    let clue_at: HashMap<usize, &super::Clue> = puzzle.clues.iter().map(|c| (puzzle.cell(c.row, c.col), c)).collect();
     let clue_of: HashMap<usize, &super::Clue> = puzzle.clues.iter().map(|c| (c.tile, c)).collect();
     let mut placements = Vec::new();
     for (t, &t_item) in tile_item.iter().enumerate() {
@@ -71,99 +59,51 @@ pub fn to_problem(puzzle: &EdgePuzzle) -> Problem {
                     }
                 }
                 seen.push(colours);
-                let mut entries = vec![
-                    Entry {
-                        item: cell_item[cell],
-                        color: NO_COLOR,
-                    },
-                    Entry {
-                        item: t_item,
-                        color: NO_COLOR,
-                    },
-                ];
+                let mut entries =
+                    vec![Entry { item: cell_item[cell], color: NO_COLOR }, Entry { item: t_item, color: NO_COLOR }];
                 let joins = [
-                    (
-                        super::NORTH,
-                        puzzle.neighbour(cell, super::NORTH).map(|n| v[n]),
-                    ),
+                    (super::NORTH, puzzle.neighbour(cell, super::NORTH).map(|n| v[n])),
                     (EAST, (h[cell] != u32::MAX).then_some(h[cell])),
                     (SOUTH, (v[cell] != u32::MAX).then_some(v[cell])),
-                    (
-                        super::WEST,
-                        puzzle.neighbour(cell, super::WEST).map(|n| h[n]),
-                    ),
+                    (super::WEST, puzzle.neighbour(cell, super::WEST).map(|n| h[n])),
                 ];
                 for (side, item) in joins {
                     if let Some(item) = item {
-                        entries.push(Entry {
-                            item,
-                            color: colour_ids[colours[side] as usize],
-                        });
+                        entries.push(Entry { item, color: colour_ids[colours[side] as usize] });
                     }
                 }
                 b.option(entries);
-                placements.push(Placement {
-                    piece: t as u32,
-                    cells: vec![cell as u32],
-                    orientation: r as u32,
-                });
+                placements.push(Placement { piece: t as u32, cells: vec![cell as u32], orientation: r as u32 });
             }
         }
     }
-    let pieces = (0..puzzle.tiles.len())
-        .map(|t| PieceInfo {
-            names: vec![(t + 1).to_string()],
-            stationary: false,
-        })
-        .collect();
-    let geometry = Geometry {
-        dims: [cols as u32, rows as u32, 1],
-        pieces,
-        placements,
-        fixed: vec![],
-    };
-    let mut problem = b
-        .build(Some(geometry))
-        .expect("edge-matching IR is well formed");
+    let pieces =
+        (0..puzzle.tiles.len()).map(|t| PieceInfo { names: vec![(t + 1).to_string()], stationary: false }).collect();
+    let geometry = Geometry { dims: [cols as u32, rows as u32, 1], pieces, placements, fixed: vec![] };
+    let mut problem = b.build(Some(geometry)).expect("edge-matching IR is well formed");
     problem.symmetries = board_rotations(puzzle, &problem);
     problem
 }
 
 /// The board as a solution's placements show it.
 pub fn board_of(puzzle: &EdgePuzzle, problem: &Problem, options: &[OptionId]) -> Board {
-    let geo = problem
-        .geometry
-        .as_ref()
-        .expect("edge-matching IR has geometry");
+    let geo = problem.geometry.as_ref().expect("edge-matching IR has geometry");
     let mut board = Board::empty(puzzle.rows, puzzle.cols);
     for &o in options {
         let p = &geo.placements[o as usize];
-        board.cells[p.cells[0] as usize] = Some(Placed {
-            tile: p.piece,
-            rotation: p.orientation as u8,
-        });
+        board.cells[p.cells[0] as usize] = Some(Placed { tile: p.piece, rotation: p.orientation as u8 });
     }
     board
 }
 
 /// Option id of each `(tile, cell, colours as placed)`.
 fn option_index(puzzle: &EdgePuzzle, problem: &Problem) -> HashMap<(u32, u32, [u16; 4]), OptionId> {
-    let geo = problem
-        .geometry
-        .as_ref()
-        .expect("edge-matching IR has geometry");
+    let geo = problem.geometry.as_ref().expect("edge-matching IR has geometry");
     geo.placements
         .iter()
         .enumerate()
         .map(|(o, p)| {
-            (
-                (
-                    p.piece,
-                    p.cells[0],
-                    puzzle.tiles[p.piece as usize].rotated(p.orientation as u8),
-                ),
-                o as OptionId,
-            )
+            ((p.piece, p.cells[0], puzzle.tiles[p.piece as usize].rotated(p.orientation as u8)), o as OptionId)
         })
         .collect()
 }
@@ -172,10 +112,7 @@ fn board_rotations(puzzle: &EdgePuzzle, problem: &Problem) -> Vec<Symmetry> {
     let (rows, cols) = (puzzle.rows, puzzle.cols);
     let quarter_turns: &[u8] = if rows == cols { &[1, 2, 3] } else { &[2] };
     let index = option_index(puzzle, problem);
-    let geo = problem
-        .geometry
-        .as_ref()
-        .expect("edge-matching IR has geometry");
+    let geo = problem.geometry.as_ref().expect("edge-matching IR has geometry");
     let mut out = Vec::new();
     'turn: for &q in quarter_turns {
         // Turning the board q quarter turns clockwise.
@@ -196,11 +133,7 @@ fn board_rotations(puzzle: &EdgePuzzle, problem: &Problem) -> Vec<Symmetry> {
                 None => continue 'turn, // a clue is not symmetric under this turn
             }
         }
-        out.push(Symmetry {
-            name: format!("rotate {}°", 90 * q as u32),
-            reflection: false,
-            option_map,
-        });
+        out.push(Symmetry { name: format!("rotate {}°", 90 * q as u32), reflection: false, option_map });
     }
     out
 }
@@ -213,10 +146,7 @@ mod tests {
     use crate::search::{Flow, Limits};
 
     fn brendan(n: &str) -> EdgePuzzle {
-        let path = format!(
-            "{}/instances/edgematch/brendan_set2/pieces_{n}.txt",
-            env!("CARGO_MANIFEST_DIR")
-        );
+        let path = format!("{}/instances/edgematch/brendan_set2/pieces_{n}.txt", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(path).unwrap();
         crate::frontend::edgematch::parse_meta(&text, n, n).unwrap()
     }
@@ -225,13 +155,7 @@ mod tests {
         let pr = to_problem(p);
         let mut f = UniqueFilter::new(&pr.symmetries, Equivalence::Rotations);
         let stats = dlx::Dlx::new(&pr).search(&Limits::none(), |s| {
-            crate::ir::verify(
-                &pr,
-                &crate::ir::Solution {
-                    options: s.to_vec(),
-                },
-            )
-            .unwrap();
+            crate::ir::verify(&pr, &crate::ir::Solution { options: s.to_vec() }).unwrap();
             board_of(p, &pr, s).check_solution(p).unwrap();
             f.insert(s);
             Flow::Continue

@@ -38,12 +38,7 @@ impl Tile {
     pub fn rotated(self, r: u8) -> [Color; 4] {
         let r = (r & 3) as usize;
         let c = self.0;
-        [
-            c[(4 - r) & 3],
-            c[(5 - r) & 3],
-            c[(6 - r) & 3],
-            c[(7 - r) & 3],
-        ]
+        [c[(4 - r) & 3], c[(5 - r) & 3], c[(6 - r) & 3], c[(7 - r) & 3]]
     }
 
     /// Number of grey sides (0 inner, 1 edge, 2 corner tile).
@@ -147,11 +142,7 @@ impl EdgePuzzle {
 
     /// Largest colour used, plus one.
     pub fn n_colors(&self) -> usize {
-        self.tiles
-            .iter()
-            .flat_map(|t| t.0)
-            .max()
-            .map_or(1, |m| m as usize + 1)
+        self.tiles.iter().flat_map(|t| t.0).max().map_or(1, |m| m as usize + 1)
     }
 
     /// Checks the structural invariants.
@@ -172,11 +163,7 @@ impl EdgePuzzle {
         let mut cell_used = vec![false; self.n_cells()];
         for clue in &self.clues {
             if clue.tile >= self.tiles.len() {
-                return Err(format!(
-                    "clue names tile {} but there are {} tiles",
-                    clue.tile + 1,
-                    self.tiles.len()
-                ));
+                return Err(format!("clue names tile {} but there are {} tiles", clue.tile + 1, self.tiles.len()));
             }
             if clue.row >= self.rows || clue.col >= self.cols {
                 return Err(format!(
@@ -189,10 +176,7 @@ impl EdgePuzzle {
                 return Err(format!("tile {} is fixed by two clues", clue.tile + 1));
             }
             if std::mem::replace(&mut cell_used[cell], true) {
-                return Err(format!(
-                    "cell ({}, {}) is fixed by two clues",
-                    clue.row, clue.col
-                ));
+                return Err(format!("cell ({}, {}) is fixed by two clues", clue.row, clue.col));
             }
         }
         Ok(())
@@ -218,13 +202,7 @@ mod tests {
 
     #[test]
     fn border_and_neighbours() {
-        let p = EdgePuzzle {
-            name: "t".into(),
-            rows: 2,
-            cols: 3,
-            tiles: vec![Tile([0; 4]); 6],
-            clues: vec![],
-        };
+        let p = EdgePuzzle { name: "t".into(), rows: 2, cols: 3, tiles: vec![Tile([0; 4]); 6], clues: vec![] };
         assert_eq!(p.border_sides(0), [true, false, false, true]);
         assert_eq!(p.border_sides(4), [false, false, true, false]);
         assert_eq!(p.neighbour(4, NORTH), Some(1));

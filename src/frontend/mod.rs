@@ -55,21 +55,14 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
 /// anything that is not UTF-8, with errors that name the file.
 pub fn read_text(path: &Path) -> Result<String, LoadError> {
     let file = path.display().to_string();
-    let io = |source| LoadError::Io {
-        file: file.clone(),
-        source,
-    };
+    let io = |source| LoadError::Io { file: file.clone(), source };
     let meta = std::fs::metadata(path).map_err(io)?;
     if meta.len() > MAX_FILE_BYTES {
         return Err(ParseError {
             file: file.clone(),
             line: 1,
             col: None,
-            message: format!(
-                "file is {} bytes; emx reads at most {} bytes",
-                meta.len(),
-                MAX_FILE_BYTES
-            ),
+            message: format!("file is {} bytes; emx reads at most {} bytes", meta.len(), MAX_FILE_BYTES),
         }
         .into());
     }

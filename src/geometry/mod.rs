@@ -16,18 +16,11 @@ pub struct Transform {
 
 impl Transform {
     /// The identity.
-    pub const IDENTITY: Transform = Transform {
-        perm: [0, 1, 2],
-        sign: [1, 1, 1],
-    };
+    pub const IDENTITY: Transform = Transform { perm: [0, 1, 2], sign: [1, 1, 1] };
 
     /// Applies the map to a point.
     pub fn apply(&self, p: Point) -> Point {
-        [
-            self.sign[0] * p[self.perm[0]],
-            self.sign[1] * p[self.perm[1]],
-            self.sign[2] * p[self.perm[2]],
-        ]
+        [self.sign[0] * p[self.perm[0]], self.sign[1] * p[self.perm[1]], self.sign[2] * p[self.perm[2]]]
     }
 
     /// Determinant: +1 for rotations, -1 for reflections.
@@ -57,14 +50,7 @@ impl Transform {
 
     /// All 48 signed permutation matrices, identity first, in a fixed order.
     pub fn all() -> Vec<Transform> {
-        const PERMS: [[usize; 3]; 6] = [
-            [0, 1, 2],
-            [0, 2, 1],
-            [1, 0, 2],
-            [1, 2, 0],
-            [2, 0, 1],
-            [2, 1, 0],
-        ];
+        const PERMS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
         let mut out = Vec::with_capacity(48);
         for perm in PERMS {
             for s in 0..8 {
@@ -161,11 +147,7 @@ impl Shape {
     /// orientation), so two pieces are congruent iff their canonical forms
     /// are equal.
     pub fn canonical(&self, group: &[Transform]) -> Shape {
-        group
-            .iter()
-            .map(|t| self.transformed(t))
-            .min()
-            .unwrap_or_else(|| self.clone())
+        group.iter().map(|t| self.transformed(t)).min().unwrap_or_else(|| self.clone())
     }
 }
 
@@ -181,11 +163,7 @@ impl BoxSymmetry {
     /// Applies the symmetry to a point of the box.
     pub fn apply(&self, p: Point) -> Point {
         let q = self.transform.apply(p);
-        [
-            q[0] + self.offset[0],
-            q[1] + self.offset[1],
-            q[2] + self.offset[2],
-        ]
+        [q[0] + self.offset[0], q[1] + self.offset[1], q[2] + self.offset[2]]
     }
 
     /// The members of `group` that map the box `dims` onto itself (identity
@@ -202,10 +180,7 @@ impl BoxSymmetry {
                         offset[k] = d[k] - 1;
                     }
                 }
-                BoxSymmetry {
-                    transform: t,
-                    offset,
-                }
+                BoxSymmetry { transform: t, offset }
             })
             .collect()
     }

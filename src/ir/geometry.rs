@@ -68,27 +68,16 @@ impl Geometry {
     /// least cell, so the naming is deterministic), followed by the
     /// stationary pieces.
     pub fn named_placements<'a>(&'a self, options: &[u32]) -> Vec<(&'a str, &'a Placement)> {
-        let mut chosen: Vec<&Placement> = options
-            .iter()
-            .map(|&o| &self.placements[o as usize])
-            .collect();
+        let mut chosen: Vec<&Placement> = options.iter().map(|&o| &self.placements[o as usize]).collect();
         chosen.sort_by_key(|p| (p.piece, p.cells.first().copied()));
         let mut out = Vec::with_capacity(chosen.len() + self.fixed.len());
         let mut copy = 0;
         for (k, p) in chosen.iter().enumerate() {
-            copy = if k > 0 && chosen[k - 1].piece == p.piece {
-                copy + 1
-            } else {
-                0
-            };
+            copy = if k > 0 && chosen[k - 1].piece == p.piece { copy + 1 } else { 0 };
             let names = &self.pieces[p.piece as usize].names;
             out.push((names[copy.min(names.len() - 1)].as_str(), *p));
         }
-        out.extend(
-            self.fixed
-                .iter()
-                .map(|p| (self.pieces[p.piece as usize].names[0].as_str(), p)),
-        );
+        out.extend(self.fixed.iter().map(|p| (self.pieces[p.piece as usize].names[0].as_str(), p)));
         out
     }
 }

@@ -233,12 +233,7 @@ pub struct ProblemBuilder {
 impl ProblemBuilder {
     /// A builder for a problem called `name`.
     pub fn new(name: impl Into<String>) -> Self {
-        ProblemBuilder {
-            name: name.into(),
-            colors: vec![String::new()],
-            option_starts: vec![0],
-            ..Default::default()
-        }
+        ProblemBuilder { name: name.into(), colors: vec![String::new()], option_starts: vec![0], ..Default::default() }
     }
 
     fn add_item(&mut self, name: String, kind: ItemKind) -> ItemId {
@@ -256,11 +251,7 @@ impl ProblemBuilder {
     }
 
     /// Declares a primary item covered exactly `multiplicity` times.
-    pub fn primary_with_multiplicity(
-        &mut self,
-        name: impl Into<String>,
-        multiplicity: u32,
-    ) -> ItemId {
+    pub fn primary_with_multiplicity(&mut self, name: impl Into<String>, multiplicity: u32) -> ItemId {
         self.add_item(name.into(), ItemKind::Primary { multiplicity })
     }
 
@@ -295,10 +286,7 @@ impl ProblemBuilder {
 
     /// Appends an option of uncoloured items.
     pub fn option_items(&mut self, items: impl IntoIterator<Item = ItemId>) -> OptionId {
-        self.option(items.into_iter().map(|item| Entry {
-            item,
-            color: NO_COLOR,
-        }))
+        self.option(items.into_iter().map(|item| Entry { item, color: NO_COLOR }))
     }
 
     /// Number of options added so far.
@@ -327,54 +315,34 @@ impl ProblemBuilder {
                 }
             }
         }
-        let n_primary = self
-            .items
-            .iter()
-            .filter(|i| matches!(i.kind, ItemKind::Primary { .. }))
-            .count();
+        let n_primary = self.items.iter().filter(|i| matches!(i.kind, ItemKind::Primary { .. })).count();
         let mut entries = self.entries;
         for o in 0..self.option_starts.len() - 1 {
             let range = self.option_starts[o] as usize..self.option_starts[o + 1] as usize;
             let row = &mut entries[range];
             for e in row.iter_mut() {
                 if e.item as usize >= items.len() {
-                    return Err(BuildError::UnknownItem {
-                        option: o,
-                        item: e.item,
-                        n_items: items.len(),
-                    });
+                    return Err(BuildError::UnknownItem { option: o, item: e.item, n_items: items.len() });
                 }
                 e.item = new_id[e.item as usize];
             }
             row.sort_unstable();
             for w in row.windows(2) {
                 if w[0].item == w[1].item {
-                    return Err(BuildError::RepeatedItem {
-                        option: o,
-                        item: items[w[0].item as usize].name.clone(),
-                    });
+                    return Err(BuildError::RepeatedItem { option: o, item: items[w[0].item as usize].name.clone() });
                 }
             }
             if !row.iter().any(|e| (e.item as usize) < n_primary) {
                 return Err(BuildError::NoPrimary(o));
             }
-            if let Some(e) = row
-                .iter()
-                .find(|e| (e.item as usize) < n_primary && e.color != NO_COLOR)
-            {
-                return Err(BuildError::ColoredPrimary {
-                    option: o,
-                    item: items[e.item as usize].name.clone(),
-                });
+            if let Some(e) = row.iter().find(|e| (e.item as usize) < n_primary && e.color != NO_COLOR) {
+                return Err(BuildError::ColoredPrimary { option: o, item: items[e.item as usize].name.clone() });
             }
         }
         let n_options = self.option_starts.len() - 1;
         if let Some(g) = &geometry {
             if g.placements.len() != n_options {
-                return Err(BuildError::GeometryMismatch {
-                    placements: g.placements.len(),
-                    options: n_options,
-                });
+                return Err(BuildError::GeometryMismatch { placements: g.placements.len(), options: n_options });
             }
         }
         Ok(Problem {
@@ -400,32 +368,11 @@ mod tests {
         let s = b.secondary("s");
         let p = b.primary("p");
         let red = b.color("red");
-        b.option([
-            Entry {
-                item: s,
-                color: red,
-            },
-            Entry {
-                item: p,
-                color: NO_COLOR,
-            },
-        ]);
+        b.option([Entry { item: s, color: red }, Entry { item: p, color: NO_COLOR }]);
         let pr = b.build(None).unwrap();
         assert_eq!(pr.n_primary(), 1);
         assert_eq!(pr.items()[0].name, "p");
-        assert_eq!(
-            pr.option(0),
-            &[
-                Entry {
-                    item: 0,
-                    color: NO_COLOR
-                },
-                Entry {
-                    item: 1,
-                    color: red
-                }
-            ]
-        );
+        assert_eq!(pr.option(0), &[Entry { item: 0, color: NO_COLOR }, Entry { item: 1, color: red }]);
         assert_eq!(pr.option_text(0), "p s:red");
     }
 
@@ -434,10 +381,7 @@ mod tests {
         let mut b = ProblemBuilder::new("t");
         let p = b.primary("p");
         b.option_items([p, p]);
-        assert!(matches!(
-            b.build(None),
-            Err(BuildError::RepeatedItem { .. })
-        ));
+        assert!(matches!(b.build(None), Err(BuildError::RepeatedItem { .. })));
 
         let mut b = ProblemBuilder::new("t");
         let s = b.secondary("s");
@@ -447,9 +391,6 @@ mod tests {
         let mut b = ProblemBuilder::new("t");
         b.primary("p");
         b.primary("p");
-        assert_eq!(
-            b.build(None).unwrap_err(),
-            BuildError::DuplicateItem("p".into())
-        );
+        assert_eq!(b.build(None).unwrap_err(), BuildError::DuplicateItem("p".into()));
     }
 }

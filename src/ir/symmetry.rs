@@ -38,10 +38,7 @@ pub enum Equivalence {
 }
 
 /// The least sorted image of `solution` over the identity and `symmetries`.
-pub fn canonical<'a>(
-    solution: &[OptionId],
-    symmetries: impl IntoIterator<Item = &'a Symmetry>,
-) -> Vec<OptionId> {
+pub fn canonical<'a>(solution: &[OptionId], symmetries: impl IntoIterator<Item = &'a Symmetry>) -> Vec<OptionId> {
     let mut best: Vec<OptionId> = solution.to_vec();
     best.sort_unstable();
     let mut image = Vec::with_capacity(solution.len());
@@ -71,10 +68,7 @@ impl<'p> UniqueFilter<'p> {
             Equivalence::Rotations => symmetries.iter().filter(|s| !s.reflection).collect(),
             Equivalence::RotationsAndMirrors => symmetries.iter().collect(),
         };
-        UniqueFilter {
-            symmetries,
-            seen: HashSet::new(),
-        }
+        UniqueFilter { symmetries, seen: HashSet::new() }
     }
 
     /// Number of non-identity symmetries in use.
@@ -103,11 +97,7 @@ mod tests {
 
     #[test]
     fn canonical_picks_least_image() {
-        let swap = Symmetry {
-            name: "swap".into(),
-            reflection: false,
-            option_map: vec![1, 0, 3, 2],
-        };
+        let swap = Symmetry { name: "swap".into(), reflection: false, option_map: vec![1, 0, 3, 2] };
         assert_eq!(canonical(&[1, 3], [&swap]), vec![0, 2]);
         let mut f = UniqueFilter::new(std::slice::from_ref(&swap), Equivalence::Rotations);
         assert!(f.insert(&[1, 3]));

@@ -95,11 +95,7 @@ pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), VerifyError>
     for (i, item) in problem.items().iter().enumerate().take(problem.n_primary()) {
         let expected = problem.multiplicity(i as u32);
         if covered[i] != expected {
-            return Err(VerifyError::PrimaryCount {
-                item: item.name.clone(),
-                covered: covered[i],
-                expected,
-            });
+            return Err(VerifyError::PrimaryCount { item: item.name.clone(), covered: covered[i], expected });
         }
     }
     Ok(())
@@ -117,100 +113,27 @@ mod tests {
         let s = b.secondary("s");
         let red = b.color("red");
         let blue = b.color("blue");
-        b.option([
-            Entry {
-                item: p,
-                color: NO_COLOR,
-            },
-            Entry {
-                item: s,
-                color: red,
-            },
-        ]); // 0
-        b.option([
-            Entry {
-                item: q,
-                color: NO_COLOR,
-            },
-            Entry {
-                item: s,
-                color: red,
-            },
-        ]); // 1
-        b.option([
-            Entry {
-                item: q,
-                color: NO_COLOR,
-            },
-            Entry {
-                item: s,
-                color: blue,
-            },
-        ]); // 2
+        b.option([Entry { item: p, color: NO_COLOR }, Entry { item: s, color: red }]); // 0
+        b.option([Entry { item: q, color: NO_COLOR }, Entry { item: s, color: red }]); // 1
+        b.option([Entry { item: q, color: NO_COLOR }, Entry { item: s, color: blue }]); // 2
         b.option_items([q, s]); // 3
         b.build(None).unwrap()
     }
 
     #[test]
     fn accepts_matching_colours() {
-        assert_eq!(
-            verify(
-                &coloured(),
-                &Solution {
-                    options: vec![0, 1]
-                }
-            ),
-            Ok(())
-        );
+        assert_eq!(verify(&coloured(), &Solution { options: vec![0, 1] }), Ok(()));
     }
 
     #[test]
     fn rejects_each_violation() {
         let pr = coloured();
-        assert!(matches!(
-            verify(
-                &pr,
-                &Solution {
-                    options: vec![0, 2]
-                }
-            ),
-            Err(VerifyError::ColorConflict { .. })
-        ));
-        assert!(matches!(
-            verify(
-                &pr,
-                &Solution {
-                    options: vec![0, 3]
-                }
-            ),
-            Err(VerifyError::SecondaryConflict { .. })
-        ));
-        assert!(matches!(
-            verify(&pr, &Solution { options: vec![0] }),
-            Err(VerifyError::PrimaryCount { .. })
-        ));
-        assert!(matches!(
-            verify(
-                &pr,
-                &Solution {
-                    options: vec![0, 0]
-                }
-            ),
-            Err(VerifyError::RepeatedOption(0))
-        ));
-        assert!(matches!(
-            verify(&pr, &Solution { options: vec![9] }),
-            Err(VerifyError::UnknownOption(9))
-        ));
-        assert!(matches!(
-            verify(
-                &pr,
-                &Solution {
-                    options: vec![0, 1, 2]
-                }
-            ),
-            Err(VerifyError::ColorConflict { .. })
-        ));
+        assert!(matches!(verify(&pr, &Solution { options: vec![0, 2] }), Err(VerifyError::ColorConflict { .. })));
+        assert!(matches!(verify(&pr, &Solution { options: vec![0, 3] }), Err(VerifyError::SecondaryConflict { .. })));
+        assert!(matches!(verify(&pr, &Solution { options: vec![0] }), Err(VerifyError::PrimaryCount { .. })));
+        assert!(matches!(verify(&pr, &Solution { options: vec![0, 0] }), Err(VerifyError::RepeatedOption(0))));
+        assert!(matches!(verify(&pr, &Solution { options: vec![9] }), Err(VerifyError::UnknownOption(9))));
+        assert!(matches!(verify(&pr, &Solution { options: vec![0, 1, 2] }), Err(VerifyError::ColorConflict { .. })));
     }
 
     #[test]
@@ -223,15 +146,7 @@ mod tests {
         b.option_items([g, c]);
         b.option_items([a, c]);
         let pr = b.build(None).unwrap();
-        assert_eq!(
-            verify(
-                &pr,
-                &Solution {
-                    options: vec![0, 1]
-                }
-            ),
-            Ok(())
-        );
+        assert_eq!(verify(&pr, &Solution { options: vec![0, 1] }), Ok(()));
         assert!(verify(&pr, &Solution { options: vec![2] }).is_err());
     }
 }

@@ -1,5 +1,6 @@
 //! Plain-text drawings of solutions.
 
+use crate::edgematch::Board;
 use crate::ir::Geometry;
 
 /// Draws a polyomino or polycube solution the way Busche's solver does: one
@@ -35,6 +36,24 @@ pub fn layers(geo: &Geometry, options: &[u32]) -> String {
         while out.ends_with(' ') {
             out.pop();
         }
+        out.push('\n');
+    }
+    out
+}
+
+/// Draws an edge-matching board as a grid of `tile/rotation` (1-based
+/// tile numbers; `.` for an empty cell), one board row per line.
+pub fn board(board: &Board) -> String {
+    let cells: Vec<String> = board
+        .cells
+        .iter()
+        .map(|c| c.map_or_else(|| ".".to_string(), |p| format!("{}/{}", p.tile + 1, p.rotation)))
+        .collect();
+    let width = cells.iter().map(String::len).max().unwrap_or(1);
+    let mut out = String::new();
+    for row in cells.chunks(board.cols) {
+        let line: Vec<String> = row.iter().map(|s| format!("{s:>width$}")).collect();
+        out.push_str(&line.join(" "));
         out.push('\n');
     }
     out

@@ -4,27 +4,16 @@ use crate::repo_path;
 use std::process::{Command, Output};
 
 fn emx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_emx"))
-        .args(args)
-        .current_dir(repo_path(""))
-        .output()
-        .unwrap()
+    Command::new(env!("CARGO_BIN_EXE_emx")).args(args).current_dir(repo_path("")).output().unwrap()
 }
 
 fn json(out: &Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 #[test]
 fn solve_json_has_counts_and_placements() {
-    let out = emx(&[
-        "solve",
-        "instances/polycube/somacube_def.txt",
-        "--unique=mirror",
-        "--format",
-        "json",
-    ]);
+    let out = emx(&["solve", "instances/polycube/somacube_def.txt", "--unique=mirror", "--format", "json"]);
     assert_eq!(out.status.code(), Some(0));
     let v = json(&out);
     assert_eq!(v["solutions"], 240);
@@ -32,42 +21,24 @@ fn solve_json_has_counts_and_placements() {
     assert!(v["nodes"].as_u64().unwrap() > 0);
     assert!(v["time_s"].as_f64().is_some());
 
-    let out = emx(&[
-        "solve",
-        "instances/polycube/somacube_def.txt",
-        "--first",
-        "2",
-        "--format",
-        "json",
-    ]);
+    let out = emx(&["solve", "instances/polycube/somacube_def.txt", "--first", "2", "--format", "json"]);
     assert_eq!(out.status.code(), Some(0));
     let v = json(&out);
     let list = v["solution_list"].as_array().unwrap();
     assert_eq!(list.len(), 2);
     let pieces = list[0].as_array().unwrap();
     assert_eq!(pieces.len(), 7);
-    let cells: usize = pieces
-        .iter()
-        .map(|p| p["cells"].as_array().unwrap().len())
-        .sum();
+    let cells: usize = pieces.iter().map(|p| p["cells"].as_array().unwrap().len()).sum();
     assert_eq!(cells, 27);
 }
 
 #[test]
 fn text_output_draws_layers() {
-    let out = emx(&[
-        "solve",
-        "instances/polycube/tetriscube_def.txt",
-        "--first",
-        "1",
-    ]);
+    let out = emx(&["solve", "instances/polycube/tetriscube_def.txt", "--first", "1"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     // Four layers of four cells side by side: 4 rows of 4 x 4 letters.
-    let rows: Vec<&str> = text
-        .lines()
-        .filter(|l| l.split("   ").count() == 4)
-        .collect();
+    let rows: Vec<&str> = text.lines().filter(|l| l.split("   ").count() == 4).collect();
     assert_eq!(rows.len(), 4, "{text}");
 }
 
@@ -77,49 +48,25 @@ fn exit_codes() {
     std::fs::create_dir_all(&dir).unwrap();
     // A T tetromino and a domino cannot tile a 3x2 box.
     let none = dir.join("none.txt");
-    std::fs::write(
-        &none,
-        "D:xDim=3:yDim=2:zDim=1\nL\nT T T\n. T .\n\nD D\n~L\n~D\n",
-    )
-    .unwrap();
-    assert_eq!(
-        emx(&["solve", none.to_str().unwrap()]).status.code(),
-        Some(1)
-    );
+    std::fs::write(&none, "D:xDim=3:yDim=2:zDim=1\nL\nT T T\n. T .\n\nD D\n~L\n~D\n").unwrap();
+    assert_eq!(emx(&["solve", none.to_str().unwrap()]).status.code(), Some(1));
     let out = emx(&["solve", "tests/data/polycube-errors/bad_number.txt"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad_number.txt:1:"));
     assert_eq!(emx(&["solve", "no/such/file.txt"]).status.code(), Some(2));
     assert_eq!(emx(&["solve", "--bogus-flag", "x"]).status.code(), Some(2));
-    let limited = emx(&[
-        "solve",
-        "instances/polycube/pentominoes_10x6_def.txt",
-        "--node-limit",
-        "1000",
-        "--format",
-        "json",
-    ]);
+    let limited =
+        emx(&["solve", "instances/polycube/pentominoes_10x6_def.txt", "--node-limit", "1000", "--format", "json"]);
     assert_eq!(limited.status.code(), Some(3));
     assert_eq!(json(&limited)["stopped"], "node_limit");
-    let limited = emx(&[
-        "solve",
-        "instances/polycube/pentominoes_10x6_def.txt",
-        "--solution-limit",
-        "3",
-        "-q",
-    ]);
+    let limited = emx(&["solve", "instances/polycube/pentominoes_10x6_def.txt", "--solution-limit", "3", "-q"]);
     assert_eq!(limited.status.code(), Some(3));
     std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn info_reports_groups_and_symmetries() {
-    let out = emx(&[
-        "info",
-        "instances/polycube/somacube_def.txt",
-        "--format",
-        "json",
-    ]);
+    let out = emx(&["info", "instances/polycube/somacube_def.txt", "--format", "json"]);
     assert_eq!(out.status.code(), Some(0));
     let v = json(&out);
     assert_eq!(v["box_rotations"], 24);

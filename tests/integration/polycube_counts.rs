@@ -14,15 +14,8 @@ fn load(name: &str) -> Instance {
 
 fn run(instance: &Instance, equivalence: Equivalence, mode: Mode) -> SolveReport {
     let mut engine = backend::make("dlx", instance, &BackendConfig::default()).unwrap();
-    let opts = SolveOptions {
-        mode: Some(mode),
-        equivalence,
-        limits: Limits::none(),
-    };
-    let report = solve(engine.as_mut(), instance.problem(), &opts, &|s| {
-        instance.verify(s)
-    })
-    .unwrap();
+    let opts = SolveOptions { mode: Some(mode), equivalence, limits: Limits::none() };
+    let report = solve(engine.as_mut(), instance.problem(), &opts, &|s| instance.verify(s)).unwrap();
     assert!(report.stats.complete());
     for s in &report.solutions {
         instance.verify(s).unwrap();
@@ -62,11 +55,8 @@ fn first_n_stops_early_with_verified_solutions() {
     let inst = load("tetriscube_def.txt");
     let r = {
         let mut engine = backend::make("dlx", &inst, &BackendConfig::default()).unwrap();
-        let opts = SolveOptions {
-            mode: Some(Mode::First(3)),
-            equivalence: Equivalence::Rotations,
-            limits: Limits::none(),
-        };
+        let opts =
+            SolveOptions { mode: Some(Mode::First(3)), equivalence: Equivalence::Rotations, limits: Limits::none() };
         solve(engine.as_mut(), inst.problem(), &opts, &|s| inst.verify(s)).unwrap()
     };
     assert_eq!(r.solutions.len(), 3);

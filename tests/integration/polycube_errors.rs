@@ -8,8 +8,7 @@ fn error_of(name: &str) -> String {
     let rel = format!("tests/data/polycube-errors/{name}.txt");
     let err = input::load(&repo_path(&rel), Some(input::InputFormat::Polycube), 1).unwrap_err();
     // Paths in snapshots are relative to the repository.
-    err.to_string()
-        .replace(&repo_path("").display().to_string(), "")
+    err.to_string().replace(&repo_path("").display().to_string(), "")
 }
 
 macro_rules! error_snapshots {

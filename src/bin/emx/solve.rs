@@ -57,10 +57,7 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
-    let format = args
-        .input_format
-        .as_deref()
-        .and_then(InputFormat::from_name);
+    let format = args.input_format.as_deref().and_then(InputFormat::from_name);
     let instance = input::load(&args.file, format, args.puzzle)?;
     let problem = instance.problem();
     let mode = if args.all {
@@ -77,10 +74,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         Some(_) => Equivalence::Rotations,
     };
     if let Some(t) = args.time_limit {
-        anyhow::ensure!(
-            t.is_finite() && t >= 0.0,
-            "--time-limit needs a non-negative number of seconds"
-        );
+        anyhow::ensure!(t.is_finite() && t >= 0.0, "--time-limit needs a non-negative number of seconds");
     }
     let limits = Limits {
         max_solutions: args.solution_limit,
@@ -89,11 +83,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         cancel: Some(interrupt_flag()),
     }
     .with_time_limit(args.time_limit.map(Duration::from_secs_f64));
-    let opts = SolveOptions {
-        mode: Some(mode),
-        equivalence,
-        limits,
-    };
+    let opts = SolveOptions { mode: Some(mode), equivalence, limits };
     let verify = |s: &emx::ir::Solution| instance.verify(s);
     let mut engine = backend::make(&args.backend, &instance, &BackendConfig::default())?;
     let report = solve(engine.as_mut(), problem, &opts, &verify)?;
@@ -104,15 +94,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         Format::Text => print_text(&mut out, &instance, &report, args.quiet)?,
     }
     out.flush()?;
-    Ok(
-        if report.hit_limit() || (args.solution_limit.is_some() && report.stats.stopped.is_some()) {
-            EXIT_LIMIT
-        } else if report.reported == 0 {
-            EXIT_NO_SOLUTION
-        } else {
-            EXIT_OK
-        },
-    )
+    Ok(if report.hit_limit() || (args.solution_limit.is_some() && report.stats.stopped.is_some()) {
+        EXIT_LIMIT
+    } else if report.reported == 0 {
+        EXIT_NO_SOLUTION
+    } else {
+        EXIT_OK
+    })
 }
 
 fn equivalence_text(e: Equivalence) -> &'static str {
@@ -147,17 +135,8 @@ fn print_text(
             writeln!(out)?;
         }
     }
-    let partial = if report.stats.complete() {
-        ""
-    } else {
-        "at least "
-    };
-    write!(
-        out,
-        "solutions: {partial}{}{}",
-        report.reported,
-        equivalence_text(report.equivalence)
-    )?;
+    let partial = if report.stats.complete() { "" } else { "at least " };
+    write!(out, "solutions: {partial}{}{}", report.reported, equivalence_text(report.equivalence))?;
     if report.equivalence != Equivalence::None {
         write!(out, " ({} counting every symmetric copy)", report.found)?;
     }
@@ -173,15 +152,8 @@ fn print_text(
         s.nodes_per_sec() / 1e6
     )?;
     if let Some(reason) = s.stopped {
-        let why = serde_json::to_value(reason)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
-        writeln!(
-            out,
-            "stopped: {} (the search did not finish)",
-            why.replace('_', " ")
-        )?;
+        let why = serde_json::to_value(reason).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        writeln!(out, "stopped: {} (the search did not finish)", why.replace('_', " "))?;
     }
     Ok(())
 }
@@ -210,11 +182,7 @@ fn print_json(
         "options": problem.n_options(),
     });
     if mode != Mode::Count {
-        v["solution_list"] = report
-            .solutions
-            .iter()
-            .map(|s| instance.solution_json(s))
-            .collect();
+        v["solution_list"] = report.solutions.iter().map(|s| instance.solution_json(s)).collect();
     }
     serde_json::to_writer(&mut *out, &v)?;
     writeln!(out)

@@ -8,35 +8,19 @@ use crate::frontend::ParseError;
 /// Parses a META/Brendan file. `file` names it in errors, `name` names the
 /// puzzle.
 pub fn parse_meta(text: &str, file: &str, name: &str) -> Result<EdgePuzzle, ParseError> {
-    let err = |line: usize, col: Option<usize>, message: String| ParseError {
-        file: file.to_string(),
-        line,
-        col,
-        message,
-    };
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let (hline, header) = lines
-        .next()
-        .ok_or_else(|| err(1, None, "empty file: expected a `cols rows` header".into()))?;
+    let err =
+        |line: usize, col: Option<usize>, message: String| ParseError { file: file.to_string(), line, col, message };
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let (hline, header) =
+        lines.next().ok_or_else(|| err(1, None, "empty file: expected a `cols rows` header".into()))?;
     let nums: Vec<&str> = header.split_whitespace().collect();
     if nums.len() != 2 {
-        return Err(err(
-            hline + 1,
-            None,
-            format!("expected a `cols rows` header, found {} fields", nums.len()),
-        ));
+        return Err(err(hline + 1, None, format!("expected a `cols rows` header, found {} fields", nums.len())));
     }
     let side = |s: &str| -> Result<usize, ParseError> {
         match s.parse::<usize>() {
             Ok(v) if (1..=MAX_SIDE).contains(&v) => Ok(v),
-            _ => Err(err(
-                hline + 1,
-                None,
-                format!("bad board size `{s}`: expected an integer from 1 to {MAX_SIDE}"),
-            )),
+            _ => Err(err(hline + 1, None, format!("bad board size `{s}`: expected an integer from 1 to {MAX_SIDE}"))),
         }
     };
     let (cols, rows) = (side(nums[0])?, side(nums[1])?);
@@ -44,14 +28,7 @@ pub fn parse_meta(text: &str, file: &str, name: &str) -> Result<EdgePuzzle, Pars
     for (k, line) in lines {
         let fields: Vec<&str> = line.split_whitespace().collect();
         if fields.len() != 4 {
-            return Err(err(
-                k + 1,
-                None,
-                format!(
-                    "expected four colours `N E S W`, found {} fields",
-                    fields.len()
-                ),
-            ));
+            return Err(err(k + 1, None, format!("expected four colours `N E S W`, found {} fields", fields.len())));
         }
         let mut t = [0u16; 4];
         for (s, f) in fields.iter().enumerate() {
@@ -67,14 +44,7 @@ pub fn parse_meta(text: &str, file: &str, name: &str) -> Result<EdgePuzzle, Pars
             };
         }
         if tiles.len() == rows * cols {
-            return Err(err(
-                k + 1,
-                None,
-                format!(
-                    "more tiles than the {cols}x{rows} board holds ({})",
-                    rows * cols
-                ),
-            ));
+            return Err(err(k + 1, None, format!("more tiles than the {cols}x{rows} board holds ({})", rows * cols)));
         }
         tiles.push(Tile(t));
     }
@@ -83,20 +53,10 @@ pub fn parse_meta(text: &str, file: &str, name: &str) -> Result<EdgePuzzle, Pars
         return Err(err(
             last,
             None,
-            format!(
-                "{} tiles for a {cols}x{rows} board: expected {}",
-                tiles.len(),
-                rows * cols
-            ),
+            format!("{} tiles for a {cols}x{rows} board: expected {}", tiles.len(), rows * cols),
         ));
     }
-    Ok(EdgePuzzle {
-        name: name.to_string(),
-        rows,
-        cols,
-        tiles,
-        clues: vec![],
-    })
+    Ok(EdgePuzzle { name: name.to_string(), rows, cols, tiles, clues: vec![] })
 }
 
 #[cfg(test)]
@@ -113,10 +73,7 @@ mod tests {
     #[test]
     fn errors_name_the_line() {
         let e = parse_meta("2 1\n0 0 1 0\n0 0 -1 1\n", "f", "n").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "f:3: bad colour `-1`: expected an integer from 0 to 4095"
-        );
+        assert_eq!(e.to_string(), "f:3: bad colour `-1`: expected an integer from 0 to 4095");
         let e = parse_meta("2 1\n0 0 1 0\n", "f", "n").unwrap_err();
         assert!(e.to_string().contains("1 tiles for a 2x1 board"));
     }

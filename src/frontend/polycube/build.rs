@@ -50,11 +50,7 @@ pub fn build(puzzle: &Puzzle, name: &str) -> Result<Built, BuildError> {
 /// Like [`build`]; with `group_identical == false` every piece is its own
 /// item, so arrangements differing only by a permutation of identical pieces
 /// count separately (for cross-checks).
-pub fn build_grouped(
-    puzzle: &Puzzle,
-    name: &str,
-    group_identical: bool,
-) -> Result<Built, BuildError> {
+pub fn build_grouped(puzzle: &Puzzle, name: &str, group_identical: bool) -> Result<Built, BuildError> {
     let dims = puzzle.dims;
     let [dx, dy, dz] = dims.map(|d| d as i32);
     let index = |p: Point| (p[0] + dx * (p[1] + dy * p[2])) as u32;
@@ -92,12 +88,7 @@ pub fn build_grouped(
             None => {
                 by_canon.insert(canon, groups.len());
                 let orientations = shape.orientations(&group);
-                groups.push(PieceGroup {
-                    names: vec![d.name.clone()],
-                    shape,
-                    orientations,
-                    images: 0,
-                });
+                groups.push(PieceGroup { names: vec![d.name.clone()], shape, orientations, images: 0 });
             }
         }
     }
@@ -114,24 +105,14 @@ pub fn build_grouped(
             for z in 0..=dz - e[2] {
                 for y in 0..=dy - e[1] {
                     for x in 0..=dx - e[0] {
-                        let mut cells: Vec<u32> = orient
-                            .cells()
-                            .iter()
-                            .map(|p| index([p[0] + x, p[1] + y, p[2] + z]))
-                            .collect();
+                        let mut cells: Vec<u32> =
+                            orient.cells().iter().map(|p| index([p[0] + x, p[1] + y, p[2] + z])).collect();
                         if cells.iter().any(|&c| blocked[c as usize]) {
                             continue;
                         }
                         cells.sort_unstable();
-                        b.option_items(
-                            std::iter::once(item)
-                                .chain(cells.iter().map(|&c| cell_item[c as usize])),
-                        );
-                        placements.push(Placement {
-                            piece: g as u32,
-                            cells,
-                            orientation: o as u32,
-                        });
+                        b.option_items(std::iter::once(item).chain(cells.iter().map(|&c| cell_item[c as usize])));
+                        placements.push(Placement { piece: g as u32, cells, orientation: o as u32 });
                         grp.images += 1;
                     }
                 }
@@ -139,43 +120,20 @@ pub fn build_grouped(
         }
     }
 
-    let mut pieces: Vec<PieceInfo> = groups
-        .iter()
-        .map(|g| PieceInfo {
-            names: g.names.clone(),
-            stationary: false,
-        })
-        .collect();
+    let mut pieces: Vec<PieceInfo> =
+        groups.iter().map(|g| PieceInfo { names: g.names.clone(), stationary: false }).collect();
     let mut fixed = Vec::new();
     for d in puzzle.pieces.iter().filter(|d| d.stationary) {
         let mut cells: Vec<u32> = d.cells.iter().map(|&c| index(c)).collect();
         cells.sort_unstable();
-        fixed.push(Placement {
-            piece: pieces.len() as u32,
-            cells,
-            orientation: 0,
-        });
-        pieces.push(PieceInfo {
-            names: vec![d.name.clone()],
-            stationary: true,
-        });
+        fixed.push(Placement { piece: pieces.len() as u32, cells, orientation: 0 });
+        pieces.push(PieceInfo { names: vec![d.name.clone()], stationary: true });
     }
-    let geometry = Geometry {
-        dims,
-        pieces,
-        placements,
-        fixed,
-    };
+    let geometry = Geometry { dims, pieces, placements, fixed };
     let mut problem = b.build(Some(geometry))?;
-    let (symmetries, rotations, rotations_and_mirrors) =
-        box_symmetries(puzzle, &problem, &groups, &blocked);
+    let (symmetries, rotations, rotations_and_mirrors) = box_symmetries(puzzle, &problem, &groups, &blocked);
     problem.symmetries = symmetries;
-    Ok(Built {
-        problem,
-        groups,
-        rotations,
-        rotations_and_mirrors,
-    })
+    Ok(Built { problem, groups, rotations, rotations_and_mirrors })
 }
 
 /// The box symmetries (rotations, then mirror images) that map the stationary
@@ -193,12 +151,8 @@ fn box_symmetries(
     blocked: &[bool],
 ) -> (Vec<Symmetry>, usize, usize) {
     let geo = problem.geometry.as_ref().expect("built with geometry");
-    let option_by_cells: HashMap<&[u32], u32> = geo
-        .placements
-        .iter()
-        .enumerate()
-        .map(|(o, p)| (p.cells.as_slice(), o as u32))
-        .collect();
+    let option_by_cells: HashMap<&[u32], u32> =
+        geo.placements.iter().enumerate().map(|(o, p)| (p.cells.as_slice(), o as u32)).collect();
     let all = Transform::all();
     let mut out = Vec::new();
     let (mut rotations, mut with_mirrors) = (0, 0);
@@ -207,8 +161,7 @@ fn box_symmetries(
             let [x, y, z] = geo.coords(c).map(|v| v as i32);
             geo.cell(s.apply([x, y, z]).map(|v| v as u32))
         };
-        if (0..blocked.len() as u32).any(|c| blocked[c as usize] && !blocked[map_cell(c) as usize])
-        {
+        if (0..blocked.len() as u32).any(|c| blocked[c as usize] && !blocked[map_cell(c) as usize]) {
             continue;
         }
         let mut option_map = Vec::with_capacity(geo.placements.len());
@@ -219,9 +172,7 @@ fn box_symmetries(
             image.sort_unstable();
             match option_by_cells.get(image.as_slice()) {
                 Some(&o)
-                    if groups[geo.placements[o as usize].piece as usize]
-                        .names
-                        .len()
+                    if groups[geo.placements[o as usize].piece as usize].names.len()
                         == groups[p.piece as usize].names.len() =>
                 {
                     option_map.push(o)
@@ -235,11 +186,7 @@ fn box_symmetries(
             rotations += 1;
         }
         if s.transform != Transform::IDENTITY {
-            out.push(Symmetry {
-                name: format!("{:?}", s.transform),
-                reflection,
-                option_map,
-            });
+            out.push(Symmetry { name: format!("{:?}", s.transform), reflection, option_map });
         }
     }
     (out, rotations, with_mirrors)

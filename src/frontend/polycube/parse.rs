@@ -43,9 +43,7 @@ fn tokens(s: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut rest = 0;
     std::iter::from_fn(move || {
         let start = rest + s[rest..].find(|c: char| !c.is_whitespace())?;
-        let end = s[start..]
-            .find(char::is_whitespace)
-            .map_or(s.len(), |e| start + e);
+        let end = s[start..].find(char::is_whitespace).map_or(s.len(), |e| start + e);
         rest = end;
         Some((start, &s[start..end]))
     })
@@ -57,12 +55,7 @@ fn strip_comment(line: &str) -> &str {
 
 impl<'a> Parser<'a> {
     fn err(&self, line: usize, col: Option<usize>, message: impl Into<String>) -> ParseError {
-        ParseError {
-            file: self.file.to_string(),
-            line,
-            col,
-            message: message.into(),
-        }
+        ParseError { file: self.file.to_string(), line, col, message: message.into() }
     }
 
     fn puzzle(&mut self, line_no: usize, what: &str) -> Result<&mut Puzzle, ParseError> {
@@ -114,18 +107,10 @@ impl<'a> Parser<'a> {
                 }
             };
             let Some(value) = value else {
-                return Err(self.err(
-                    line_no,
-                    Some(col),
-                    format!("`{key}` needs a value: expected `{key}=N`"),
-                ));
+                return Err(self.err(line_no, Some(col), format!("`{key}` needs a value: expected `{key}=N`")));
             };
             let n: u32 = value.parse().map_err(|_| {
-                self.err(
-                    line_no,
-                    Some(col),
-                    format!("bad number `{value}` for {key}: expected a positive integer"),
-                )
+                self.err(line_no, Some(col), format!("bad number `{value}` for {key}: expected a positive integer"))
             })?;
             if n == 0 || n > MAX_DIM {
                 return Err(self.err(
@@ -138,35 +123,22 @@ impl<'a> Parser<'a> {
         }
         let mut d = [0u32; 3];
         for (axis, name) in ["xDim", "yDim", "zDim"].iter().enumerate() {
-            d[axis] = dims[axis].ok_or_else(|| {
-                self.err(
-                    line_no,
-                    Some(1),
-                    format!("D: directive lacks {name}: expected `{name}=N`"),
-                )
-            })?;
+            d[axis] = dims[axis]
+                .ok_or_else(|| self.err(line_no, Some(1), format!("D: directive lacks {name}: expected `{name}=N`")))?;
         }
         let volume = d[0] as u64 * d[1] as u64 * d[2] as u64;
         if volume > MAX_VOLUME as u64 {
             return Err(self.err(
                 line_no,
                 Some(1),
-                format!(
-                    "box of {volume} cells is too large: emx accepts at most {MAX_VOLUME} cells"
-                ),
+                format!("box of {volume} cells is too large: emx accepts at most {MAX_VOLUME} cells"),
             ));
         }
         if one_side && d[2] != 1 {
             return Err(self.err(line_no, Some(1), "oneSide requires zDim=1"));
         }
         self.names.clear();
-        self.current = Some(Puzzle {
-            name: String::new(),
-            dims: d,
-            one_side,
-            pieces: Vec::new(),
-            line: line_no,
-        });
+        self.current = Some(Puzzle { name: String::new(), dims: d, one_side, pieces: Vec::new(), line: line_no });
         Ok(())
     }
 
@@ -175,18 +147,11 @@ impl<'a> Parser<'a> {
             return Err(self.err(
                 def.line,
                 Some(def.col),
-                format!(
-                    "duplicate piece name `{}`: it was first defined at line {line}, column {col}",
-                    def.name
-                ),
+                format!("duplicate piece name `{}`: it was first defined at line {line}, column {col}", def.name),
             ));
         }
         self.names.insert(def.name.clone(), (def.line, def.col));
-        self.current
-            .as_mut()
-            .expect("piece inside a puzzle")
-            .pieces
-            .push(def);
+        self.current.as_mut().expect("piece inside a puzzle").pieces.push(def);
         Ok(())
     }
 
@@ -202,10 +167,7 @@ impl<'a> Parser<'a> {
                 return Err(self.err(
                     line_no,
                     Some(col),
-                    format!(
-                        "field `{}` needs `=`: expected name=, type= or layout=",
-                        field.trim()
-                    ),
+                    format!("field `{}` needs `=`: expected name=, type= or layout=", field.trim()),
                 ));
             };
             let vcol = col + key.len() + 1;
@@ -228,9 +190,7 @@ impl<'a> Parser<'a> {
                         return Err(self.err(
                             line_no,
                             Some(vcol),
-                            format!(
-                            "unknown piece type `{other}`: expected M (mobile) or S (stationary)"
-                        ),
+                            format!("unknown piece type `{other}`: expected M (mobile) or S (stationary)"),
                         ))
                     }
                 },
@@ -239,26 +199,15 @@ impl<'a> Parser<'a> {
                     return Err(self.err(
                         line_no,
                         Some(col),
-                        format!(
-                        "unknown field `{other}` in C: directive: expected name=, type= or layout="
-                    ),
+                        format!("unknown field `{other}` in C: directive: expected name=, type= or layout="),
                     ))
                 }
             }
         }
-        let (name, name_col) = name.ok_or_else(|| {
-            self.err(
-                line_no,
-                Some(1),
-                "C: directive lacks name=: expected `name=NAME`",
-            )
-        })?;
+        let (name, name_col) =
+            name.ok_or_else(|| self.err(line_no, Some(1), "C: directive lacks name=: expected `name=NAME`"))?;
         let (layout_at, layout) = layout.ok_or_else(|| {
-            self.err(
-                line_no,
-                Some(1),
-                "C: directive lacks layout=: expected `layout=x y z, x y z, ...`",
-            )
+            self.err(line_no, Some(1), "C: directive lacks layout=: expected `layout=x y z, x y z, ...`")
         })?;
         let mut cells: Vec<Point> = Vec::new();
         for (at, triple) in split_offsets(layout, ',') {
@@ -275,38 +224,21 @@ impl<'a> Parser<'a> {
             let mut p = [0i32; 3];
             for (k, &(off, tok)) in nums.iter().enumerate() {
                 let col = col_of(line, base + off);
-                p[k] = tok
-                    .parse()
-                    .ok()
-                    .filter(|v: &i32| v.abs() <= MAX_COORD)
-                    .ok_or_else(|| {
-                        self.err(
-                            line_no,
-                            Some(col),
-                            format!("bad number `{tok}`: expected an integer coordinate"),
-                        )
-                    })?;
+                p[k] = tok.parse().ok().filter(|v: &i32| v.abs() <= MAX_COORD).ok_or_else(|| {
+                    self.err(line_no, Some(col), format!("bad number `{tok}`: expected an integer coordinate"))
+                })?;
             }
             if cells.contains(&p) {
                 let col = col_of(line, base + nums[0].0);
                 return Err(self.err(
                     line_no,
                     Some(col),
-                    format!(
-                        "cell {} {} {} is listed twice in piece `{name}`",
-                        p[0], p[1], p[2]
-                    ),
+                    format!("cell {} {} {} is listed twice in piece `{name}`", p[0], p[1], p[2]),
                 ));
             }
             cells.push(p);
         }
-        self.add_piece(PieceDef {
-            name,
-            cells,
-            stationary,
-            line: line_no,
-            col: name_col,
-        })
+        self.add_piece(PieceDef { name, cells, stationary, line: line_no, col: name_col })
     }
 
     /// Reads an `L` block starting at `lines[start]`; returns the index of
@@ -321,18 +253,13 @@ impl<'a> Parser<'a> {
             match field.split_once('=') {
                 Some((k, v)) if k.trim() == "stationary" => {
                     let vat = at + k.len() + 1;
-                    stationary.extend(
-                        tokens(v).map(|(o, t)| (t.to_string(), col_of(lines[start], vat + o))),
-                    )
+                    stationary.extend(tokens(v).map(|(o, t)| (t.to_string(), col_of(lines[start], vat + o))))
                 }
                 _ => {
                     return Err(self.err(
                         line_no,
                         Some(col),
-                        format!(
-                            "unknown field `{}` in L directive: expected stationary=NAMES",
-                            field.trim()
-                        ),
+                        format!("unknown field `{}` in L directive: expected stationary=NAMES", field.trim()),
                     ))
                 }
             }
@@ -352,18 +279,11 @@ impl<'a> Parser<'a> {
                 end = Some(k);
                 break;
             }
-            if t == "~D"
-                || t.starts_with("D:")
-                || t.starts_with("C:")
-                || t == "L"
-                || t.starts_with("L:")
-            {
+            if t == "~D" || t.starts_with("D:") || t.starts_with("C:") || t == "L" || t.starts_with("L:") {
                 return Err(self.err(
                     k + 1,
                     Some(col_of(raw, text.find(t).unwrap_or(0))),
-                    format!(
-                        "`{t}` inside the L block opened at line {line_no}: expected `~L` first"
-                    ),
+                    format!("`{t}` inside the L block opened at line {line_no}: expected `~L` first"),
                 ));
             }
             let y = dims[1] as i64 - 1 - row;
@@ -374,11 +294,7 @@ impl<'a> Parser<'a> {
                         continue;
                     }
                     let col = col_of(raw, lat + tat);
-                    let p = [
-                        x as i32,
-                        y.clamp(-(MAX_COORD as i64), MAX_COORD as i64) as i32,
-                        z as i32,
-                    ];
+                    let p = [x as i32, y.clamp(-(MAX_COORD as i64), MAX_COORD as i64) as i32, z as i32];
                     if x as i32 > MAX_COORD || z as i32 > MAX_COORD || y.abs() > MAX_COORD as i64 {
                         return Err(self.err(
                             k + 1,
@@ -388,24 +304,14 @@ impl<'a> Parser<'a> {
                     }
                     let def = found.entry(tok.to_string()).or_insert_with(|| {
                         order.push(tok.to_string());
-                        PieceDef {
-                            name: tok.to_string(),
-                            cells: Vec::new(),
-                            stationary: false,
-                            line: k + 1,
-                            col,
-                        }
+                        PieceDef { name: tok.to_string(), cells: Vec::new(), stationary: false, line: k + 1, col }
                     });
                     def.cells.push(p);
                 }
             }
         }
         let end = end.ok_or_else(|| {
-            self.err(
-                line_no,
-                Some(1),
-                "L block is not closed: expected `~L` before the end of the file",
-            )
+            self.err(line_no, Some(1), "L block is not closed: expected `~L` before the end of the file")
         })?;
         for (name, col) in &stationary {
             match found.get_mut(name) {
@@ -429,25 +335,15 @@ impl<'a> Parser<'a> {
     /// Checks a finished puzzle (`~D` at `line_no`).
     fn finish(&mut self, line_no: usize) -> Result<(), ParseError> {
         let mut p = self.current.take().ok_or_else(|| {
-            self.err(
-                line_no,
-                Some(1),
-                "`~D` without an open puzzle: expected a `D:` directive first",
-            )
+            self.err(line_no, Some(1), "`~D` without an open puzzle: expected a `D:` directive first")
         })?;
         let [dx, dy, dz] = p.dims;
         let volume = (dx * dy * dz) as usize;
         if p.pieces.iter().all(|d| d.stationary) {
-            return Err(self.err(
-                p.line,
-                Some(1),
-                "puzzle has no mobile pieces: expected C: or L pieces before `~D`",
-            ));
+            return Err(self.err(p.line, Some(1), "puzzle has no mobile pieces: expected C: or L pieces before `~D`"));
         }
         let inside = |c: &Point| {
-            (0..dx as i32).contains(&c[0])
-                && (0..dy as i32).contains(&c[1])
-                && (0..dz as i32).contains(&c[2])
+            (0..dx as i32).contains(&c[0]) && (0..dy as i32).contains(&c[1]) && (0..dz as i32).contains(&c[2])
         };
         let mut taken: HashMap<Point, &str> = HashMap::new();
         for d in p.pieces.iter().filter(|d| d.stationary) {
@@ -481,13 +377,10 @@ impl<'a> Parser<'a> {
         }
         let group = Transform::group(p.one_side, false);
         for d in p.pieces.iter().filter(|d| !d.stationary) {
-            let fits = Shape::new(d.cells.iter().copied())
-                .orientations(&group)
-                .iter()
-                .any(|o| {
-                    let e = o.extent();
-                    e[0] <= dx as i32 && e[1] <= dy as i32 && e[2] <= dz as i32
-                });
+            let fits = Shape::new(d.cells.iter().copied()).orientations(&group).iter().any(|o| {
+                let e = o.extent();
+                e[0] <= dx as i32 && e[1] <= dy as i32 && e[2] <= dz as i32
+            });
             if !fits {
                 return Err(self.err(
                     d.line,
@@ -504,12 +397,7 @@ impl<'a> Parser<'a> {
 
 /// Parses the text of a definition file. `file` names it in errors.
 pub fn parse(text: &str, file: &str) -> Result<Vec<Puzzle>, ParseError> {
-    let mut parser = Parser {
-        file,
-        puzzles: Vec::new(),
-        current: None,
-        names: HashMap::new(),
-    };
+    let mut parser = Parser { file, puzzles: Vec::new(), current: None, names: HashMap::new() };
     let lines: Vec<&str> = text.lines().collect();
     let mut k = 0;
     while k < lines.len() {
@@ -530,11 +418,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Puzzle>, ParseError> {
         } else if t == "~L" {
             return Err(parser.err(line_no, Some(col), "`~L` without an open L block"));
         } else {
-            let word: String = t
-                .chars()
-                .take_while(|c| !c.is_whitespace())
-                .take(20)
-                .collect();
+            let word: String = t.chars().take_while(|c| !c.is_whitespace()).take(20).collect();
             return Err(parser.err(
                 line_no,
                 Some(col),
@@ -544,18 +428,10 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Puzzle>, ParseError> {
         k += 1;
     }
     if let Some(p) = &parser.current {
-        return Err(parser.err(
-            p.line,
-            Some(1),
-            "puzzle is not closed: expected `~D` before the end of the file",
-        ));
+        return Err(parser.err(p.line, Some(1), "puzzle is not closed: expected `~D` before the end of the file"));
     }
     if parser.puzzles.is_empty() {
-        return Err(parser.err(
-            1,
-            Some(1),
-            "no puzzle in the file: expected a `D:xDim=..:yDim=..:zDim=..` directive",
-        ));
+        return Err(parser.err(1, Some(1), "no puzzle in the file: expected a `D:xDim=..:yDim=..:zDim=..` directive"));
     }
     Ok(parser.puzzles)
 }

@@ -13,14 +13,7 @@ fn count(p: &Puzzle, grouped: bool) -> (u64, u64, u64) {
     let mut rot = UniqueFilter::new(&pr.symmetries, Equivalence::Rotations);
     let mut mir = UniqueFilter::new(&pr.symmetries, Equivalence::RotationsAndMirrors);
     let stats = dlx::Dlx::new(pr).search(&Limits::none(), |s| {
-        verify_solution(
-            p,
-            pr,
-            &Solution {
-                options: s.to_vec(),
-            },
-        )
-        .unwrap();
+        verify_solution(p, pr, &Solution { options: s.to_vec() }).unwrap();
         rot.insert(s);
         mir.insert(s);
         Flow::Continue
@@ -55,11 +48,7 @@ fn layers_and_stationary() {
 
 #[test]
 fn several_puzzles_per_file() {
-    let ps = parse(
-        "D:xDim=1:yDim=1:zDim=1\nL\nA\n~L\n~D\nD:xDim=2:yDim=1:zDim=1\nL\nB B\n~L\n~D\n",
-        "f",
-    )
-    .unwrap();
+    let ps = parse("D:xDim=1:yDim=1:zDim=1\nL\nA\n~L\n~D\nD:xDim=2:yDim=1:zDim=1\nL\nB B\n~L\n~D\n", "f").unwrap();
     assert_eq!(ps.len(), 2);
     assert_eq!(ps[1].name, "#2");
 }
@@ -102,27 +91,11 @@ fn orientations_and_images() {
 #[test]
 fn verifier_rejects_wrong_tilings() {
     let p = puzzle("D:xDim=2:yDim=2:zDim=1\nL\nA A\nA B\n~L\n~D\n");
-    assert!(verify_cells(
-        &p,
-        &[vec![[0, 0, 0], [0, 1, 0], [1, 1, 0]], vec![[1, 0, 0]]]
-    )
-    .is_ok());
-    assert!(verify_cells(
-        &p,
-        &[vec![[0, 0, 0], [1, 0, 0], [1, 1, 0]], vec![[1, 0, 0]]]
-    )
-    .is_err());
+    assert!(verify_cells(&p, &[vec![[0, 0, 0], [0, 1, 0], [1, 1, 0]], vec![[1, 0, 0]]]).is_ok());
+    assert!(verify_cells(&p, &[vec![[0, 0, 0], [1, 0, 0], [1, 1, 0]], vec![[1, 0, 0]]]).is_err());
     assert!(verify_cells(&p, &[vec![[0, 0, 0], [0, 1, 0], [1, 1, 0]]]).is_err());
-    assert!(verify_cells(
-        &p,
-        &[vec![[0, 0, 0], [0, 1, 0], [1, 1, 0]], vec![[2, 0, 0]]]
-    )
-    .is_err());
-    assert!(verify_cells(
-        &p,
-        &[vec![[0, 0, 0], [0, 1, 0], [1, 0, 0]], vec![[1, 1, 0]]]
-    )
-    .is_ok());
+    assert!(verify_cells(&p, &[vec![[0, 0, 0], [0, 1, 0], [1, 1, 0]], vec![[2, 0, 0]]]).is_err());
+    assert!(verify_cells(&p, &[vec![[0, 0, 0], [0, 1, 0], [1, 0, 0]], vec![[1, 1, 0]]]).is_ok());
     let bad = Solution { options: vec![] };
     let built = build(&p, "t").unwrap();
     assert!(verify_solution(&p, &built.problem, &bad).is_err());

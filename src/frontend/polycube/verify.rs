@@ -17,11 +17,7 @@ pub fn verify_cells(puzzle: &Puzzle, placed: &[Vec<Point>]) -> Result<(), Puzzle
     let [dx, dy, dz] = puzzle.dims.map(|d| d as i32);
     let mut owner: HashMap<Point, usize> = HashMap::new();
     let stationary = puzzle.pieces.iter().filter(|d| d.stationary);
-    for (k, cells) in stationary
-        .map(|d| &d.cells)
-        .chain(placed.iter())
-        .enumerate()
-    {
+    for (k, cells) in stationary.map(|d| &d.cells).chain(placed.iter()).enumerate() {
         for &c in cells {
             if !(0..dx).contains(&c[0]) || !(0..dy).contains(&c[1]) || !(0..dz).contains(&c[2]) {
                 return Err(PuzzleError(format!("cell {c:?} is outside the box")));
@@ -33,27 +29,18 @@ pub fn verify_cells(puzzle: &Puzzle, placed: &[Vec<Point>]) -> Result<(), Puzzle
     }
     let volume = (dx * dy * dz) as usize;
     if owner.len() != volume {
-        return Err(PuzzleError(format!(
-            "{} of {volume} cells are covered",
-            owner.len()
-        )));
+        return Err(PuzzleError(format!("{} of {volume} cells are covered", owner.len())));
     }
     let group = Transform::group(puzzle.one_side, false);
     let mut wanted: HashMap<Shape, i64> = HashMap::new();
     for d in puzzle.pieces.iter().filter(|d| !d.stationary) {
-        *wanted
-            .entry(Shape::new(d.cells.iter().copied()).canonical(&group))
-            .or_default() += 1;
+        *wanted.entry(Shape::new(d.cells.iter().copied()).canonical(&group)).or_default() += 1;
     }
     for cells in placed {
         let canon = Shape::new(cells.iter().copied()).canonical(&group);
         match wanted.get_mut(&canon) {
             Some(n) if *n > 0 => *n -= 1,
-            _ => {
-                return Err(PuzzleError(format!(
-                    "placed cells {cells:?} match no unused piece"
-                )))
-            }
+            _ => return Err(PuzzleError(format!("placed cells {cells:?} match no unused piece"))),
         }
     }
     Ok(())
@@ -61,26 +48,13 @@ pub fn verify_cells(puzzle: &Puzzle, placed: &[Vec<Point>]) -> Result<(), Puzzle
 
 /// Checks `solution` both as an exact cover of `problem` and, through the
 /// problem's geometry, as a solution of `puzzle`.
-pub fn verify_solution(
-    puzzle: &Puzzle,
-    problem: &Problem,
-    solution: &Solution,
-) -> Result<(), PuzzleError> {
+pub fn verify_solution(puzzle: &Puzzle, problem: &Problem, solution: &Solution) -> Result<(), PuzzleError> {
     verify(problem, solution).map_err(|e| PuzzleError(e.to_string()))?;
-    let geo = problem
-        .geometry
-        .as_ref()
-        .ok_or_else(|| PuzzleError("problem has no geometry".into()))?;
+    let geo = problem.geometry.as_ref().ok_or_else(|| PuzzleError("problem has no geometry".into()))?;
     let placed: Vec<Vec<Point>> = solution
         .options
         .iter()
-        .map(|&o| {
-            geo.placements[o as usize]
-                .cells
-                .iter()
-                .map(|&c| geo.coords(c).map(|v| v as i32))
-                .collect()
-        })
+        .map(|&o| geo.placements[o as usize].cells.iter().map(|&c| geo.coords(c).map(|v| v as i32)).collect())
         .collect();
     verify_cells(puzzle, &placed)
 }
