@@ -1,7 +1,9 @@
 //! Edge-matching file formats.
 
+mod board;
 mod meta;
 
+pub use board::parse_board;
 pub use meta::parse_meta;
 
 /// Largest board side accepted by the readers.
