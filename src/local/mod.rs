@@ -1,0 +1,456 @@
+//! Local search for the matched-edge score of edge-matching puzzles
+//! (Eternity II has no known solution: solvers compete on the number of
+//! matched inner joins).
+//!
+//! * [`model`]: the puzzle precomputed (rotated colours, neighbours, which
+//!   tiles fit which cells); [`state`]: a full board with its score kept
+//!   up to date in O(1) per moved tile.
+//! * Neighbourhoods: [`assign`] (TA: non-adjacent cells re-placed by
+//!   assignment; BW: checkerboard), [`swap`] (TSR: swap two tiles with all
+//!   rotations), [`region`] (RO: a rectangle re-solved exactly by DLX; BO:
+//!   the border re-solved with the inner part fixed).
+//! * [`construct`]: start boards (random, scan-row greedy, CP-relaxed).
+//! * [`search`]: the tabu VLNS of Schaus & Deville (Algorithm 1) with the
+//!   multi-neighbourhood cycle of Salassa et al.; [`evolution`]: the GA and
+//!   immune baselines of Muñoz et al.
+//! * [`optimize`] runs independent seeded searches on threads and keeps the
+//!   best board, with a [`Trace`] of the best score over time.
+
+pub mod assign;
+pub mod construct;
+pub mod evolution;
+pub mod model;
+pub mod region;
+pub mod search;
+pub mod state;
+pub mod swap;
+mod trace;
+
+pub use construct::Start;
+pub use model::{Model, ModelError};
+pub use state::State;
+pub use trace::{Trace, TracePoint};
+
+use crate::edgematch::{Board, EdgePuzzle, Score};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The optimisation method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Tabu search over the assignment neighbourhood (Schaus & Deville,
+    /// Algorithm 1); at each plateau the board is polished by the other
+    /// neighbourhoods (BO, BW, TSR, RO) before diversifying.
+    Tabu,
+    /// The multi-neighbourhood cycle of Salassa et al. (TA, BO, BW, TSR,
+    /// RO), repeated with random-swap perturbations when a cycle gains
+    /// nothing.
+    Multi,
+    /// Genetic algorithm with region crossover and region exchange /
+    /// rotation mutation (Muñoz et al.).
+    Ga,
+    /// The artificial immune evolutionary algorithm of Muñoz et al.
+    Aiea,
+}
+
+impl Method {
+    /// Names accepted by `--method`.
+    pub const NAMES: &'static [&'static str] = &["tabu", "multi", "ga", "aiea"];
+
+    /// Parses a `--method` name.
+    pub fn from_name(name: &str) -> Option<Method> {
+        match name {
+            "tabu" => Some(Method::Tabu),
+            "multi" => Some(Method::Multi),
+            "ga" => Some(Method::Ga),
+            "aiea" => Some(Method::Aiea),
+            _ => None,
+        }
+    }
+}
+
+/// Tuning knobs. The defaults are those used for the reported results.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Params {
+    /// TA: cells per assignment move (TA.K of Salassa et al.).
+    pub ta_cells: usize,
+    /// TA: preference for badly matched cells: a cell with `b` unmatched
+    /// sides is picked with weight `1 + bias * b`.
+    pub bias: u32,
+    /// Tabu tenure of a selected cell, in iterations (drawn in the range).
+    pub tabu_cell: (u64, u64),
+    /// Tabu tenure of a reverse move (to, from).
+    pub tabu_pair: (u64, u64),
+    /// Iterations without improving the current board that make a plateau.
+    pub plateau: u64,
+    /// Random swap-and-rotate moves of one diversification.
+    pub perturb_moves: usize,
+    /// Plateaus without a new best before the best board is restored.
+    pub intensify_after: u32,
+    /// Run BO, BW, TSR and RO at each plateau (method `tabu`).
+    pub polish: bool,
+    /// TA iterations per cycle (method `multi`, TA.N).
+    pub ta_iterations: u64,
+    /// RO: region height and width.
+    pub region: (usize, usize),
+    /// RO: regions re-solved per cycle (Clique.N).
+    pub regions_per_cycle: usize,
+    /// RO and BO: most holes tried, and DLX nodes per try.
+    pub max_holes: u32,
+    /// RO and BO: DLX nodes per number of holes.
+    pub resolve_nodes: u64,
+    /// CP-relaxed start: cells left out, DLX node limit, tries.
+    pub relax: usize,
+    /// CP-relaxed start: DLX nodes per try.
+    pub relax_nodes: u64,
+    /// GA/AIEA: population size.
+    pub population: usize,
+    /// GA/AIEA: tournament size.
+    pub tournament: usize,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            ta_cells: 16,
+            bias: 4,
+            tabu_cell: (2, 6),
+            tabu_pair: (10, 40),
+            plateau: 300,
+            perturb_moves: 6,
+            intensify_after: 20,
+            polish: true,
+            ta_iterations: 1000,
+            region: (5, 5),
+            regions_per_cycle: 10,
+            max_holes: 4,
+            resolve_nodes: 20_000,
+            relax: 0,
+            relax_nodes: 2_000_000,
+            population: 1000,
+            tournament: 3,
+        }
+    }
+}
+
+/// What counts as the time budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Clock {
+    /// Wall-clock time from the start of the run.
+    Wall,
+    /// CPU time of each search thread (fair on a loaded machine).
+    Cpu,
+}
+
+/// A run's configuration.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Config {
+    /// The method.
+    pub method: Method,
+    /// How start boards are built.
+    pub start: Start,
+    /// Seed of thread 0; thread `k` uses `seed + k`.
+    pub seed: u64,
+    /// Independent searches run in parallel.
+    pub threads: usize,
+    /// Time budget in seconds.
+    pub seconds: f64,
+    /// How the budget is measured.
+    pub clock: Clock,
+    /// Stop when this score is reached (default: every join).
+    pub target: Option<u32>,
+    /// Tuning.
+    pub params: Params,
+}
+
+/// Why a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// The time budget was used up.
+    Time,
+    /// Cancelled from outside (Ctrl-C).
+    Interrupted,
+    /// The target score (by default a perfect board) was reached.
+    Target,
+}
+
+/// What one search thread did.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ThreadReport {
+    /// Its seed.
+    pub seed: u64,
+    /// Score of its start board.
+    pub start_score: u32,
+    /// Its best score.
+    pub score: u32,
+    /// Iterations (moves for the local searches, offspring for GA/AIEA).
+    pub iterations: u64,
+    /// CPU seconds used.
+    pub cpu_seconds: f64,
+}
+
+/// The result of [`optimize`].
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The best board found.
+    pub board: Board,
+    /// Its score.
+    pub score: Score,
+    /// Best score over time.
+    pub trace: Trace,
+    /// Why the run ended.
+    pub stop: Stop,
+    /// Wall time used.
+    pub elapsed: Duration,
+    /// One report per thread.
+    pub threads: Vec<ThreadReport>,
+}
+
+/// Hooks into a running optimisation.
+#[derive(Default)]
+pub struct Control<'a> {
+    /// Set from outside (Ctrl-C) to stop every thread.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Called (from a search thread, under the run's lock) with each new
+    /// best board, its score and the wall seconds since the start.
+    pub on_improve: Option<&'a (dyn Fn(&Board, u32, f64) + Sync)>,
+}
+
+/// Why an optimisation could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum OptimizeError {
+    /// The puzzle has no valid full board.
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    /// The given start board is unusable.
+    #[error("start board: {0}")]
+    Start(#[from] state::StateError),
+    /// The CPU clock is not available on this platform.
+    #[error("--clock cpu is not supported on this platform")]
+    NoCpuClock,
+}
+
+/// CPU seconds used by the calling thread.
+pub fn thread_cpu_seconds() -> Option<f64> {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: clock_gettime writes into the timespec we own.
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+        (rc == 0).then(|| ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// The state shared by the search threads of a run.
+pub struct Shared<'a> {
+    model: &'a Model,
+    start: Instant,
+    config: &'a Config,
+    control: &'a Control<'a>,
+    best: Mutex<(u32, Option<State>, Trace)>,
+    done: AtomicBool,
+    target: u32,
+}
+
+/// One search thread's view: its clock, its random numbers, and how it
+/// reports new bests.
+pub struct Worker<'a> {
+    /// The puzzle.
+    pub model: &'a Model,
+    /// The thread's random numbers.
+    pub rng: fastrand::Rng,
+    /// Tuning.
+    pub params: &'a Params,
+    shared: &'a Shared<'a>,
+    thread: usize,
+    cpu_start: f64,
+    /// Iterations done (reported in traces).
+    pub iterations: u64,
+    /// Best score this thread found (-1 before its start board).
+    pub best: i64,
+}
+
+impl Worker<'_> {
+    /// Whether the thread should stop (time, Ctrl-C, target reached).
+    pub fn should_stop(&self) -> bool {
+        if self.shared.done.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.shared.control.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return true;
+        }
+        match self.shared.config.clock {
+            Clock::Wall => self.shared.start.elapsed().as_secs_f64() >= self.shared.config.seconds,
+            Clock::Cpu => self.cpu_seconds() >= self.shared.config.seconds,
+        }
+    }
+
+    /// How this run builds start boards.
+    pub fn start_kind(&self) -> Start {
+        self.shared.config.start
+    }
+
+    /// CPU seconds this thread has used.
+    pub fn cpu_seconds(&self) -> f64 {
+        thread_cpu_seconds().map_or(0.0, |t| t - self.cpu_start)
+    }
+
+    /// Offers a board; records it if it beats the run's best.
+    pub fn offer(&mut self, state: &State) {
+        if state.score as i64 <= self.best {
+            return;
+        }
+        self.best = state.score as i64;
+        let shared = self.shared;
+        let mut g = shared.best.lock().unwrap_or_else(|e| e.into_inner());
+        if state.score <= g.0 && g.1.is_some() {
+            return;
+        }
+        debug_assert!(state.valid(self.model).is_ok());
+        let seconds = shared.start.elapsed().as_secs_f64();
+        g.0 = state.score;
+        g.1 = Some(state.clone());
+        g.2.push(TracePoint {
+            seconds,
+            cpu_seconds: self.cpu_seconds(),
+            score: state.score,
+            thread: self.thread,
+            iteration: self.iterations,
+        });
+        if let Some(f) = shared.control.on_improve {
+            f(&state.to_board(self.model), state.score, seconds);
+        }
+        if state.score >= shared.target {
+            shared.done.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Runs `config.threads` independent searches (seeds `seed`, `seed + 1`,
+/// ...) from start boards built by `config.start` (or from `start_board`)
+/// until the budget, the target or a cancel; returns the best board.
+pub fn optimize(
+    puzzle: &EdgePuzzle,
+    config: &Config,
+    start_board: Option<&Board>,
+    control: &Control,
+) -> Result<Outcome, OptimizeError> {
+    let model = Model::new(puzzle)?;
+    if config.clock == Clock::Cpu && thread_cpu_seconds().is_none() {
+        return Err(OptimizeError::NoCpuClock);
+    }
+    let given = start_board.map(|b| State::from_board(&model, puzzle, b)).transpose()?;
+    let target = config.target.unwrap_or(model.joins as u32).min(model.joins as u32);
+    let shared = Shared {
+        model: &model,
+        start: Instant::now(),
+        config,
+        control,
+        best: Mutex::new((0, None, Trace::new(model.joins as u32))),
+        done: AtomicBool::new(false),
+        target,
+    };
+    let threads = config.threads.max(1);
+    let reports: Vec<ThreadReport> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|k| {
+                let shared = &shared;
+                let given = given.clone();
+                scope.spawn(move || run_thread(shared, k, given))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("search thread panicked")).collect()
+    });
+    let elapsed = shared.start.elapsed();
+    let (score, best, trace) = shared.best.into_inner().unwrap_or_else(|e| e.into_inner());
+    let best = best.expect("every thread offers its start board");
+    let stop = if score >= target {
+        Stop::Target
+    } else if control.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+        Stop::Interrupted
+    } else {
+        Stop::Time
+    };
+    Ok(Outcome {
+        board: best.to_board(&model),
+        score: Score { matched: score as usize, joins: model.joins },
+        trace,
+        stop,
+        elapsed,
+        threads: reports,
+    })
+}
+
+fn run_thread(shared: &Shared, k: usize, given: Option<State>) -> ThreadReport {
+    let config = shared.config;
+    let seed = config.seed.wrapping_add(k as u64);
+    let mut w = Worker {
+        model: shared.model,
+        rng: fastrand::Rng::with_seed(seed),
+        params: &config.params,
+        shared,
+        thread: k,
+        cpu_start: thread_cpu_seconds().unwrap_or(0.0),
+        iterations: 0,
+        best: -1,
+    };
+    let start = match given {
+        Some(s) => s,
+        None => build_start(&mut w, config.start),
+    };
+    let start_score = start.score;
+    // Always offer the start, so that even a zero budget returns a board.
+    w.offer(&start);
+    match config.method {
+        Method::Tabu => search::tabu(&mut w, start),
+        Method::Multi => search::multi(&mut w, start),
+        Method::Ga => evolution::genetic(&mut w, start),
+        Method::Aiea => evolution::immune(&mut w, start),
+    }
+    ThreadReport {
+        seed,
+        start_score,
+        score: w.best.max(0) as u32,
+        iterations: w.iterations,
+        cpu_seconds: w.cpu_seconds(),
+    }
+}
+
+/// Builds one start board.
+pub fn build_start(w: &mut Worker, start: Start) -> State {
+    match start {
+        Start::Random => construct::random(w.model, &mut w.rng),
+        Start::Scan => construct::scan(w.model, &mut w.rng),
+        Start::Cp => {
+            let p = w.params;
+            let relax = if p.relax > 0 { p.relax } else { default_relax(w.model) };
+            construct::cp_relaxed(w.model, relax, p.relax_nodes, 4, &mut w.rng).0
+        }
+    }
+}
+
+/// Cells left out by the CP-relaxed start by default: about a tenth of the
+/// board (Schaus & Deville relaxed 24 to 30 of Eternity II's 256).
+pub fn default_relax(model: &Model) -> usize {
+    (model.n() / 10).max(1)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use crate::edgematch::EdgePuzzle;
+
+    /// A bundled edge-matching instance, relative to `instances/edgematch/`.
+    pub fn meta(rel: &str) -> EdgePuzzle {
+        let path = format!("{}/instances/edgematch/{rel}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        crate::frontend::edgematch::parse_meta(&text, &path, rel).unwrap()
+    }
+}

@@ -1,0 +1,240 @@
+//! The metaheuristics: the tabu VLNS of Schaus & Deville (their
+//! Algorithm 1) and the multi-neighbourhood cycle of Salassa et al.
+
+use super::assign::{checkerboard, reassign_groups};
+use super::model::{Model, NONE};
+use super::region::{border_cells, rectangle, resolve, ResolveLimits};
+use super::state::State;
+use super::swap::{descend, perturb};
+use super::Worker;
+
+/// Picks up to `k` pairwise non-adjacent movable cells that are not tabu
+/// (`tabu_until[c] > iteration`), preferring badly matched ones: a
+/// uniformly drawn cell with `b` unmatched sides is kept with probability
+/// `(1 + bias * b) / (1 + 4 * bias)` (the probabilistic selection of
+/// Wauters et al.).
+#[allow(clippy::too_many_arguments, reason = "scratch buffers passed in to avoid allocation")]
+pub fn select_cells(
+    model: &Model,
+    state: &State,
+    k: usize,
+    bias: u32,
+    tabu_until: Option<&[u64]>,
+    iteration: u64,
+    rng: &mut fastrand::Rng,
+    mark: &mut [u64],
+    stamp: u64,
+) -> Vec<u32> {
+    let n = model.n() as u32;
+    let wmax = 1 + 4 * bias;
+    let mut out = Vec::with_capacity(k);
+    for _ in 0..30 * k {
+        if out.len() >= k {
+            break;
+        }
+        let c = rng.u32(0..n);
+        if model.is_clued(c) || tabu_until.is_some_and(|t| t[c as usize] > iteration) || mark[c as usize] == stamp {
+            continue;
+        }
+        if rng.u32(0..wmax) >= 1 + bias * state.bad(model, c) {
+            continue;
+        }
+        if model.nbr[c as usize].iter().any(|&o| o != NONE && mark[o as usize] == stamp) {
+            continue;
+        }
+        mark[c as usize] = stamp;
+        out.push(c);
+    }
+    out
+}
+
+/// Tabu lists and selection scratch for TA moves.
+pub struct TabuTa {
+    /// Iteration until which a cell may not be selected.
+    cell_until: Vec<u64>,
+    /// Iteration until which a tile may not move from cell `a` to cell `b`
+    /// (`pair_until[a * n + b]`).
+    pair_until: Vec<u64>,
+    mark: Vec<u64>,
+    stamp: u64,
+    n: usize,
+}
+
+impl TabuTa {
+    /// Empty lists for `model`.
+    pub fn new(model: &Model) -> TabuTa {
+        let n = model.n();
+        TabuTa { cell_until: vec![0; n], pair_until: vec![0; n * n], mark: vec![0; n], stamp: 0, n }
+    }
+
+    /// One TA move at iteration `it`, with tabu tenures drawn from `w`'s
+    /// parameters (`tabu == false`: plain probabilistic TA). Returns the
+    /// score change (never negative).
+    pub fn step(&mut self, w: &mut Worker, state: &mut State, it: u64, tabu: bool) -> i32 {
+        let p = w.params;
+        self.stamp += 1;
+        let cell_until = tabu.then_some(&self.cell_until[..]);
+        let cells =
+            select_cells(w.model, state, p.ta_cells, p.bias, cell_until, it, &mut w.rng, &mut self.mark, self.stamp);
+        let before: Vec<u32> = cells.iter().map(|&c| state.tile[c as usize]).collect();
+        let n = self.n;
+        let pair_until = &self.pair_until;
+        let forbidden = |a: u32, b: u32| tabu && pair_until[a as usize * n + b as usize] > it;
+        let (changes, delta) = reassign_groups(w.model, state, &cells, &forbidden, Some(&mut w.rng));
+        if tabu {
+            for &c in &cells {
+                self.cell_until[c as usize] = it + w.rng.u64(p.tabu_cell.0..=p.tabu_cell.1);
+            }
+            for ch in &changes {
+                let from = cells[before.iter().position(|&t| t == ch.tile).expect("moved tile came from the set")];
+                if from != ch.cell {
+                    // The tile may not go back from its new cell to its old one.
+                    self.pair_until[ch.cell as usize * n + from as usize] =
+                        it + w.rng.u64(p.tabu_pair.0..=p.tabu_pair.1);
+                }
+            }
+        }
+        delta
+    }
+}
+
+/// The other neighbourhoods of the Salassa et al. cycle, each to its local
+/// optimum: BO, BW, TSR, then `regions` RO re-solves. Returns the gain.
+pub fn polish(w: &mut Worker, state: &mut State, regions: usize) -> i32 {
+    let before = state.score as i32;
+    let p = w.params;
+    let limits = ResolveLimits { max_holes: p.max_holes, nodes_per_try: p.resolve_nodes };
+    let mut nodes = 0;
+    // BO: the border with the inner part fixed.
+    let border = border_cells(w.model);
+    resolve(w.model, state, &border, limits, &mut w.rng, &mut nodes);
+    w.offer(state);
+    // BW until no gain, then TSR to a local optimum.
+    checkerboard(w.model, state, Some(&mut w.rng));
+    w.offer(state);
+    descend(w.model, state, &mut w.rng);
+    w.offer(state);
+    // RO: random rectangles, biased towards badly matched cells.
+    let (h, wd) = (p.region.0.min(w.model.rows), p.region.1.min(w.model.cols));
+    for _ in 0..regions {
+        if w.should_stop() {
+            break;
+        }
+        let (r0, c0) = region_around_bad(w.model, state, h, wd, &mut w.rng);
+        let cells = rectangle(w.model, r0, c0, h, wd);
+        resolve(w.model, state, &cells, limits, &mut w.rng, &mut nodes);
+        w.offer(state);
+    }
+    state.score as i32 - before
+}
+
+/// Top-left corner of an `h x w` rectangle containing a random badly
+/// matched cell (any cell if all match).
+fn region_around_bad(model: &Model, state: &State, h: usize, w: usize, rng: &mut fastrand::Rng) -> (usize, usize) {
+    let bad: Vec<u32> = (0..model.n() as u32).filter(|&c| state.bad(model, c) > 0).collect();
+    let (r, c) = if bad.is_empty() {
+        (rng.usize(0..model.rows), rng.usize(0..model.cols))
+    } else {
+        let x = bad[rng.usize(0..bad.len())] as usize;
+        (x / model.cols, x % model.cols)
+    };
+    let r0 = r.saturating_sub(rng.usize(0..h)).min(model.rows - h);
+    let c0 = c.saturating_sub(rng.usize(0..w)).min(model.cols - w);
+    (r0, c0)
+}
+
+/// Algorithm 1 of Schaus & Deville: TA moves with tabu cells and tabu
+/// reverse moves; a plateau (no improvement of the current board for
+/// `plateau` iterations) triggers the polish cycle (if enabled) and then a
+/// diversification by random swaps; after `intensify_after` plateaus
+/// without a new best, the best board is restored.
+pub fn tabu(w: &mut Worker, start: State) {
+    let mut cur = start;
+    let mut best = cur.clone();
+    let mut ta = TabuTa::new(w.model);
+    let mut level = cur.score;
+    let mut since = 0u64;
+    let mut fails = 0u32;
+    loop {
+        w.iterations += 1;
+        let it = w.iterations;
+        if it & 15 == 0 && w.should_stop() {
+            break;
+        }
+        ta.step(w, &mut cur, it, true);
+        if cur.score > best.score {
+            best.clone_from(&cur);
+            w.offer(&best);
+            fails = 0;
+        }
+        if cur.score > level {
+            level = cur.score;
+            since = 0;
+            continue;
+        }
+        since += 1;
+        if since < w.params.plateau {
+            continue;
+        }
+        if w.params.polish {
+            polish(w, &mut cur, w.params.regions_per_cycle);
+            if cur.score > best.score {
+                best.clone_from(&cur);
+                w.offer(&best);
+                fails = 0;
+                level = cur.score;
+                since = 0;
+                continue;
+            }
+        }
+        fails += 1;
+        if fails >= w.params.intensify_after {
+            cur.clone_from(&best);
+            fails = 0;
+        } else {
+            perturb(w.model, &mut cur, w.params.perturb_moves, &mut w.rng);
+        }
+        level = cur.score;
+        since = 0;
+    }
+}
+
+/// The multi-neighbourhood local search of Salassa et al.: TA (plain,
+/// `ta_iterations` moves), BO, BW, TSR, RO (`regions_per_cycle` regions),
+/// repeated while a cycle gains; when it does not, random swaps perturb
+/// the board (an iterated local search), and after `intensify_after` cycles
+/// without a new best the best board is restored.
+pub fn multi(w: &mut Worker, start: State) {
+    let mut cur = start;
+    let mut best = cur.clone();
+    let mut ta = TabuTa::new(w.model);
+    let mut fails = 0u32;
+    while !w.should_stop() {
+        let before = cur.score;
+        for _ in 0..w.params.ta_iterations {
+            w.iterations += 1;
+            let it = w.iterations;
+            if it & 15 == 0 && w.should_stop() {
+                break;
+            }
+            ta.step(w, &mut cur, it, false);
+        }
+        w.offer(&cur);
+        polish(w, &mut cur, w.params.regions_per_cycle);
+        if cur.score > best.score {
+            best.clone_from(&cur);
+            w.offer(&best);
+            fails = 0;
+        }
+        if cur.score > before {
+            continue;
+        }
+        fails += 1;
+        if fails >= w.params.intensify_after {
+            cur.clone_from(&best);
+            fails = 0;
+        } else {
+            perturb(w.model, &mut cur, w.params.perturb_moves, &mut w.rng);
+        }
+    }
+}
