@@ -135,6 +135,69 @@ impl Default for Params {
     }
 }
 
+impl Params {
+    /// Names accepted by [`Params::set`].
+    pub const NAMES: &'static [&'static str] = &[
+        "ta_cells",
+        "bias",
+        "tabu_cell",
+        "tabu_pair",
+        "plateau",
+        "perturb_moves",
+        "intensify_after",
+        "polish",
+        "ta_iterations",
+        "region",
+        "regions_per_cycle",
+        "max_holes",
+        "resolve_nodes",
+        "relax",
+        "relax_nodes",
+        "population",
+        "tournament",
+    ];
+
+    /// Sets one knob from text (`name=value`; ranges as `lo..hi`, the
+    /// region as `HxW`, `polish` as true/false).
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        fn num<T: std::str::FromStr>(v: &str) -> Result<T, String> {
+            v.trim().parse().map_err(|_| format!("`{v}` is not a valid number"))
+        }
+        fn range(v: &str) -> Result<(u64, u64), String> {
+            let (a, b) = v.split_once("..").ok_or_else(|| format!("`{v}`: expected LO..HI"))?;
+            let (a, b) = (num(a)?, num(b)?);
+            if a > b {
+                return Err(format!("`{v}`: LO is above HI"));
+            }
+            Ok((a, b))
+        }
+        match name {
+            "ta_cells" => self.ta_cells = num::<usize>(value)?.max(1),
+            "bias" => self.bias = num(value)?,
+            "tabu_cell" => self.tabu_cell = range(value)?,
+            "tabu_pair" => self.tabu_pair = range(value)?,
+            "plateau" => self.plateau = num::<u64>(value)?.max(1),
+            "perturb_moves" => self.perturb_moves = num(value)?,
+            "intensify_after" => self.intensify_after = num::<u32>(value)?.max(1),
+            "polish" => self.polish = value.parse().map_err(|_| format!("`{value}`: expected true or false"))?,
+            "ta_iterations" => self.ta_iterations = num(value)?,
+            "region" => {
+                let (h, w) = value.split_once(['x', 'X']).ok_or_else(|| format!("`{value}`: expected HxW"))?;
+                self.region = (num::<usize>(h)?.max(1), num::<usize>(w)?.max(1));
+            }
+            "regions_per_cycle" => self.regions_per_cycle = num(value)?,
+            "max_holes" => self.max_holes = num(value)?,
+            "resolve_nodes" => self.resolve_nodes = num(value)?,
+            "relax" => self.relax = num(value)?,
+            "relax_nodes" => self.relax_nodes = num(value)?,
+            "population" => self.population = num::<usize>(value)?.max(2),
+            "tournament" => self.tournament = num::<usize>(value)?.max(1),
+            _ => return Err(format!("unknown parameter `{name}`: expected one of {}", Params::NAMES.join(", "))),
+        }
+        Ok(())
+    }
+}
+
 /// What counts as the time budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -191,6 +254,8 @@ pub struct ThreadReport {
     pub iterations: u64,
     /// CPU seconds used.
     pub cpu_seconds: f64,
+    /// Per-neighbourhood statistics (TA moves are not timed one by one).
+    pub moves: Moves,
 }
 
 /// The result of [`optimize`].
@@ -260,6 +325,62 @@ pub struct Shared<'a> {
     target: u32,
 }
 
+/// The neighbourhoods, for statistics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// Assignment of non-adjacent cells.
+    Ta,
+    /// Border re-solve.
+    Bo,
+    /// Checkerboard assignment.
+    Bw,
+    /// Swap and rotate descent.
+    Tsr,
+    /// Region re-solve.
+    Ro,
+}
+
+/// Calls, total score gain and CPU seconds of one neighbourhood.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct MoveStats {
+    /// Times applied.
+    pub calls: u64,
+    /// Times it raised the score.
+    pub improving: u64,
+    /// Total score change.
+    pub gain: i64,
+    /// CPU seconds spent.
+    pub seconds: f64,
+}
+
+/// Statistics per neighbourhood.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Moves {
+    /// TA.
+    pub ta: MoveStats,
+    /// BO.
+    pub bo: MoveStats,
+    /// BW.
+    pub bw: MoveStats,
+    /// TSR.
+    pub tsr: MoveStats,
+    /// RO.
+    pub ro: MoveStats,
+}
+
+impl Moves {
+    /// The counters of one neighbourhood.
+    pub fn get(&mut self, m: Move) -> &mut MoveStats {
+        match m {
+            Move::Ta => &mut self.ta,
+            Move::Bo => &mut self.bo,
+            Move::Bw => &mut self.bw,
+            Move::Tsr => &mut self.tsr,
+            Move::Ro => &mut self.ro,
+        }
+    }
+}
+
 /// One search thread's view: its clock, its random numbers, and how it
 /// reports new bests.
 pub struct Worker<'a> {
@@ -276,6 +397,8 @@ pub struct Worker<'a> {
     pub iterations: u64,
     /// Best score this thread found (-1 before its start board).
     pub best: i64,
+    /// Per-neighbourhood statistics.
+    pub moves: Moves,
 }
 
 impl Worker<'_> {
@@ -291,6 +414,21 @@ impl Worker<'_> {
             Clock::Wall => self.shared.start.elapsed().as_secs_f64() >= self.shared.config.seconds,
             Clock::Cpu => self.cpu_seconds() >= self.shared.config.seconds,
         }
+    }
+
+    /// Runs a neighbourhood `f` on `state`, counting it in the statistics
+    /// and offering the result.
+    pub fn timed(&mut self, m: Move, state: &mut State, f: impl FnOnce(&mut Self, &mut State)) {
+        let t0 = self.cpu_seconds();
+        let before = state.score as i64;
+        f(self, state);
+        let spent = self.cpu_seconds() - t0;
+        let s = self.moves.get(m);
+        s.calls += 1;
+        s.gain += state.score as i64 - before;
+        s.improving += (state.score as i64 > before) as u64;
+        s.seconds += spent;
+        self.offer(state);
     }
 
     /// How this run builds start boards.
@@ -401,6 +539,7 @@ fn run_thread(shared: &Shared, k: usize, given: Option<State>) -> ThreadReport {
         cpu_start: thread_cpu_seconds().unwrap_or(0.0),
         iterations: 0,
         best: -1,
+        moves: Moves::default(),
     };
     let start = match given {
         Some(s) => s,
@@ -421,6 +560,7 @@ fn run_thread(shared: &Shared, k: usize, given: Option<State>) -> ThreadReport {
         score: w.best.max(0) as u32,
         iterations: w.iterations,
         cpu_seconds: w.cpu_seconds(),
+        moves: w.moves,
     }
 }
 

@@ -6,7 +6,7 @@ use super::model::{Model, NONE};
 use super::region::{border_cells, rectangle, resolve, ResolveLimits};
 use super::state::State;
 use super::swap::{descend, perturb};
-use super::Worker;
+use super::{Move, Worker};
 
 /// Picks up to `k` pairwise non-adjacent movable cells that are not tabu
 /// (`tabu_until[c] > iteration`), preferring badly matched ones: a
@@ -104,26 +104,31 @@ pub fn polish(w: &mut Worker, state: &mut State, regions: usize) -> i32 {
     let before = state.score as i32;
     let p = w.params;
     let limits = ResolveLimits { max_holes: p.max_holes, nodes_per_try: p.resolve_nodes };
-    let mut nodes = 0;
     // BO: the border with the inner part fixed.
-    let border = border_cells(w.model);
-    resolve(w.model, state, &border, limits, &mut w.rng, &mut nodes);
-    w.offer(state);
+    w.timed(Move::Bo, state, |w, s| {
+        let border = border_cells(w.model);
+        let mut nodes = 0;
+        resolve(w.model, s, &border, limits, &mut w.rng, &mut nodes);
+    });
     // BW until no gain, then TSR to a local optimum.
-    checkerboard(w.model, state, Some(&mut w.rng));
-    w.offer(state);
-    descend(w.model, state, &mut w.rng);
-    w.offer(state);
+    w.timed(Move::Bw, state, |w, s| {
+        checkerboard(w.model, s, Some(&mut w.rng));
+    });
+    w.timed(Move::Tsr, state, |w, s| {
+        descend(w.model, s, &mut w.rng);
+    });
     // RO: random rectangles, biased towards badly matched cells.
     let (h, wd) = (p.region.0.min(w.model.rows), p.region.1.min(w.model.cols));
     for _ in 0..regions {
         if w.should_stop() {
             break;
         }
-        let (r0, c0) = region_around_bad(w.model, state, h, wd, &mut w.rng);
-        let cells = rectangle(w.model, r0, c0, h, wd);
-        resolve(w.model, state, &cells, limits, &mut w.rng, &mut nodes);
-        w.offer(state);
+        w.timed(Move::Ro, state, |w, s| {
+            let (r0, c0) = region_around_bad(w.model, s, h, wd, &mut w.rng);
+            let cells = rectangle(w.model, r0, c0, h, wd);
+            let mut nodes = 0;
+            resolve(w.model, s, &cells, limits, &mut w.rng, &mut nodes);
+        });
     }
     state.score as i32 - before
 }
@@ -161,7 +166,10 @@ pub fn tabu(w: &mut Worker, start: State) {
         if it & 15 == 0 && w.should_stop() {
             break;
         }
-        ta.step(w, &mut cur, it, true);
+        let d = ta.step(w, &mut cur, it, true);
+        w.moves.ta.calls += 1;
+        w.moves.ta.gain += d as i64;
+        w.moves.ta.improving += (d > 0) as u64;
         if cur.score > best.score {
             best.clone_from(&cur);
             w.offer(&best);
@@ -217,7 +225,10 @@ pub fn multi(w: &mut Worker, start: State) {
             if it & 15 == 0 && w.should_stop() {
                 break;
             }
-            ta.step(w, &mut cur, it, false);
+            let d = ta.step(w, &mut cur, it, false);
+            w.moves.ta.calls += 1;
+            w.moves.ta.gain += d as i64;
+            w.moves.ta.improving += (d > 0) as u64;
         }
         w.offer(&cur);
         polish(w, &mut cur, w.params.regions_per_cycle);

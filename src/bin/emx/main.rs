@@ -2,6 +2,7 @@
 //! does the work.
 
 mod info;
+mod optimize;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -36,6 +37,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Describe a puzzle: pieces, orientations, images, items, options, symmetries.
     Info(info::InfoArgs),
+    /// Maximise the matched joins of an edge-matching puzzle by local search.
+    Optimize(optimize::OptimizeArgs),
 }
 
 /// Output format of a command.
@@ -62,6 +65,7 @@ fn run() -> anyhow::Result<ExitCode> {
     let code = match cli.command {
         Command::Solve(args) => solve::run(args)?,
         Command::Info(args) => info::run(args)?,
+        Command::Optimize(args) => optimize::run(args)?,
     };
     Ok(ExitCode::from(code))
 }

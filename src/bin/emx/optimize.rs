@@ -1,0 +1,281 @@
+//! `emx optimize`: local search for the most matched joins of an
+//! edge-matching puzzle.
+
+use crate::{interrupt_flag, Format, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_OK};
+use anyhow::Context;
+use clap::Args;
+use emx::edgematch::Board;
+use emx::frontend::edgematch::parse_board;
+use emx::input::{self, InputFormat, InstanceKind};
+use emx::local::{self, Clock, Config, Control, Method, Params, Start, Stop};
+use emx::render;
+use serde_json::json;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct OptimizeArgs {
+    /// Edge-matching puzzle file.
+    pub file: PathBuf,
+    /// Which puzzle of a file holding several (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub puzzle: usize,
+    /// Input format, when detection guesses wrong.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(InputFormat::NAMES))]
+    pub input_format: Option<String>,
+    /// Time budget in seconds (per search thread with `--clock cpu`).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub time: f64,
+    /// What `--time` measures: wall-clock time, or each thread's CPU time
+    /// (fair comparisons on a loaded machine).
+    #[arg(long, default_value = "wall", value_parser = ["wall", "cpu"])]
+    pub clock: String,
+    /// Random seed of the first search; search k uses seed + k.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Independent searches run in parallel (different seeds); the best
+    /// board wins.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// tabu: Schaus & Deville's tabu VLNS, polished by BO/BW/TSR/RO at each
+    /// plateau; multi: the Salassa et al. neighbourhood cycle; ga, aiea:
+    /// the evolutionary baselines of Muñoz et al.
+    #[arg(long, default_value = "tabu", value_parser = clap::builder::PossibleValuesParser::new(Method::NAMES))]
+    pub method: String,
+    /// Start board: random, scan (scan-row greedy, holes filled last), cp
+    /// (exact DLX fill with a tenth of the cells relaxed, then assignment).
+    #[arg(long, default_value = "scan", value_parser = clap::builder::PossibleValuesParser::new(Start::NAMES))]
+    pub start: String,
+    /// Start from this board file instead (every thread).
+    #[arg(long, value_name = "BOARD")]
+    pub start_board: Option<PathBuf>,
+    /// Stop when this score is reached (default: every join matched).
+    #[arg(long)]
+    pub target: Option<u32>,
+    /// Write the best board here (emx board file; rewritten as the search
+    /// improves, always through a temporary file and a rename).
+    #[arg(long, short, value_name = "BOARD")]
+    pub output: Option<PathBuf>,
+    /// Write the best score over time here: CSV if the name ends in .csv,
+    /// JSON otherwise.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// TA: cells per assignment move.
+    #[arg(long, value_name = "K")]
+    pub ta_cells: Option<usize>,
+    /// RO: region size, `HxW`.
+    #[arg(long, value_name = "HxW")]
+    pub region: Option<String>,
+    /// Tabu: do not run BO/BW/TSR/RO at plateaus (pure Algorithm 1).
+    #[arg(long)]
+    pub no_polish: bool,
+    /// CP-relaxed start: cells left out of the exact fill.
+    #[arg(long, value_name = "N")]
+    pub relax: Option<usize>,
+    /// GA/AIEA: population size.
+    #[arg(long, value_name = "N")]
+    pub population: Option<usize>,
+    /// Set a tuning parameter, `NAME=VALUE` (repeatable): ta_cells, bias,
+    /// tabu_cell (LO..HI), tabu_pair, plateau, perturb_moves,
+    /// intensify_after, polish, ta_iterations, region (HxW),
+    /// regions_per_cycle, max_holes, resolve_nodes, relax, relax_nodes,
+    /// population, tournament.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Do not draw the board (text format).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory
+/// and a rename, so readers never see a half-written file.
+fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+fn board_file(puzzle: &str, board: &Board, score: u32, joins: usize, note: &str) -> String {
+    format!("# {puzzle}: score {score}/{joins} ({note})\n{}", render::text::board(board))
+}
+
+fn parse_region(s: &str) -> anyhow::Result<(usize, usize)> {
+    let (h, w) = s.split_once(['x', 'X']).context("--region expects HxW, e.g. 5x5")?;
+    let (h, w): (usize, usize) = (h.parse()?, w.parse()?);
+    anyhow::ensure!(h > 0 && w > 0, "--region sides must be positive");
+    Ok((h, w))
+}
+
+pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
+    let format = args.input_format.as_deref().and_then(InputFormat::from_name);
+    let instance = input::load(&args.file, format, args.puzzle)?;
+    let InstanceKind::EdgeMatch(edge) = &instance.kind else {
+        eprintln!("error: {}: emx optimize needs an edge-matching puzzle", instance.file);
+        return Ok(EXIT_BAD_INPUT);
+    };
+    let puzzle = &edge.puzzle;
+    anyhow::ensure!(args.time.is_finite() && args.time >= 0.0, "--time needs a non-negative number of seconds");
+    anyhow::ensure!(args.threads >= 1, "--threads needs at least 1");
+    let mut params = Params::default();
+    if let Some(k) = args.ta_cells {
+        anyhow::ensure!(k >= 1, "--ta-cells needs at least 1");
+        params.ta_cells = k;
+    }
+    if let Some(r) = &args.region {
+        params.region = parse_region(r)?;
+    }
+    params.polish = !args.no_polish;
+    if let Some(n) = args.relax {
+        params.relax = n;
+    }
+    if let Some(n) = args.population {
+        anyhow::ensure!(n >= 2, "--population needs at least 2");
+        params.population = n;
+    }
+    for kv in &args.params {
+        let (k, v) = kv.split_once('=').with_context(|| format!("--param `{kv}`: expected NAME=VALUE"))?;
+        params.set(k.trim(), v).map_err(|e| anyhow::anyhow!("--param {kv}: {e}"))?;
+    }
+    let start_board = match &args.start_board {
+        Some(path) => {
+            let file = path.display().to_string();
+            let text = emx::frontend::read_text(path)?;
+            Some(parse_board(&text, &file).map_err(emx::frontend::LoadError::from)?)
+        }
+        None => None,
+    };
+    let config = Config {
+        method: Method::from_name(&args.method).expect("clap checked the name"),
+        start: Start::from_name(&args.start).expect("clap checked the name"),
+        seed: args.seed,
+        threads: args.threads,
+        seconds: args.time,
+        clock: if args.clock == "cpu" { Clock::Cpu } else { Clock::Wall },
+        target: args.target,
+        params,
+    };
+    let note = format!("emx optimize --method {} --seed {}", args.method, args.seed);
+    let last_write = Mutex::new(None::<Instant>);
+    let on_improve = |board: &Board, score: u32, _seconds: f64| {
+        let Some(path) = &args.output else { return };
+        let mut last = last_write.lock().unwrap_or_else(|e| e.into_inner());
+        if last.is_some_and(|t| t.elapsed().as_secs_f64() < 2.0) {
+            return;
+        }
+        *last = Some(Instant::now());
+        // A failed intermediate write is retried at the end, where it is reported.
+        let _ = write_atomic(path, &board_file(&puzzle.name, board, score, puzzle.n_joins(), &note));
+    };
+    let control = Control { cancel: Some(interrupt_flag()), on_improve: Some(&on_improve) };
+    let outcome = match local::optimize(puzzle, &config, start_board.as_ref(), &control) {
+        Ok(o) => o,
+        Err(e @ (local::OptimizeError::Model(_) | local::OptimizeError::Start(_))) => {
+            eprintln!("error: {}: {e}", instance.file);
+            return Ok(EXIT_BAD_INPUT);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let score = outcome.score.matched as u32;
+    if let Some(path) = &args.output {
+        write_atomic(path, &board_file(&puzzle.name, &outcome.board, score, puzzle.n_joins(), &note))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.trace {
+        let text = if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")) {
+            outcome.trace.to_csv()
+        } else {
+            serde_json::to_string_pretty(&outcome.trace)? + "\n"
+        };
+        write_atomic(path, &text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let stopped = serde_json::to_value(outcome.stop)?;
+    let cpu: f64 = outcome.threads.iter().map(|t| t.cpu_seconds).sum();
+    let iterations: u64 = outcome.threads.iter().map(|t| t.iterations).sum();
+    match args.format {
+        Format::Json => {
+            let cells: Vec<_> = outcome
+                .board
+                .cells
+                .iter()
+                .map(|c| c.map(|p| json!({ "tile": p.tile + 1, "rotation": p.rotation })))
+                .collect();
+            let v = json!({
+                "file": instance.file,
+                "puzzle": puzzle.name,
+                "method": config.method,
+                "start": if start_board.is_some() { json!("board") } else { json!(config.start) },
+                "seed": config.seed,
+                "threads": config.threads,
+                "clock": config.clock,
+                "score": score,
+                "joins": puzzle.n_joins(),
+                "stopped": stopped,
+                "time_s": outcome.elapsed.as_secs_f64(),
+                "cpu_s": cpu,
+                "iterations": iterations,
+                "searches": outcome.threads,
+                "board": { "rows": outcome.board.rows, "cols": outcome.board.cols, "cells": cells },
+                "trace": outcome.trace.points,
+            });
+            serde_json::to_writer(&mut out, &v)?;
+            writeln!(out)?;
+        }
+        Format::Text => {
+            writeln!(
+                out,
+                "{} ({}): {}x{}, {} joins; method {}, seed {}, {} thread(s)",
+                puzzle.name,
+                instance.file,
+                puzzle.rows,
+                puzzle.cols,
+                puzzle.n_joins(),
+                args.method,
+                args.seed,
+                args.threads
+            )?;
+            for (k, t) in outcome.threads.iter().enumerate() {
+                writeln!(
+                    out,
+                    "search {k} (seed {}): start {}, best {}, {} iterations, {:.1} s CPU",
+                    t.seed, t.start_score, t.score, t.iterations, t.cpu_seconds
+                )?;
+                let m = &t.moves;
+                for (name, s) in [("TA", m.ta), ("BO", m.bo), ("BW", m.bw), ("TSR", m.tsr), ("RO", m.ro)] {
+                    if s.calls > 0 {
+                        writeln!(
+                            out,
+                            "  {name:>3}: {} calls, {} improving, gain {:+}, {:.1} s",
+                            s.calls, s.improving, s.gain, s.seconds
+                        )?;
+                    }
+                }
+            }
+            if !args.quiet && args.output.is_none() {
+                writeln!(out)?;
+                write!(out, "{}", render::text::board(&outcome.board))?;
+                writeln!(out)?;
+            }
+            writeln!(
+                out,
+                "score: {}/{} after {:.1} s ({})",
+                score,
+                puzzle.n_joins(),
+                outcome.elapsed.as_secs_f64(),
+                stopped.as_str().unwrap_or("")
+            )?;
+        }
+    }
+    out.flush()?;
+    Ok(if outcome.stop == Stop::Interrupted { EXIT_LIMIT } else { EXIT_OK })
+}
