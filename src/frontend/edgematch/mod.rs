@@ -1,10 +1,19 @@
-//! Edge-matching file formats.
+//! Edge-matching file formats: META/Brendan (`cols rows` header), Heule's
+//! (hint count, hints, pieces), emx's own documented format, and board
+//! files. Every reader runs the same checks ([`check`]) so a mistake gets
+//! the same `file:line: what was expected` whatever the format.
 
 mod board;
+mod check;
+mod emx;
+mod heule;
 mod meta;
 
 pub use board::parse_board;
-pub use meta::parse_meta;
+pub use check::{check_puzzle, Lines};
+pub use emx::{parse_emx, write_emx, KEYWORDS as EMX_KEYWORDS};
+pub use heule::{parse_heule, write_heule};
+pub use meta::{parse_meta, write_meta};
 
 /// Largest board side accepted by the readers.
 pub const MAX_SIDE: usize = 256;
