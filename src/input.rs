@@ -193,11 +193,20 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
                 }
                 .into());
             }
-            let puzzle = match format {
-                InputFormat::Meta => edge_formats::parse_meta(&text, &file, &stem)?,
-                InputFormat::Heule => edge_formats::parse_heule(&text, &file, &stem)?,
-                _ => edge_formats::parse_emx(&text, &file, &stem)?,
-            };
+            let puzzle = edge_formats::parse_puzzle(&text, format, &file, &stem)?;
+            let options = edgematch::ir::option_bound(&puzzle);
+            if options > edgematch::ir::MAX_OPTIONS {
+                return Err(ParseError {
+                    file,
+                    line: 1,
+                    col: None,
+                    message: format!(
+                        "the {}x{} board needs up to {options} exact-cover options; emx builds at most {} (`emx score` reads boards of any size)",
+                        puzzle.rows, puzzle.cols, edgematch::ir::MAX_OPTIONS
+                    ),
+                }
+                .into());
+            }
             let problem = edgematch::ir::to_problem(&puzzle);
             Ok(Instance { file, kind: InstanceKind::EdgeMatch(Box::new(EdgeInstance { puzzle, problem })) })
         }

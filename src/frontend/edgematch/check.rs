@@ -50,30 +50,29 @@ pub fn check_puzzle(puzzle: &EdgePuzzle, lines: &Lines, file: &str) -> Result<()
         }
         tiles_with[tile.grey_sides()].push(t);
     }
-    let kind = |g: usize| match g {
-        0 => "inner",
-        1 => "edge",
-        2 => "corner",
-        _ => "end",
-    };
-    for g in 0..5 {
-        let have = tiles_with[g].len();
-        let want = cells_with[g];
-        if have != want {
-            let line = if have > want { lines.tiles[tiles_with[g][want]] } else { lines.size };
-            let list: Vec<String> = tiles_with[g].iter().take(12).map(|t| (t + 1).to_string()).collect();
-            let more = if have > 12 { ", ..." } else { "" };
-            return Err(err(
-                line,
-                format!(
-                    "{have} {} tiles ({g} grey sides{}{}{more}) but the {rows}x{cols} board has {want} {} cells: expected {want}",
-                    kind(g),
-                    if have > 0 { ": tiles " } else { "" },
-                    list.join(", "),
-                    kind(g)
-                ),
-            ));
-        }
+    let kind = |g: usize| ["inner", "edge", "corner", "end", "lone"][g];
+    if let Some(g) = (0..5).find(|&g| tiles_with[g].len() > cells_with[g]) {
+        let (have, want) = (tiles_with[g].len(), cells_with[g]);
+        let list: Vec<String> = tiles_with[g].iter().take(12).map(|t| (t + 1).to_string()).collect();
+        let more = if have > 12 { ", ..." } else { "" };
+        let classes: Vec<usize> = (0..5).filter(|&c| cells_with[c] > 0 || !tiles_with[c].is_empty()).rev().collect();
+        let names: Vec<&str> = classes.iter().map(|&c| kind(c)).collect();
+        let wanted: Vec<String> = classes.iter().map(|&c| cells_with[c].to_string()).collect();
+        let found: Vec<String> = classes.iter().map(|&c| tiles_with[c].len().to_string()).collect();
+        return Err(err(
+            lines.tiles[tiles_with[g][want]],
+            format!(
+                "{have} {} tiles ({g} grey side{}: tiles {}{more}) but the {rows}x{cols} board has {want} {} cell{}: expected {} ({}) tiles, found {}",
+                kind(g),
+                if g == 1 { "" } else { "s" },
+                list.join(", "),
+                kind(g),
+                if want == 1 { "" } else { "s" },
+                wanted.join(", "),
+                names.join(", "),
+                found.join(", ")
+            ),
+        ));
     }
     let mut tile_clue = vec![None; puzzle.tiles.len()];
     let mut cell_clue = vec![None; puzzle.n_cells()];

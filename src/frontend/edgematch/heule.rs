@@ -43,7 +43,7 @@ pub fn parse_heule(text: &str, file: &str, name: &str) -> Result<EdgePuzzle, Par
         let Some((ln, line)) = lines.next() else {
             return Err(err(
                 text.lines().count().max(1),
-                format!("the file ends after {i} hints: line {hline} announces {n_hints}"),
+                format!("the file ends after {i} of the {n_hints} hints announced on line {hline}"),
             ));
         };
         let f: Vec<&str> = line.split_whitespace().collect();
