@@ -1,6 +1,9 @@
 //! emx integration tests: one binary, one module per area.
 
 mod cli;
+mod edgematch_errors;
+mod edgematch_formats;
+mod edgematch_generate;
 mod polycube_counts;
 mod polycube_errors;
 

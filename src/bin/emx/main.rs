@@ -1,6 +1,7 @@
 //! The `emx` command line: argument parsing and printing only; the library
 //! does the work.
 
+mod generate;
 mod info;
 mod optimize;
 mod solve;
@@ -39,7 +40,14 @@ enum Command {
     Info(info::InfoArgs),
     /// Maximise the matched joins of an edge-matching puzzle by local search.
     Optimize(optimize::OptimizeArgs),
+    /// Generate puzzles (random edge-matching puzzles with a planted solution).
+    Generate(generate::GenerateArgs),
 }
+
+/// A mistake in the command line that clap cannot see (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
 
 /// Output format of a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -66,6 +74,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(args)?,
         Command::Info(args) => info::run(args)?,
         Command::Optimize(args) => optimize::run(args)?,
+        Command::Generate(args) => generate::run(args)?,
     };
     Ok(ExitCode::from(code))
 }
@@ -81,7 +90,8 @@ fn main() -> ExitCode {
             }
             let _ = std::io::stdout().flush();
             eprintln!("error: {err:#}");
-            let bad_input = err.downcast_ref::<emx::frontend::LoadError>().is_some();
+            let bad_input =
+                err.downcast_ref::<emx::frontend::LoadError>().is_some() || err.downcast_ref::<UsageError>().is_some();
             ExitCode::from(if bad_input { EXIT_BAD_INPUT } else { 4 })
         }
     }

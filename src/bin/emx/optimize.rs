@@ -1,7 +1,7 @@
 //! `emx optimize`: local search for the most matched joins of an
 //! edge-matching puzzle.
 
-use crate::{interrupt_flag, Format, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_OK};
+use crate::{interrupt_flag, Format, UsageError, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_OK};
 use anyhow::Context;
 use clap::Args;
 use emx::edgematch::Board;
@@ -108,11 +108,13 @@ fn board_file(puzzle: &str, board: &Board, score: u32, joins: usize, note: &str)
     format!("# {puzzle}: score {score}/{joins} ({note})\n{}", render::text::board(board))
 }
 
-fn parse_region(s: &str) -> anyhow::Result<(usize, usize)> {
-    let (h, w) = s.split_once(['x', 'X']).context("--region expects HxW, e.g. 5x5")?;
-    let (h, w): (usize, usize) = (h.parse()?, w.parse()?);
-    anyhow::ensure!(h > 0 && w > 0, "--region sides must be positive");
-    Ok((h, w))
+fn parse_region(s: &str) -> Result<(usize, usize), UsageError> {
+    let bad = || UsageError(format!("--region `{s}`: expected HxW with positive sides, e.g. 5x5"));
+    let (h, w) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    match (h.parse::<usize>(), w.parse::<usize>()) {
+        (Ok(h), Ok(w)) if h > 0 && w > 0 => Ok((h, w)),
+        _ => Err(bad()),
+    }
 }
 
 pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
@@ -123,11 +125,17 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
         return Ok(EXIT_BAD_INPUT);
     };
     let puzzle = &edge.puzzle;
-    anyhow::ensure!(args.time.is_finite() && args.time >= 0.0, "--time needs a non-negative number of seconds");
-    anyhow::ensure!(args.threads >= 1, "--threads needs at least 1");
+    if !(args.time.is_finite() && args.time >= 0.0) {
+        return Err(UsageError("--time needs a non-negative number of seconds".into()).into());
+    }
+    if !(args.threads >= 1) {
+        return Err(UsageError("--threads needs at least 1".into()).into());
+    }
     let mut params = Params::default();
     if let Some(k) = args.ta_cells {
-        anyhow::ensure!(k >= 1, "--ta-cells needs at least 1");
+        if !(k >= 1) {
+            return Err(UsageError("--ta-cells needs at least 1".into()).into());
+        }
         params.ta_cells = k;
     }
     if let Some(r) = &args.region {
@@ -138,12 +146,14 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
         params.relax = n;
     }
     if let Some(n) = args.population {
-        anyhow::ensure!(n >= 2, "--population needs at least 2");
+        if !(n >= 2) {
+            return Err(UsageError("--population needs at least 2".into()).into());
+        }
         params.population = n;
     }
     for kv in &args.params {
-        let (k, v) = kv.split_once('=').with_context(|| format!("--param `{kv}`: expected NAME=VALUE"))?;
-        params.set(k.trim(), v).map_err(|e| anyhow::anyhow!("--param {kv}: {e}"))?;
+        let (k, v) = kv.split_once('=').ok_or_else(|| UsageError(format!("--param `{kv}`: expected NAME=VALUE")))?;
+        params.set(k.trim(), v).map_err(|e| UsageError(format!("--param {kv}: {e}")))?;
     }
     let start_board = match &args.start_board {
         Some(path) => {
