@@ -83,7 +83,8 @@ pub struct Params {
     pub tabu_cell: (u64, u64),
     /// Tabu tenure of a reverse move (to, from).
     pub tabu_pair: (u64, u64),
-    /// Iterations without improving the current board that make a plateau.
+    /// Iterations without improving the current board that make a plateau
+    /// (0: three per cell of the board).
     pub plateau: u64,
     /// Random swap-and-rotate moves of one diversification.
     pub perturb_moves: usize,
@@ -118,7 +119,7 @@ impl Default for Params {
             bias: 4,
             tabu_cell: (2, 6),
             tabu_pair: (10, 40),
-            plateau: 300,
+            plateau: 0,
             perturb_moves: 6,
             intensify_after: 5,
             polish: true,
@@ -176,7 +177,7 @@ impl Params {
             "bias" => self.bias = num(value)?,
             "tabu_cell" => self.tabu_cell = range(value)?,
             "tabu_pair" => self.tabu_pair = range(value)?,
-            "plateau" => self.plateau = num::<u64>(value)?.max(1),
+            "plateau" => self.plateau = num(value)?,
             "perturb_moves" => self.perturb_moves = num(value)?,
             "intensify_after" => self.intensify_after = num::<u32>(value)?.max(1),
             "polish" => self.polish = value.parse().map_err(|_| format!("`{value}`: expected true or false"))?,
@@ -275,6 +276,10 @@ pub struct Outcome {
     pub threads: Vec<ThreadReport>,
 }
 
+/// Called with each new best board, its score and the wall seconds since
+/// the start.
+pub type OnImprove<'a> = &'a (dyn Fn(&Board, u32, f64) + Sync);
+
 /// Hooks into a running optimisation.
 #[derive(Default)]
 pub struct Control<'a> {
@@ -282,7 +287,7 @@ pub struct Control<'a> {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Called (from a search thread, under the run's lock) with each new
     /// best board, its score and the wall seconds since the start.
-    pub on_improve: Option<&'a (dyn Fn(&Board, u32, f64) + Sync)>,
+    pub on_improve: Option<OnImprove<'a>>,
 }
 
 /// Why an optimisation could not start.
@@ -306,7 +311,7 @@ pub fn thread_cpu_seconds() -> Option<f64> {
         let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
         // SAFETY: clock_gettime writes into the timespec we own.
         let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-        (rc == 0).then(|| ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+        (rc == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
     }
     #[cfg(not(unix))]
     {

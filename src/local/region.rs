@@ -23,12 +23,15 @@ use crate::edgematch::Color;
 use crate::ir::{Entry, Problem, ProblemBuilder, NO_COLOR};
 use crate::search::{Flow, Limits};
 
+/// A placement in a fill: `(cell, tile, rotation)`.
+pub type Fill = (u32, u32, u8);
+
 /// A fill problem and how to read its options back.
 pub struct FillProblem {
     /// The exact-cover form.
     pub problem: Problem,
     /// `(cell, tile, rotation)` of each option, `None` for a hole option.
-    pub decode: Vec<Option<(u32, u32, u8)>>,
+    pub decode: Vec<Option<Fill>>,
 }
 
 /// Builds a fill problem. `fixed(cell)` gives the colours of a cell that is
@@ -70,7 +73,7 @@ pub fn build_fill(
     let n_colors = model.colors.iter().flatten().map(|&c| c as usize + 1).max().unwrap_or(1);
     let colour: Vec<u32> = (0..n_colors).map(|k| b.color(&k.to_string())).collect();
     let hole_item = (holes > 0).then(|| b.primary_with_multiplicity("holes", holes));
-    let mut options: Vec<(Vec<Entry>, Option<(u32, u32, u8)>)> = Vec::new();
+    let mut options: Vec<(Vec<Entry>, Option<Fill>)> = Vec::new();
     let fixed_colours: Vec<Option<[Color; 4]>> =
         (0..n as u32).map(|c| if cell_item[c as usize] == u32::MAX { fixed(c) } else { None }).collect();
     for (k, &t) in tiles.iter().enumerate() {
@@ -125,7 +128,7 @@ pub fn build_fill(
 /// Searches a fill problem for its first solution within `max_nodes`;
 /// returns the placements (holes left out) and the nodes used, or `None`
 /// when there is no fill or the node limit stopped the search.
-pub fn solve_fill(fill: &FillProblem, max_nodes: u64) -> (Option<Vec<(u32, u32, u8)>>, u64) {
+pub fn solve_fill(fill: &FillProblem, max_nodes: u64) -> (Option<Vec<Fill>>, u64) {
     let mut found = None;
     let limits = Limits { max_nodes: Some(max_nodes), max_solutions: Some(1), ..Limits::default() };
     let stats = Dlx::new(&fill.problem).search(&limits, |s| {

@@ -36,7 +36,7 @@ pub fn select_cells(
         if model.is_clued(c) || tabu_until.is_some_and(|t| t[c as usize] > iteration) || mark[c as usize] == stamp {
             continue;
         }
-        if rng.u32(0..wmax) >= 1 + bias * state.bad(model, c) {
+        if rng.u32(0..wmax) > bias * state.bad(model, c) {
             continue;
         }
         if model.nbr[c as usize].iter().any(|&o| o != NONE && mark[o as usize] == stamp) {
@@ -160,6 +160,7 @@ pub fn tabu(w: &mut Worker, start: State) {
     let mut level = cur.score;
     let mut since = 0u64;
     let mut fails = 0u32;
+    let plateau = if w.params.plateau > 0 { w.params.plateau } else { 3 * w.model.n() as u64 };
     loop {
         w.iterations += 1;
         let it = w.iterations;
@@ -181,7 +182,7 @@ pub fn tabu(w: &mut Worker, start: State) {
             continue;
         }
         since += 1;
-        if since < w.params.plateau {
+        if since < plateau {
             continue;
         }
         if w.params.polish {
@@ -246,6 +247,73 @@ pub fn multi(w: &mut Worker, start: State) {
             fails = 0;
         } else {
             perturb(w.model, &mut cur, w.params.perturb_moves, &mut w.rng);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edgematch::Clue;
+    use crate::local::{construct, evolution, region, swap, tests::meta};
+
+    /// Every kind of move, in a random sequence, on a puzzle with a clue:
+    /// the incremental score always equals a full rescoring and the board
+    /// stays valid (border, each tile once, clue in place).
+    #[test]
+    fn random_move_sequences_keep_score_and_board_valid() {
+        let mut p = meta("brendan_set2/pieces_08x08.txt");
+        let inner = (0..64).find(|&t| p.tiles[t].grey_sides() == 0).unwrap();
+        p.clues.push(Clue { tile: inner, row: 3, col: 4, rotation: 1 });
+        let model = Model::new(&p).unwrap();
+        let mut rng = fastrand::Rng::with_seed(13);
+        let mut s = construct::scan(&model, &mut rng);
+        let mut ta = TabuTa::new(&model);
+        let never = |_: u32, _: u32| false;
+        let limits = ResolveLimits { max_holes: 2, nodes_per_try: 2000 };
+        for step in 0..400u64 {
+            let before = s.score as i64;
+            let reported: i64 = match step % 9 {
+                0 => {
+                    let cells = select_cells(&model, &s, 12, 4, None, step, &mut rng, &mut ta.mark, step + 1);
+                    reassign_groups(&model, &mut s, &cells, &never, Some(&mut rng)).1 as i64
+                }
+                1 => checkerboard(&model, &mut s, Some(&mut rng)) as i64,
+                2 => swap::perturb(&model, &mut s, 3, &mut rng) as i64,
+                3 => descend(&model, &mut s, &mut rng) as i64,
+                4 => {
+                    let cells = region::rectangle(&model, rng.usize(0..5), rng.usize(0..5), 4, 4);
+                    let mut nodes = 0;
+                    resolve(&model, &mut s, &cells, limits, &mut rng, &mut nodes).unwrap_or(0) as i64
+                }
+                5 => {
+                    let mut nodes = 0;
+                    resolve(&model, &mut s, &border_cells(&model), limits, &mut rng, &mut nodes).unwrap_or(0) as i64
+                }
+                6 => {
+                    evolution::region_exchange(&model, &mut s, &mut rng);
+                    s.score as i64 - before
+                }
+                7 => {
+                    evolution::region_rotation(&model, &mut s, &mut rng);
+                    s.score as i64 - before
+                }
+                _ => {
+                    let g = &model.movable[model.group(9)];
+                    let (a, b) = (g[rng.usize(0..g.len())], g[rng.usize(0..g.len())]);
+                    if a == b {
+                        0
+                    } else {
+                        let (d, ra, rb) = swap::best_swap(&model, &s, a, b);
+                        assert_eq!(swap::apply_swap(&model, &mut s, a, b, ra, rb), d);
+                        d as i64
+                    }
+                }
+            };
+            assert_eq!(s.score as i64, before + reported, "step {step}");
+            s.valid(&model).unwrap();
+            s.to_board(&model).check(&p).unwrap();
+            assert_eq!(s.to_board(&model).score(&p).matched, s.score as usize);
         }
     }
 }

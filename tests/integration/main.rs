@@ -4,6 +4,7 @@ mod cli;
 mod edgematch_errors;
 mod edgematch_formats;
 mod edgematch_generate;
+mod optimize;
 mod polycube_counts;
 mod polycube_errors;
 

@@ -128,12 +128,12 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
     if !(args.time.is_finite() && args.time >= 0.0) {
         return Err(UsageError("--time needs a non-negative number of seconds".into()).into());
     }
-    if !(args.threads >= 1) {
+    if args.threads == 0 {
         return Err(UsageError("--threads needs at least 1".into()).into());
     }
     let mut params = Params::default();
     if let Some(k) = args.ta_cells {
-        if !(k >= 1) {
+        if k == 0 {
             return Err(UsageError("--ta-cells needs at least 1".into()).into());
         }
         params.ta_cells = k;
@@ -146,7 +146,7 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
         params.relax = n;
     }
     if let Some(n) = args.population {
-        if !(n >= 2) {
+        if n < 2 {
             return Err(UsageError("--population needs at least 2".into()).into());
         }
         params.population = n;

@@ -1,0 +1,182 @@
+//! `emx optimize`: outputs, clues, planted solutions, errors.
+
+use crate::repo_path;
+use emx::edgematch::generate::{generate, GenerateSpec, Style};
+use emx::frontend::edgematch::parse_board;
+use emx::local::{self, Clock, Config, Control, Method, Params, Start, Stop};
+use std::process::{Command, Output};
+
+fn emx(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_emx")).args(args).current_dir(repo_path("")).output().unwrap()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("emx-optimize-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn load(rel: &str) -> emx::edgematch::EdgePuzzle {
+    let inst = emx::input::load(&repo_path(rel), None, 1).unwrap();
+    match inst.kind {
+        emx::input::InstanceKind::EdgeMatch(e) => e.puzzle,
+        _ => panic!("{rel} is not an edge-matching puzzle"),
+    }
+}
+
+#[test]
+fn writes_board_trace_and_json() {
+    let dir = temp_dir("out");
+    let (board, trace) = (dir.join("best.txt"), dir.join("trace.csv"));
+    let out = emx(&[
+        "optimize",
+        "instances/edgematch/brendan_set2/pieces_07x07.txt",
+        "--time",
+        "1",
+        "--seed",
+        "3",
+        "--threads",
+        "2",
+        "-o",
+        board.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    let score = v["score"].as_u64().unwrap() as usize;
+    assert_eq!(v["joins"], 84);
+    assert!(score > 0 && score <= 84);
+    let searches = v["searches"].as_array().unwrap();
+    assert_eq!(searches.len(), 2);
+    assert_eq!(searches[1]["seed"], 4);
+    // The board file is a valid board with the reported score.
+    let puzzle = load("instances/edgematch/brendan_set2/pieces_07x07.txt");
+    let b = parse_board(&std::fs::read_to_string(&board).unwrap(), "best.txt").unwrap();
+    b.check(&puzzle).unwrap();
+    assert!(b.cells.iter().all(Option::is_some));
+    assert_eq!(b.score(&puzzle).matched, score);
+    // The trace ends at the best score.
+    let csv = std::fs::read_to_string(&trace).unwrap();
+    assert_eq!(csv.lines().next(), Some("seconds,cpu_seconds,score,thread,iteration"));
+    let last: Vec<&str> = csv.lines().last().unwrap().split(',').collect();
+    assert_eq!(last[2].parse::<usize>().unwrap(), score);
+    // Starting from that board with no time keeps its score.
+    let out = emx(&[
+        "optimize",
+        "instances/edgematch/brendan_set2/pieces_07x07.txt",
+        "--time",
+        "0",
+        "--start-board",
+        board.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(json(&out)["score"].as_u64().unwrap() as usize, score);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn every_method_and_start_runs_and_respects_the_clue() {
+    let puzzle = load("instances/edgematch/eternity2/e2_centre.txt");
+    assert_eq!(puzzle.clues.len(), 1);
+    let clue = puzzle.clues[0];
+    for (method, start) in [
+        (Method::Tabu, Start::Scan),
+        (Method::Multi, Start::Random),
+        (Method::Ga, Start::Random),
+        (Method::Aiea, Start::Scan),
+        (Method::Tabu, Start::Cp),
+    ] {
+        let params = Params { population: 20, relax_nodes: 20_000, ..Params::default() };
+        let config =
+            Config { method, start, seed: 5, threads: 1, seconds: 0.3, clock: Clock::Wall, target: None, params };
+        let out = local::optimize(&puzzle, &config, None, &Control::default()).unwrap();
+        assert_eq!(out.stop, Stop::Time);
+        out.board.check(&puzzle).unwrap();
+        assert!(out.board.cells.iter().all(Option::is_some));
+        assert_eq!(out.board.score(&puzzle), out.score);
+        let at = out.board.cells[puzzle.cell(clue.row, clue.col)].unwrap();
+        assert_eq!((at.tile as usize, at.rotation), (clue.tile, clue.rotation), "{method:?}");
+        assert!(out.trace.points.windows(2).all(|w| w[0].score < w[1].score));
+        assert_eq!(out.trace.points.last().unwrap().score as usize, out.score.matched);
+    }
+}
+
+/// Solves `puzzle` to every join matched, within a generous CPU budget
+/// (the search stops as soon as it gets there).
+fn solve_to_maximum(puzzle: &emx::edgematch::EdgePuzzle, seed: u64) {
+    let config = Config {
+        method: Method::Tabu,
+        start: Start::Random,
+        seed,
+        threads: 1,
+        seconds: 120.0,
+        clock: Clock::Cpu,
+        target: None,
+        params: Params::default(),
+    };
+    let out = local::optimize(puzzle, &config, None, &Control::default()).unwrap();
+    assert_eq!(out.stop, Stop::Target, "seed {seed}: {:?}", out.score);
+    assert_eq!(out.score.matched, puzzle.n_joins());
+    out.board.check_solution(puzzle).unwrap();
+}
+
+#[test]
+fn planted_6x6_is_solved_to_the_maximum() {
+    // Eternity-II-style colours (4 frame, 12 inner), planted solution: well
+    // under a second of CPU.
+    for seed in [1, 2, 3] {
+        let g = generate(&GenerateSpec {
+            rows: 6,
+            cols: 6,
+            style: Style::Frame { border_colors: 4, inner_colors: 12 },
+            seed,
+        })
+        .unwrap();
+        g.solution.check_solution(&g.puzzle).unwrap();
+        solve_to_maximum(&g.puzzle, seed);
+    }
+}
+
+/// Brendan's 6x6 (160 solutions, few colours): 0.1 to 10 s of CPU.
+#[test]
+#[ignore = "seconds of CPU; run with --ignored"]
+fn brendan_6x6_is_solved_to_the_maximum() {
+    solve_to_maximum(&load("instances/edgematch/brendan_set2/pieces_06x06.txt"), 1);
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let out = emx(&["optimize", "instances/polycube/somacube_def.txt", "--time", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("edge-matching"));
+    let f = "instances/edgematch/brendan_set2/pieces_05x05.txt";
+    for args in [
+        &["--region", "0x3"][..],
+        &["--param", "bogus=1"],
+        &["--param", "tabu_cell=9..2"],
+        &["--threads", "0"],
+        &["--time", "-1"],
+        &["--start-board", "no/such/board.txt"],
+    ] {
+        let mut a = vec!["optimize", f, "--time", "0"];
+        a.extend_from_slice(args);
+        assert_eq!(emx(&a).status.code(), Some(2), "{args:?}");
+    }
+    // A board of the wrong size.
+    let dir = temp_dir("bad");
+    let b = dir.join("b.txt");
+    std::fs::write(&b, "1/0 2/0\n3/0 4/0\n").unwrap();
+    let out = emx(&["optimize", f, "--time", "0", "--start-board", b.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("start board"), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}
