@@ -28,10 +28,10 @@ cargo build --release --quiet
 emx=${EMX:-./target/release/emx}
 
 runs=(
-  "meta10x10 instances/edgematch/brendan_set2/pieces_10x10.txt 1200"
-  "meta12x12 instances/edgematch/brendan_set2/pieces_12x12.txt 1800"
-  "meta14x14 instances/edgematch/brendan_set2/pieces_14x14.txt 2400"
-  "meta16x16 instances/edgematch/brendan_set2/pieces_16x16.txt 3600"
+  "meta10x10 instances/edgematch/meta2010/pieces_10x10.txt 1200"
+  "meta12x12 instances/edgematch/meta2010/pieces_12x12.txt 1800"
+  "meta14x14 instances/edgematch/meta2010/pieces_14x14.txt 2400"
+  "meta16x16 instances/edgematch/meta2010/pieces_16x16.txt 3600"
   "e2centre instances/edgematch/eternity2/e2_centre.txt 3600"
 )
 

@@ -180,3 +180,28 @@ fn bad_input_exits_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("start board"), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn bundled_best_boards_are_valid_and_score_as_stated() {
+    for (board, puzzle) in [
+        ("meta10x10", "meta2010/pieces_10x10.txt"),
+        ("meta12x12", "meta2010/pieces_12x12.txt"),
+        ("meta14x14", "meta2010/pieces_14x14.txt"),
+        ("meta16x16", "meta2010/pieces_16x16.txt"),
+        ("e2centre", "eternity2/e2_centre.txt"),
+    ] {
+        let path = repo_path(&format!("instances/edgematch/boards/{board}.board.txt"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let stated: usize = text
+            .split("score ")
+            .nth(1)
+            .and_then(|s| s.split('/').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{board}: no `score N/M` in the header"));
+        let p = load(&format!("instances/edgematch/{puzzle}"));
+        let b = parse_board(&text, board).unwrap();
+        b.check(&p).unwrap();
+        assert!(b.cells.iter().all(Option::is_some), "{board}");
+        assert_eq!(b.score(&p).matched, stated, "{board}");
+    }
+}
