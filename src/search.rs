@@ -18,6 +18,9 @@ pub struct Limits {
     pub deadline: Option<Instant>,
     /// Stop when this flag becomes true (Ctrl-C).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Live counters for a progress display; [`Limits::poll`] publishes the
+    /// node count here (see [`crate::progress`]).
+    pub progress: Option<Arc<crate::progress::Progress>>,
 }
 
 impl Limits {
@@ -37,6 +40,9 @@ impl Limits {
     /// Checks the limits that are polled (nodes, time, cancellation).
     /// Engines call this every few thousand nodes.
     pub fn poll(&self, nodes: u64) -> Option<StopReason> {
+        if let Some(progress) = &self.progress {
+            progress.set_nodes(nodes);
+        }
         if let Some(max) = self.max_nodes {
             if nodes >= max {
                 return Some(StopReason::NodeLimit);

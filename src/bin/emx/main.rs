@@ -1,7 +1,11 @@
 //! The `emx` command line: argument parsing and printing only; the library
 //! does the work.
 
+mod bench;
 mod info;
+mod output;
+mod progress;
+mod render;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -36,6 +40,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Describe a puzzle: pieces, orientations, images, items, options, symmetries.
     Info(info::InfoArgs),
+    /// Compare backends side by side on one or more puzzles (one table).
+    Bench(bench::BenchArgs),
+    /// Draw a puzzle, or a solution or board read from a file, as SVG.
+    Render(render::RenderArgs),
 }
 
 /// Output format of a command.
@@ -45,15 +53,38 @@ pub enum Format {
     Text,
     /// One JSON object on stdout.
     Json,
+    /// An SVG picture (solutions for `solve`, the pieces for `info`).
+    Svg,
 }
 
-/// A flag set by Ctrl-C; searches poll it and stop cleanly.
+/// A mistake in the command line that clap cannot see (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// Returns a [`UsageError`] unless `cond` holds.
+#[macro_export]
+macro_rules! usage_ensure {
+    ($cond:expr, $($fmt:tt)+) => {
+        if !$cond {
+            return Err($crate::UsageError(format!($($fmt)+)).into());
+        }
+    };
+}
+
+/// A flag set by Ctrl-C; searches poll it and stop cleanly, and the
+/// command prints what it found so far (exit code 3). A second Ctrl-C
+/// exits at once (exit code 130).
 fn interrupt_flag() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
     let f = flag.clone();
     // If a handler cannot be installed (already set), searches simply run
     // without Ctrl-C support.
-    let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
+    let _ = ctrlc::set_handler(move || {
+        if f.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    });
     flag
 }
 
@@ -62,6 +93,8 @@ fn run() -> anyhow::Result<ExitCode> {
     let code = match cli.command {
         Command::Solve(args) => solve::run(args)?,
         Command::Info(args) => info::run(args)?,
+        Command::Bench(args) => bench::run(args)?,
+        Command::Render(args) => render::run(args)?,
     };
     Ok(ExitCode::from(code))
 }
@@ -77,7 +110,10 @@ fn main() -> ExitCode {
             }
             let _ = std::io::stdout().flush();
             eprintln!("error: {err:#}");
-            let bad_input = err.downcast_ref::<emx::frontend::LoadError>().is_some();
+            let bad_input = err.downcast_ref::<emx::frontend::LoadError>().is_some()
+                || err.downcast_ref::<emx::frontend::ParseError>().is_some()
+                || err.downcast_ref::<emx::backend::BackendError>().is_some()
+                || err.downcast_ref::<UsageError>().is_some();
             ExitCode::from(if bad_input { EXIT_BAD_INPUT } else { 4 })
         }
     }

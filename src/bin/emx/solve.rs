@@ -1,15 +1,18 @@
 //! `emx solve`.
 
+use crate::progress::Ticker;
 use crate::{interrupt_flag, Format, EXIT_LIMIT, EXIT_NO_SOLUTION, EXIT_OK};
 use clap::Args;
 use emx::backend::{self, BackendConfig};
 use emx::input::{self, InputFormat};
 use emx::ir::Equivalence;
+use emx::progress::Progress;
 use emx::search::Limits;
 use emx::solve::{solve, Mode, SolveOptions, SolveReport};
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Args)]
@@ -51,9 +54,12 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Do not draw solutions (text format).
+    /// Do not draw solutions (text format), no progress line on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Write the output to this file (atomically) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
@@ -63,7 +69,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let mode = if args.all {
         Mode::All
     } else if let Some(n) = args.first {
-        anyhow::ensure!(n > 0, "--first needs a positive number");
+        crate::usage_ensure!(n > 0, "--first needs a positive number");
         Mode::First(n)
     } else {
         Mode::Count
@@ -74,26 +80,40 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         Some(_) => Equivalence::Rotations,
     };
     if let Some(t) = args.time_limit {
-        anyhow::ensure!(t.is_finite() && t >= 0.0, "--time-limit needs a non-negative number of seconds");
+        crate::usage_ensure!(t.is_finite() && t >= 0.0, "--time-limit needs a non-negative number of seconds");
     }
+    let progress = Arc::new(Progress::new());
     let limits = Limits {
         max_solutions: args.solution_limit,
         max_nodes: args.node_limit,
-        deadline: None,
         cancel: Some(interrupt_flag()),
+        progress: Some(progress.clone()),
+        ..Limits::default()
     }
     .with_time_limit(args.time_limit.map(Duration::from_secs_f64));
     let opts = SolveOptions { mode: Some(mode), equivalence, limits };
     let verify = |s: &emx::ir::Solution| instance.verify(s);
     let mut engine = backend::make(&args.backend, &instance, &BackendConfig::default())?;
-    let report = solve(engine.as_mut(), problem, &opts, &verify)?;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let ticker = Ticker::start(progress, problem.name.clone(), args.quiet);
+    let report = solve(engine.as_mut(), problem, &opts, &verify);
+    ticker.finish();
+    let report = report?;
+    let mut out = Vec::new();
     match args.format {
-        Format::Json => print_json(&mut out, &instance, &report, mode)?,
+        Format::Json => print_json(&mut out, &instance, &report, mode, &args.backend)?,
         Format::Text => print_text(&mut out, &instance, &report, args.quiet)?,
+        Format::Svg => {
+            let picture = crate::render::solutions_picture(&instance, &problem.name, &report.solutions);
+            out.extend_from_slice(picture.as_bytes());
+            if !args.quiet {
+                // The picture goes to stdout; the summary to stderr.
+                let mut summary = Vec::new();
+                print_text(&mut summary, &instance, &report, true)?;
+                eprint!("{}", String::from_utf8_lossy(&summary));
+            }
+        }
     }
-    out.flush()?;
+    crate::output::write(args.output.as_deref(), &String::from_utf8_lossy(&out))?;
     Ok(if report.hit_limit() || (args.solution_limit.is_some() && report.stats.stopped.is_some()) {
         EXIT_LIMIT
     } else if report.reported == 0 {
@@ -163,13 +183,18 @@ fn print_json(
     instance: &input::Instance,
     report: &SolveReport,
     mode: Mode,
+    backend: &str,
 ) -> std::io::Result<()> {
     let problem = instance.problem();
     let s = &report.stats;
-    let mut v = json!({
+    let v = json!({
+        "command": "solve",
         "file": instance.file,
         "puzzle": problem.name,
-        "backend": report.engine,
+        "kind": instance_kind(instance),
+        "backend": backend,
+        "engine": report.engine,
+        "mode": mode_name(mode),
         "solutions": report.reported,
         "found": report.found,
         "equivalence": report.equivalence,
@@ -178,12 +203,27 @@ fn print_json(
         "nodes": s.nodes,
         "updates": s.updates,
         "time_s": s.elapsed.as_secs_f64(),
+        "nodes_per_s": s.nodes_per_sec(),
         "items": problem.items().len(),
         "options": problem.n_options(),
+        "solution_list": report.solutions.iter().map(|s| instance.solution_json(s)).collect::<Vec<_>>(),
     });
-    if mode != Mode::Count {
-        v["solution_list"] = report.solutions.iter().map(|s| instance.solution_json(s)).collect();
-    }
     serde_json::to_writer(&mut *out, &v)?;
     writeln!(out)
+}
+
+/// `polycube` or `edgematch`, as in every command's JSON.
+pub fn instance_kind(instance: &input::Instance) -> &'static str {
+    match instance.kind {
+        input::InstanceKind::Polycube(_) => "polycube",
+        input::InstanceKind::EdgeMatch(_) => "edgematch",
+    }
+}
+
+fn mode_name(mode: Mode) -> String {
+    match mode {
+        Mode::Count => "count".into(),
+        Mode::All => "all".into(),
+        Mode::First(n) => format!("first {n}"),
+    }
 }
