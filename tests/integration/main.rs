@@ -1,8 +1,12 @@
 //! emx integration tests: one binary, one module per area.
 
+mod bench;
 mod cli;
+mod json_schema;
 mod polycube_counts;
 mod polycube_errors;
+mod render;
+mod ux_cli;
 
 use std::path::PathBuf;
 

@@ -195,6 +195,10 @@ fn print_json(
         "backend": backend,
         "engine": report.engine,
         "mode": mode_name(mode),
+        "first": match mode {
+            Mode::First(n) => Some(n),
+            _ => None,
+        },
         "solutions": report.reported,
         "found": report.found,
         "equivalence": report.equivalence,
@@ -220,10 +224,10 @@ pub fn instance_kind(instance: &input::Instance) -> &'static str {
     }
 }
 
-fn mode_name(mode: Mode) -> String {
+fn mode_name(mode: Mode) -> &'static str {
     match mode {
-        Mode::Count => "count".into(),
-        Mode::All => "all".into(),
-        Mode::First(n) => format!("first {n}"),
+        Mode::Count => "count",
+        Mode::All => "all",
+        Mode::First(_) => "first",
     }
 }

@@ -58,7 +58,9 @@ pub fn boards(puzzle: &EdgePuzzle, boards: &[Board], title: &str, style: &BoardS
     let block = label + bh + caption;
     let gap = 16.0;
     let n = boards.len().max(1) as f64;
-    let mut svg = Svg::new((bw + 2.0 * MARGIN).max(260.0), TITLE_H + MARGIN + n * block + (n - 1.0) * gap + MARGIN);
+    // Wide enough for the score caption under a small board.
+    let min_width = if style.mark_mismatches { 400.0 } else { 260.0 };
+    let mut svg = Svg::new((bw + 2.0 * MARGIN).max(min_width), TITLE_H + MARGIN + n * block + (n - 1.0) * gap + MARGIN);
     svg.text(MARGIN, 18.0, title, r##"font-size="15" font-weight="bold" fill="#111111""##);
     for (k, b) in boards.iter().enumerate() {
         let mut oy = TITLE_H + MARGIN + k as f64 * (block + gap);

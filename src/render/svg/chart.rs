@@ -105,7 +105,7 @@ pub fn score_traces(title: &str, traces: &[(&str, &Trace)], max_score: Option<u3
         svg.line((LEFT, y), (LEFT + PLOT_W, y), r##"stroke="#555555" stroke-width="1" stroke-dasharray="6 4""##);
         svg.text(
             LEFT + PLOT_W - 4.0,
-            y - 5.0,
+            y + 14.0,
             &format!("max {m}"),
             r##"font-size="11" text-anchor="end" fill="#555555""##,
         );
