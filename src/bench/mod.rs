@@ -279,8 +279,33 @@ pub struct BackendInfo {
     pub detail: String,
 }
 
-/// Called after each run: `(instance index, backend index, run index, measurement)`.
-pub type Observer<'a> = dyn FnMut(usize, usize, usize, &Measurement) + 'a;
+/// What [`run`] tells its observer (for a progress display).
+#[derive(Clone, Copy, Debug)]
+pub enum BenchEvent<'a> {
+    /// A run starts: indices of the instance, the backend, and the run.
+    Started {
+        /// Index into the instances.
+        instance: usize,
+        /// Index into the backends.
+        backend: usize,
+        /// 0-based run number.
+        run: usize,
+    },
+    /// A run ended (or a skip was decided).
+    Finished {
+        /// Index into the instances.
+        instance: usize,
+        /// Index into the backends.
+        backend: usize,
+        /// 0-based run number.
+        run: usize,
+        /// What it measured.
+        measurement: &'a Measurement,
+    },
+}
+
+/// Receives [`BenchEvent`]s.
+pub type Observer<'a> = dyn FnMut(BenchEvent<'_>) + 'a;
 
 fn cancelled(config: &BenchConfig) -> bool {
     config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
@@ -310,6 +335,7 @@ pub fn run(
                         continue;
                     }
                 }
+                observe(BenchEvent::Started { instance: i, backend: b, run: r });
                 let m = match &availability[b] {
                     Err(why) => Measurement::skipped(backend.name(), why.clone()),
                     Ok(_) => match backend {
@@ -317,7 +343,7 @@ pub fn run(
                         Backend::External(e) => run_external(e.as_ref(), inst, config),
                     },
                 };
-                observe(i, b, r, &m);
+                observe(BenchEvent::Finished { instance: i, backend: b, run: r, measurement: &m });
                 if m.status == Status::Interrupted {
                     interrupted = true;
                 }

@@ -66,7 +66,11 @@ fn counts_skips_errors_and_disagreements() {
     ];
     let config = BenchConfig { mode: BenchMode::Count, runs: 2, ..BenchConfig::default() };
     let mut seen = Vec::new();
-    let report = run(&[soma, edge], &backends, &config, &mut |i, b, r, m| seen.push((i, b, r, m.status)));
+    let report = run(&[soma, edge], &backends, &config, &mut |event| {
+        if let BenchEvent::Finished { instance, backend, run, measurement } = event {
+            seen.push((instance, backend, run, measurement.status));
+        }
+    });
     // Interleaved: run 0 of every pair before run 1; skips are not repeated.
     assert_eq!(seen.first(), Some(&(0, 0, 0, Status::Count)));
     assert!(seen.iter().position(|s| s.2 == 1).unwrap() > seen.iter().rposition(|s| s.2 == 0).unwrap());
@@ -101,14 +105,14 @@ fn counts_skips_errors_and_disagreements() {
 fn limits_give_timeouts_and_cancel_stops() {
     let pent = load("instances/polycube/pentominoes_10x6_def.txt");
     let config = BenchConfig { mode: BenchMode::Count, node_limit: Some(5000), ..BenchConfig::default() };
-    let report = run(std::slice::from_ref(&pent), &[Backend::InCrate("dlx".into())], &config, &mut |_, _, _, _| {});
+    let report = run(std::slice::from_ref(&pent), &[Backend::InCrate("dlx".into())], &config, &mut |_| {});
     assert_eq!(report.rows[0].status, Status::NodeLimit);
     let config =
         BenchConfig { mode: BenchMode::Count, time_limit: Some(Duration::from_millis(20)), ..BenchConfig::default() };
-    let report = run(std::slice::from_ref(&pent), &[Backend::InCrate("dlx".into())], &config, &mut |_, _, _, _| {});
+    let report = run(std::slice::from_ref(&pent), &[Backend::InCrate("dlx".into())], &config, &mut |_| {});
     assert_eq!(report.rows[0].status, Status::Timeout);
     let cancel = Arc::new(AtomicBool::new(true));
     let config = BenchConfig { cancel: Some(cancel), ..BenchConfig::default() };
-    let report = run(&[pent], &[Backend::InCrate("dlx".into())], &config, &mut |_, _, _, _| {});
+    let report = run(&[pent], &[Backend::InCrate("dlx".into())], &config, &mut |_| {});
     assert!(report.interrupted && report.rows.is_empty());
 }

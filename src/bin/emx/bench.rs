@@ -2,9 +2,9 @@
 
 use crate::{interrupt_flag, usage_ensure, EXIT_LIMIT, EXIT_OK};
 use clap::Args;
-use emx::bench::{self, report, BenchConfig, BenchInstance, BenchMode, Status};
+use emx::bench::{self, report, BenchConfig, BenchEvent, BenchInstance, BenchMode, Status};
 use emx::input::{self, InputFormat};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -79,23 +79,16 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
     };
     let total = (instances.len() * backends.len() * args.runs) as u64;
     let bar = if crate::progress::wanted(args.quiet) {
-        let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-        b.set_style(ProgressStyle::with_template("[{pos}/{len}] {wide_msg}").expect("valid template"));
-        b
+        crate::progress::bar(Some(total), "[{pos}/{len}] {msg}")
     } else {
         ProgressBar::hidden()
     };
     let names: Vec<String> = backends.iter().map(|b| b.name()).collect();
-    let report = bench::run(&instances, &backends, &config, &mut |i, b, r, m| {
-        bar.inc(1);
-        bar.set_message(format!(
-            "{} / {} run {}: {} in {:.3} s",
-            instances[i].label(),
-            names[b],
-            r + 1,
-            m.status.name(),
-            m.time.as_secs_f64()
-        ));
+    let report = bench::run(&instances, &backends, &config, &mut |event| match event {
+        BenchEvent::Started { instance, backend, run } => {
+            bar.set_message(format!("{} / {} run {}", instances[instance].label(), names[backend], run + 1));
+        }
+        BenchEvent::Finished { .. } => bar.inc(1),
     });
     bar.finish_and_clear();
     let text = match args.format {
