@@ -16,17 +16,24 @@ pub enum InputFormat {
     /// Edge matching, META 2010 / Brendan Owen format (`cols rows`, then
     /// `N E S W` per tile).
     Meta,
+    /// Edge matching, Heule's format (hint count, hints `row col piece
+    /// rot`, then `N E S W` per piece; size inferred).
+    Heule,
+    /// Edge matching, emx's own format (`size`, `colors`, `tile`, `clue`).
+    Emx,
 }
 
 impl InputFormat {
     /// Names accepted by `--input-format`.
-    pub const NAMES: &'static [&'static str] = &["polycube", "meta"];
+    pub const NAMES: &'static [&'static str] = &["polycube", "meta", "heule", "emx"];
 
     /// Parses a `--input-format` value.
     pub fn from_name(name: &str) -> Option<InputFormat> {
         match name {
             "polycube" => Some(InputFormat::Polycube),
             "meta" => Some(InputFormat::Meta),
+            "heule" => Some(InputFormat::Heule),
+            "emx" => Some(InputFormat::Emx),
             _ => None,
         }
     }
@@ -40,6 +47,12 @@ impl InputFormat {
         let fields = first.split_whitespace().count();
         if fields == 2 && first.split_whitespace().all(|f| f.parse::<u32>().is_ok()) {
             return Some(InputFormat::Meta);
+        }
+        if fields == 1 && first.parse::<u32>().is_ok() {
+            return Some(InputFormat::Heule);
+        }
+        if first.split_whitespace().next().is_some_and(|k| edge_formats::EMX_KEYWORDS.contains(&k)) {
+            return Some(InputFormat::Emx);
         }
         None
     }
@@ -161,7 +174,7 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
                 line: 1,
                 col: None,
                 message: format!(
-                    "cannot tell the format of this file: expected a polycube definition (starting with `D:`) or an edge-matching file; use --input-format {}",
+                    "cannot tell the format of this file: expected a polycube definition (starting with `D:`) or an edge-matching file (META `cols rows`, Heule hint count, emx `size ROWS COLS`); use --input-format {}",
                     InputFormat::NAMES.join("|")
                 ),
             }
@@ -170,7 +183,7 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
     };
     let stem = path.file_stem().map_or_else(|| file.clone(), |s| s.to_string_lossy().into_owned());
     match format {
-        InputFormat::Meta => {
+        InputFormat::Meta | InputFormat::Heule | InputFormat::Emx => {
             if index != 1 {
                 return Err(ParseError {
                     file,
@@ -180,7 +193,20 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
                 }
                 .into());
             }
-            let puzzle = edge_formats::parse_meta(&text, &file, &stem)?;
+            let puzzle = edge_formats::parse_puzzle(&text, format, &file, &stem)?;
+            let options = edgematch::ir::option_bound(&puzzle);
+            if options > edgematch::ir::MAX_OPTIONS {
+                return Err(ParseError {
+                    file,
+                    line: 1,
+                    col: None,
+                    message: format!(
+                        "the {}x{} board needs up to {options} exact-cover options; emx builds at most {} (`emx score` reads boards of any size)",
+                        puzzle.rows, puzzle.cols, edgematch::ir::MAX_OPTIONS
+                    ),
+                }
+                .into());
+            }
             let problem = edgematch::ir::to_problem(&puzzle);
             Ok(Instance { file, kind: InstanceKind::EdgeMatch(Box::new(EdgeInstance { puzzle, problem })) })
         }

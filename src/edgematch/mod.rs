@@ -10,6 +10,7 @@
 //!   left; cell index `row * cols + col`.
 
 mod board;
+pub mod generate;
 pub mod ir;
 
 pub use board::{Board, BoardError, Placed, Score};

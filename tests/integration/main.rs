@@ -3,6 +3,9 @@
 mod bench;
 mod cli;
 mod json_schema;
+mod edgematch_errors;
+mod edgematch_formats;
+mod edgematch_generate;
 mod polycube_counts;
 mod polycube_errors;
 mod render;

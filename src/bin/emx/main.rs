@@ -2,6 +2,7 @@
 //! does the work.
 
 mod bench;
+mod generate;
 mod info;
 mod output;
 mod progress;
@@ -44,7 +45,14 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Draw a puzzle, or a solution or board read from a file, as SVG.
     Render(render::RenderArgs),
+    /// Generate puzzles (random edge-matching puzzles with a planted solution).
+    Generate(generate::GenerateArgs),
 }
+
+/// A mistake in the command line that clap cannot see (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
 
 /// Output format of a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -56,11 +64,6 @@ pub enum Format {
     /// An SVG picture (solutions for `solve`, the pieces for `info`).
     Svg,
 }
-
-/// A mistake in the command line that clap cannot see (exit code 2).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct UsageError(pub String);
 
 /// Returns a [`UsageError`] unless `cond` holds.
 #[macro_export]
@@ -95,6 +98,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Info(args) => info::run(args)?,
         Command::Bench(args) => bench::run(args)?,
         Command::Render(args) => render::run(args)?,
+        Command::Generate(args) => generate::run(args)?,
     };
     Ok(ExitCode::from(code))
 }
