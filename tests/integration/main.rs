@@ -2,10 +2,10 @@
 
 mod bench;
 mod cli;
-mod json_schema;
 mod edgematch_errors;
 mod edgematch_formats;
 mod edgematch_generate;
+mod json_schema;
 mod polycube_counts;
 mod polycube_errors;
 mod render;
