@@ -15,6 +15,10 @@
 //!   its current estimate of the total number of nodes of the enumeration;
 //!   it may do so before the search or repeatedly during it, from any
 //!   thread. The display then shows the fraction done and the time left.
+//!   An engine offers an estimate through
+//!   [`Engine::estimate_nodes`](crate::search::Engine::estimate_nodes),
+//!   which `emx solve` calls before an enumeration when it shows a
+//!   progress line.
 //!
 //! A display calls [`Progress::snapshot`] a few times a second; every
 //! counter is read with relaxed ordering, so the cost to the search is one

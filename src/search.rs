@@ -138,4 +138,13 @@ pub trait Engine {
     /// Enumerates solutions until exhaustion, a limit, or `visit` returning
     /// [`Flow::Stop`]; `stats.solutions` counts solutions visited.
     fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[crate::ir::OptionId]) -> Flow) -> SearchStats;
+    /// An estimate of the number of nodes of the whole search tree (Knuth's
+    /// estimator: the mean over `probes` random root-to-leaf paths, seeded
+    /// by `seed`, of the product of the branching degrees), for progress
+    /// displays ([`crate::progress::Progress::set_estimated_nodes`]).
+    /// `None` when the engine cannot estimate (the default). Must leave the
+    /// engine ready to [`run`](Engine::run).
+    fn estimate_nodes(&mut self, _probes: u32, _seed: u64) -> Option<f64> {
+        None
+    }
 }

@@ -11,10 +11,10 @@ use std::time::Duration;
 #[derive(Args)]
 pub struct BenchArgs {
     /// Puzzle files (polycube definition files, edge-matching files).
-    #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Comma-separated backends: in-crate engines (dlx, …), external
-    /// programs (cpsat, …), `emx=PATH` (another emx build), or `all`.
+    /// programs (cpsat, …), `emx=PATH` (another emx build), or `all`;
+    /// `--backends list` shows them all and whether each is installed.
     #[arg(long, default_value = "all", value_name = "LIST")]
     pub backends: String,
     /// Count every solution instead of finding the first.
@@ -63,7 +63,18 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
         args.time_limit.is_finite() && args.time_limit >= 0.0,
         "--time-limit needs a non-negative number of seconds"
     );
+    if args.backends == "list" {
+        for b in bench::parse_backends("all").map_err(crate::UsageError)? {
+            match b.availability() {
+                Ok(detail) => println!("{:<10} available: {detail}", b.name()),
+                Err(why) => println!("{:<10} not available: {why}", b.name()),
+            }
+        }
+        println!("{:<10} another emx executable, to compare builds", "emx=PATH");
+        return Ok(EXIT_OK);
+    }
     let backends = bench::parse_backends(&args.backends).map_err(crate::UsageError)?;
+    usage_ensure!(!args.files.is_empty(), "emx bench needs at least one puzzle file");
     let format = args.input_format.as_deref().and_then(InputFormat::from_name);
     let mut instances = Vec::new();
     for path in &args.files {

@@ -15,6 +15,19 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+const EXAMPLES: &str = "\
+Examples:
+  emx solve instances/polycube/pentominoes_10x6_def.txt --unique --first 1
+  emx solve instances/edgematch/brendan_set2/pieces_05x05.txt --format svg -o 5x5.svg
+  emx info  instances/polycube/somacube_def.txt
+  emx render instances/edgematch/eternity2/e2_centre.txt \\
+      --solution instances/edgematch/eternity2/blackwood470.board.txt -o e2.svg
+  emx bench instances/polycube/somacube_def.txt --backends all --count
+
+Every command takes --format json (schema: docs/json.md).
+Exit codes: 0 ok, 1 no solution, 2 bad input or usage, 3 a limit or Ctrl-C
+stopped the run (what was found so far is printed), 4 internal error.";
+
 /// Exit code: success (solutions found, or the command did its job).
 pub const EXIT_OK: u8 = 0;
 /// Exit code: the search space was exhausted without a solution.
@@ -26,10 +39,12 @@ pub const EXIT_LIMIT: u8 = 3;
 
 /// emx: exact cover, SAT and CP translation of combinatorial puzzles.
 ///
-/// Reads polyomino/polycube definition files (Busche's D:/C:/L: format),
-/// turns them into one exact-cover-with-colours problem and solves it.
+/// Reads polyomino/polycube definition files (Busche's D:/C:/L: format) and
+/// edge-matching puzzles (META/Brendan, Heule and emx formats), turns them
+/// into one exact-cover-with-colours problem, and solves, compares or draws
+/// it.
 #[derive(Parser)]
-#[command(name = "emx", version, propagate_version = true)]
+#[command(name = "emx", version, propagate_version = true, after_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

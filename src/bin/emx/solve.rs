@@ -15,6 +15,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Random probes for the tree-size estimate of the progress line.
+const ESTIMATE_PROBES: u32 = 1000;
+
 #[derive(Args)]
 pub struct SolveArgs {
     /// Puzzle file (polycube definition file).
@@ -94,6 +97,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let opts = SolveOptions { mode: Some(mode), equivalence, limits };
     let verify = |s: &emx::ir::Solution| instance.verify(s);
     let mut engine = backend::make(&args.backend, &instance, &BackendConfig::default())?;
+    if mode != Mode::First(1) && crate::progress::wanted(args.quiet) {
+        // For a progress line with the fraction done and the time left.
+        if let Some(estimate) = engine.estimate_nodes(ESTIMATE_PROBES, 1) {
+            progress.set_estimated_nodes(estimate);
+        }
+    }
     let ticker = Ticker::start(progress, problem.name.clone(), args.quiet);
     let report = solve(engine.as_mut(), problem, &opts, &verify);
     ticker.finish();
