@@ -1,6 +1,8 @@
 //! The `emx` command line: argument parsing and printing only; the library
 //! does the work.
 
+mod decode;
+mod encode;
 mod info;
 mod solve;
 
@@ -36,6 +38,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Describe a puzzle: pieces, orientations, images, items, options, symmetries.
     Info(info::InfoArgs),
+    /// Translate a puzzle: DIMACS CNF, DIMACS clique graph, Knuth .dlx, CPLEX LP.
+    Encode(encode::EncodeArgs),
+    /// Map an external answer (SAT model, clique, LP solution) back to a verified solution.
+    Decode(decode::DecodeArgs),
 }
 
 /// Output format of a command.
@@ -62,6 +68,8 @@ fn run() -> anyhow::Result<ExitCode> {
     let code = match cli.command {
         Command::Solve(args) => solve::run(args)?,
         Command::Info(args) => info::run(args)?,
+        Command::Encode(args) => encode::run(args)?,
+        Command::Decode(args) => decode::run(args)?,
     };
     Ok(ExitCode::from(code))
 }
@@ -77,7 +85,8 @@ fn main() -> ExitCode {
             }
             let _ = std::io::stdout().flush();
             eprintln!("error: {err:#}");
-            let bad_input = err.downcast_ref::<emx::frontend::LoadError>().is_some();
+            let bad_input = err.downcast_ref::<emx::frontend::LoadError>().is_some()
+                || err.downcast_ref::<emx::backend::BackendError>().is_some();
             ExitCode::from(if bad_input { EXIT_BAD_INPUT } else { 4 })
         }
     }
