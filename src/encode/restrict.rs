@@ -5,7 +5,7 @@
 //! nodes (clique, `.dlx`) or force their variables false (CNF).
 
 use crate::edgematch::EdgePuzzle;
-use crate::ir::{ItemId, Problem};
+use crate::ir::{ItemId, Problem, Symmetry};
 
 /// What a restriction did, for comments and reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,12 +61,19 @@ pub fn pin_first_corner(puzzle: &EdgePuzzle, problem: &Problem) -> Result<Restri
 /// A symmetry break from `problem.symmetries`: picks a primary item of
 /// multiplicity 1 (a piece, a tile) whose options the symmetries permute
 /// among themselves with every orbit of full size, and keeps one option per
-/// orbit (the least). Each class of solutions under the listed symmetries
-/// then has exactly one member left. Returns `None` when the listed
-/// symmetries are not a group (closed under composition) or no item
-/// qualifies.
-pub fn break_symmetry(problem: &Problem) -> Option<(ItemId, Restriction)> {
-    let syms = &problem.symmetries;
+/// orbit (the least). Each class of solutions under the group then has
+/// exactly one member left. The whole listed group is tried first, then its
+/// rotations alone (mirror images often fix a flat piece or swap two
+/// chiral ones). Returns the item, the restriction and the order of the
+/// group used (identity included), or `None` when no listed group is
+/// closed under composition or no item qualifies.
+pub fn break_symmetry(problem: &Problem) -> Option<(ItemId, Restriction, usize)> {
+    let all: Vec<&Symmetry> = problem.symmetries.iter().collect();
+    let rotations: Vec<&Symmetry> = problem.symmetries.iter().filter(|s| !s.reflection).collect();
+    break_with(problem, &all).or_else(|| break_with(problem, &rotations))
+}
+
+fn break_with(problem: &Problem, syms: &[&Symmetry]) -> Option<(ItemId, Restriction, usize)> {
     if syms.is_empty() {
         return None;
     }
@@ -120,11 +127,11 @@ pub fn break_symmetry(problem: &Problem) -> Option<(ItemId, Restriction)> {
         excluded[o as usize] = kept.binary_search(&o).is_err();
     }
     let description = format!(
-        "symmetry break: item `{}` keeps {} of its {} options (one per orbit of {} symmetries)",
+        "symmetry break: item `{}` keeps {} of its {} options (one per orbit of a group of {} symmetries)",
         problem.items()[item as usize].name,
         kept.len(),
         users[item as usize].len(),
         order
     );
-    Some((item, Restriction { excluded, description }))
+    Some((item, Restriction { excluded, description }, order))
 }

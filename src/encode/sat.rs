@@ -100,7 +100,11 @@ fn run_external(
     call: u64,
 ) -> Result<Call, String> {
     let dir = std::env::temp_dir();
-    let stem = format!("emx-sat-{}-{call}", std::process::id());
+    // Unique per process and per call, also when several engines run in
+    // parallel threads of one process.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let stem = format!("emx-sat-{}-{unique}-{call}", std::process::id());
     let cnf_path = dir.join(format!("{stem}.cnf"));
     let out_path = dir.join(format!("{stem}.out"));
     let res_path = dir.join(format!("{stem}.res"));

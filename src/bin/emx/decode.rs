@@ -135,7 +135,7 @@ pub fn run(args: DecodeArgs) -> anyhow::Result<u8> {
         anyhow::bail!("--lp-solution applies to edge-matching puzzles (the MILP of `emx encode --to lp`)");
     };
     let text = read_text(path)?;
-    let board = lp::read_solution(&text, &path.display().to_string(), &e.puzzle)?;
+    let board = lp::read_solution(&text, &path.display().to_string(), &e.puzzle).map_err(LoadError::Parse)?;
     if let Err(err) = board.check_solution(&e.puzzle) {
         eprintln!("error: {}: the LP solution is not a solved board: {err}", path.display());
         return Ok(EXIT_BAD_INPUT);

@@ -79,7 +79,7 @@ pub fn restriction(instance: &Instance, pin: bool, break_symmetry: bool) -> anyh
     }
     let mut out = None;
     if break_symmetry {
-        let Some((_, r)) = restrict::break_symmetry(problem) else {
+        let Some((_, r, _)) = restrict::break_symmetry(problem) else {
             bail!("--break-symmetry: the puzzle lists no symmetry group acting freely on one piece's placements");
         };
         out = Some(r);
