@@ -118,7 +118,7 @@ pub fn exactly_k(sink: &mut impl ClauseSink, lits: &[Lit], k: usize, encoding: A
             let r = sink.new_var().positive();
             let before = prev.get(j - 1).copied(); // at least j before i
             let below = if j >= 2 { Some(prev[j - 2]) } else { None }; // at least j-1 before i
-            // Upward: the register is implied by its causes.
+                                                                       // Upward: the register is implied by its causes.
             if let Some(b) = before {
                 sink.add_clause(&[!b, r]);
             }

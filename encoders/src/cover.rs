@@ -203,14 +203,13 @@ pub fn encode_cnf(
         }
     }
     let mut lits: Vec<Lit> = Vec::new();
-    for item in 0..src.n_primary() {
+    for (item, u) in uses.iter().enumerate().take(src.n_primary()) {
         lits.clear();
-        lits.extend(uses[item].iter().map(|&(o, _)| var(o)));
+        lits.extend(u.iter().map(|&(o, _)| var(o)));
         exactly_k(sink, &lits, src.multiplicity(item as u32) as usize, opts.amo);
     }
     let mut color_vars = Vec::new();
-    for item in src.n_primary()..src.n_items() {
-        let u = &mut uses[item];
+    for (item, u) in uses.iter_mut().enumerate().skip(src.n_primary()) {
         u.sort_unstable_by_key(|&(o, c)| (c, o));
         let plain: Vec<Lit> = u.iter().filter(|&&(_, c)| c == 0).map(|&(o, _)| var(o)).collect();
         let mut classes: Vec<(u32, Vec<Lit>)> = Vec::new();
@@ -361,7 +360,8 @@ impl CliqueGraph {
         if a == b {
             return false;
         }
-        let (oa, ob) = (self.flat.option(self.nodes[a as usize].option), self.flat.option(self.nodes[b as usize].option));
+        let (oa, ob) =
+            (self.flat.option(self.nodes[a as usize].option), self.flat.option(self.nodes[b as usize].option));
         let (mut i, mut j) = (0, 0);
         while i < oa.len() && j < ob.len() {
             match oa[i].item.cmp(&ob[j].item) {
@@ -456,11 +456,11 @@ mod tests {
         Toy {
             mult: vec![1, 2, 1],
             options: vec![
-                vec![e(0, 0), e(3, 1)],         // 0: p s:red
-                vec![e(1, 0), e(3, 1)],         // 1: q s:red
-                vec![e(1, 0), e(3, 2)],         // 2: q s:blue
-                vec![e(1, 0), e(2, 0)],         // 3: q r
-                vec![e(2, 0), e(3, 0)],         // 4: r s
+                vec![e(0, 0), e(3, 1)],          // 0: p s:red
+                vec![e(1, 0), e(3, 1)],          // 1: q s:red
+                vec![e(1, 0), e(3, 2)],          // 2: q s:blue
+                vec![e(1, 0), e(2, 0)],          // 3: q r
+                vec![e(2, 0), e(3, 0)],          // 4: r s
                 vec![e(0, 0), e(1, 0), e(3, 2)], // 5: p q s:blue
             ],
         }
@@ -488,8 +488,7 @@ mod tests {
                         }
                     }
                 }
-                (0..3).all(|i| cover[i] == t.mult[i])
-                    && (3..4).all(|i| !plain[i] || (cover[i] == 1))
+                (0..3).all(|i| cover[i] == t.mult[i]) && (3..4).all(|i| !plain[i] || (cover[i] == 1))
             })
             .collect()
     }

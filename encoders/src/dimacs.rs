@@ -88,7 +88,10 @@ pub fn read_cnf(text: &str) -> Result<Cnf, ParseError> {
             continue;
         }
         let Some((n_vars, _)) = header else {
-            return Err(ParseError::new(n, format!("expected the header `p cnf VARIABLES CLAUSES` first, found `{t}`")));
+            return Err(ParseError::new(
+                n,
+                format!("expected the header `p cnf VARIABLES CLAUSES` first, found `{t}`"),
+            ));
         };
         for tok in t.split_whitespace() {
             let Ok(x) = tok.parse::<i64>() else {

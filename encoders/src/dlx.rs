@@ -255,7 +255,8 @@ impl CoverSource for DlxProblem {
 mod tests {
     use super::*;
 
-    const KNUTH: &str = "| A simple example of color controls\nA B 2|C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nC X:0\nB X:1\nC Y:1\n";
+    const KNUTH: &str =
+        "| A simple example of color controls\nA B 2|C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nC X:0\nB X:1\nC Y:1\n";
 
     #[test]
     fn round_trip() {

@@ -114,7 +114,10 @@ pub fn read_graph(text: &str) -> Result<Graph, ParseError> {
                 edges.push((u - 1, v - 1));
             }
             _ => {
-                return Err(ParseError::new(n, format!("expected `c`, `p edge NODES EDGES` or `e U V`, found `{line}`")))
+                return Err(ParseError::new(
+                    n,
+                    format!("expected `c`, `p edge NODES EDGES` or `e U V`, found `{line}`"),
+                ))
             }
         }
     }
@@ -157,9 +160,7 @@ pub fn read_cliques(text: &str, n_nodes: u32) -> Result<Vec<Vec<u32>>, ParseErro
         for tok in numbers.split_whitespace() {
             match tok.parse::<u32>() {
                 Ok(x) if x >= 1 && x <= n_nodes => nodes.push(x - 1),
-                _ => {
-                    return Err(ParseError::new(n, format!("expected a node number in 1..={n_nodes}, found `{tok}`")))
-                }
+                _ => return Err(ParseError::new(n, format!("expected a node number in 1..={n_nodes}, found `{tok}`"))),
             }
         }
         let target = if labelled {
@@ -220,7 +221,10 @@ mod tests {
         assert_eq!(e("1 2\n4\n"), "line 2: expected a node number in 1..=3, found `4`");
         assert_eq!(e("1 x\n"), "line 1: expected a node number in 1..=3, found `x`");
         assert_eq!(e("1 1\n"), "line 1: node 1 is listed twice in one clique");
-        assert_eq!(e("weight: 1\n"), "line 1: expected node numbers or cliquer's `size=K, weight=W: NODES`, found `weight: 1`");
+        assert_eq!(
+            e("weight: 1\n"),
+            "line 1: expected node numbers or cliquer's `size=K, weight=W: NODES`, found `weight: 1`"
+        );
         assert!(e("c nothing\n").contains("no clique"));
         let g = |t: &str| read_graph(t).unwrap_err().to_string();
         assert_eq!(g("p edge 2 1\ne 1 3\n"), "line 2: expected `e U V` with nodes 1..=2, found `e 1 3`");

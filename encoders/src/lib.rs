@@ -21,7 +21,7 @@ pub mod model;
 mod text;
 
 pub use card::AmoEncoding;
-pub use cover::{CliqueGraph, CliqueNode, ColorEncoding, CnfLayout, CnfOptions, CoverEntry, CoverSource, EncodeError};
+pub use cover::{CliqueGraph, CliqueNode, CnfLayout, CnfOptions, ColorEncoding, CoverEntry, CoverSource, EncodeError};
 pub use formula::{ClauseSink, Cnf, Lit, SizeCounter, Var};
 pub use model::SatAnswer;
 

@@ -159,7 +159,10 @@ mod tests {
         assert_eq!(e("s SATISFIABLE\nv 1 -1 0\n"), "line 2: variable 1 is given both signs");
         assert_eq!(e("s SAT\n"), "line 1: expected `s SATISFIABLE`, `s UNSATISFIABLE` or `s UNKNOWN`, found `s SAT`");
         assert_eq!(e("s SATISFIABLE\nv 1 x 0\n"), "line 2: expected a literal (a non-zero integer) or 0, found `x`");
-        assert_eq!(e("hello\n"), "line 1: expected `s` status, `v` literals, `c` comments or MiniSat's SAT/UNSAT/INDET, found `hello`");
+        assert_eq!(
+            e("hello\n"),
+            "line 1: expected `s` status, `v` literals, `c` comments or MiniSat's SAT/UNSAT/INDET, found `hello`"
+        );
         assert_eq!(e("s SATISFIABLE\ns UNSATISFIABLE\n"), "line 2: a second status line (the first is line 1)");
         assert!(e("").contains("no answer"));
     }

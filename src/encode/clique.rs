@@ -40,7 +40,8 @@ pub fn solution_size(problem: &Problem) -> Option<usize> {
 pub fn write(w: &mut impl Write, instance: &Instance, g: &CliqueGraph, note: &str) -> io::Result<GraphStats> {
     let problem = instance.problem();
     let mut comments = format!("emx clique graph of {} ({})\n", instance.file, problem.name);
-    comments.push_str("a node per option (per copy of a piece with multiplicity); an edge between compatible options\n");
+    comments
+        .push_str("a node per option (per copy of a piece with multiplicity); an edge between compatible options\n");
     if let Some(k) = solution_size(problem) {
         comments.push_str(&format!("a solution is a clique of size {k}\n"));
     }
@@ -74,10 +75,16 @@ pub fn read_map(text: &str, problem: &Problem) -> Result<Vec<CliqueNode>, ParseE
         let mut f = line.split_whitespace();
         let mut num = || f.next().and_then(|t| t.parse::<u32>().ok());
         let (Some(node), Some(option), Some(copy)) = (num(), num(), num()) else {
-            return Err(ParseError { line: k + 1, message: format!("expected `NODE OPTION COPY ...`, found `{line}`") });
+            return Err(ParseError {
+                line: k + 1,
+                message: format!("expected `NODE OPTION COPY ...`, found `{line}`"),
+            });
         };
         if node as usize != nodes.len() + 1 {
-            return Err(ParseError { line: k + 1, message: format!("expected node {}, found node {node}", nodes.len() + 1) });
+            return Err(ParseError {
+                line: k + 1,
+                message: format!("expected node {}, found node {node}", nodes.len() + 1),
+            });
         }
         if option as usize >= problem.n_options() {
             return Err(ParseError {

@@ -38,7 +38,12 @@ pub fn estimate(problem: &Problem, opts: &CnfOptions) -> Result<SizeCounter, Enc
 }
 
 /// The comment block written at the top of the DIMACS file.
-pub fn comments(instance: &Instance, enc: &CnfEncoding, opts: &CnfOptions, restriction: Option<&Restriction>) -> String {
+pub fn comments(
+    instance: &Instance,
+    enc: &CnfEncoding,
+    opts: &CnfOptions,
+    restriction: Option<&Restriction>,
+) -> String {
     let problem = instance.problem();
     let mut s = String::new();
     let _ = writeln!(s, "emx cnf encoding of {} ({})", instance.file, problem.name);
@@ -56,7 +61,8 @@ pub fn comments(instance: &Instance, enc: &CnfEncoding, opts: &CnfOptions, restr
     }
     let _ = writeln!(s, "variables 1..{} are the options; a model's true ones form the solution", problem.n_options());
     for o in 0..problem.n_options() as u32 {
-        let _ = writeln!(s, "var {} = option {o}: {}", enc.layout.option_var(o).to_dimacs(), placement_text(instance, o));
+        let _ =
+            writeln!(s, "var {} = option {o}: {}", enc.layout.option_var(o).to_dimacs(), placement_text(instance, o));
     }
     for &(v, item, color) in &enc.layout.color_vars {
         let _ = writeln!(

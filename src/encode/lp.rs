@@ -16,6 +16,9 @@ use crate::edgematch::{Board, EdgePuzzle, Placed, EAST, GREY, NORTH, SOUTH, WEST
 use crate::frontend::ParseError;
 use std::io::{self, Write};
 
+/// A border constraint family: name, side that must be grey, its cells.
+type BorderRow = (&'static str, usize, Vec<(usize, usize)>);
+
 /// Sizes of the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct LpStats {
@@ -69,7 +72,9 @@ pub fn write(w: &mut impl Write, puzzle: &EdgePuzzle, comment: &str) -> io::Resu
     let mut first = true;
     for r in 0..rows {
         for c in 0..cols {
-            for (name, ok) in [(format!("h_{}_{}", r + 1, c + 1), c + 1 < cols), (format!("v_{}_{}", r + 1, c + 1), r + 1 < rows)] {
+            for (name, ok) in
+                [(format!("h_{}_{}", r + 1, c + 1), c + 1 < cols), (format!("v_{}_{}", r + 1, c + 1), r + 1 < rows)]
+            {
                 if ok {
                     if first {
                         write!(obj.w, " {name}")?;
@@ -151,7 +156,7 @@ pub fn write(w: &mut impl Write, puzzle: &EdgePuzzle, comment: &str) -> io::Resu
         }
     }
     // (8)-(11) grey on the border.
-    let border: [(&str, usize, Vec<(usize, usize)>); 4] = [
+    let border: [BorderRow; 4] = [
         ("top", NORTH, (0..cols).map(|c| (0, c)).collect()),
         ("bottom", SOUTH, (0..cols).map(|c| (rows - 1, c)).collect()),
         ("left", WEST, (0..rows).map(|r| (r, 0)).collect()),

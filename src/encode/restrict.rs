@@ -47,14 +47,15 @@ pub fn pin_first_corner(puzzle: &EdgePuzzle, problem: &Problem) -> Result<Restri
         ));
     }
     if !puzzle.clues.is_empty() {
-        return Err("--pin-first-corner needs a puzzle without clues: the clues already fix the board's orientation".into());
+        return Err(
+            "--pin-first-corner needs a puzzle without clues: the clues already fix the board's orientation".into()
+        );
     }
     let Some(t0) = puzzle.tiles.iter().position(|t| t.grey_sides() == 2) else {
         return Err("--pin-first-corner: the puzzle has no corner tile (two grey sides)".into());
     };
     let geo = problem.geometry.as_ref().expect("edge-matching IR has geometry");
-    let excluded: Vec<bool> =
-        geo.placements.iter().map(|p| (p.piece as usize == t0) != (p.cells[0] == 0)).collect();
+    let excluded: Vec<bool> = geo.placements.iter().map(|p| (p.piece as usize == t0) != (p.cells[0] == 0)).collect();
     Ok(Restriction { excluded, description: format!("corner tile {} pinned to r0c0", t0 + 1) })
 }
 

@@ -192,7 +192,8 @@ impl Engine for SatEngine<'_> {
             SatSolver::Varisat => {
                 let mut s = varisat::Solver::new();
                 for c in enc.cnf.clauses() {
-                    let lits: Vec<varisat::Lit> = c.iter().map(|l| varisat::Lit::from_dimacs(l.to_dimacs() as isize)).collect();
+                    let lits: Vec<varisat::Lit> =
+                        c.iter().map(|l| varisat::Lit::from_dimacs(l.to_dimacs() as isize)).collect();
                     varisat::ExtendFormula::add_clause(&mut s, &lits);
                 }
                 Some(s)

@@ -63,7 +63,8 @@ fn dlx_count(instance: &Instance) -> u64 {
 #[test]
 fn clique_graphs_reproduce_salassa_table_1() {
     // Nodes and edges with the first corner tile pinned (SOURCES.md).
-    let want = [(3, 30, 291), (4, 138, 6707), (5, 478, 86183), (6, 1290, 674511), (7, 2910, 3620565), (8, 5770, 14751304)];
+    let want =
+        [(3, 30, 291), (4, 138, 6707), (5, 478, 86183), (6, 1290, 674511), (7, 2910, 3620565), (8, 5770, 14751304)];
     for (n, nodes, edges) in want {
         let inst = load(&set2(n));
         let InstanceKind::EdgeMatch(e) = &inst.kind else { panic!() };
@@ -89,7 +90,8 @@ fn clique_edges_agree_with_the_pairwise_rule() {
         let mut fast = Vec::new();
         g.for_each_edge(&mut |u, v| fast.push((u, v)));
         let n = g.n_nodes();
-        let slow: Vec<(u32, u32)> = (0..n).flat_map(|u| (u + 1..n).map(move |v| (u, v))).filter(|&(u, v)| g.adjacent(u, v)).collect();
+        let slow: Vec<(u32, u32)> =
+            (0..n).flat_map(|u| (u + 1..n).map(move |v| (u, v))).filter(|&(u, v)| g.adjacent(u, v)).collect();
         assert_eq!(fast, slow, "{rel}");
     }
 }
@@ -173,7 +175,15 @@ fn symmetry_breaking_keeps_one_solution_per_class() {
     let opts = CnfOptions { excluded: r.excluded.clone(), ..CnfOptions::default() };
     let dir = tmp_dir("sym");
     let dlx = dir.join("soma.dlx");
-    let out = emx(&["encode", "instances/polycube/somacube_def.txt", "--to", "dlx", "--break-symmetry", "-o", dlx.to_str().unwrap()]);
+    let out = emx(&[
+        "encode",
+        "instances/polycube/somacube_def.txt",
+        "--to",
+        "dlx",
+        "--break-symmetry",
+        "-o",
+        dlx.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(dlx_count(&input::load(&dlx, None, 1).unwrap()), 480);
     // Edge matching 4x4: 48 boards, 12 up to rotation; pinning the first
@@ -207,7 +217,11 @@ fn symmetry_breaking_keeps_one_solution_per_class() {
 #[test]
 fn dlx_export_round_trips() {
     let dir = tmp_dir("dlx");
-    for (rel, count) in [("instances/polycube/somacube_def.txt", 11520u64), ("tests/data/encoders/identical_4x3.txt", 40), (&set2(4), 48)] {
+    for (rel, count) in [
+        ("instances/polycube/somacube_def.txt", 11520u64),
+        ("tests/data/encoders/identical_4x3.txt", 40),
+        (&set2(4), 48),
+    ] {
         let out_path = dir.join("x.dlx");
         let out = emx(&["encode", rel, "--to", "dlx", "-o", out_path.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(0));
@@ -255,13 +269,14 @@ fn milp_export_matches_table_1_sizes() {
 #[test]
 fn highs_solves_the_4x4_milp() {
     let script = repo_path("tests/scripts/highs_lp.py");
-    let out = match Command::new("python3").arg(&script).arg(env!("CARGO_BIN_EXE_emx")).arg(repo_path(&set2(4))).output() {
-        Ok(o) => o,
-        Err(e) => {
-            println!("SKIP highs_solves_the_4x4_milp: cannot run python3: {e}");
-            return;
-        }
-    };
+    let out =
+        match Command::new("python3").arg(&script).arg(env!("CARGO_BIN_EXE_emx")).arg(repo_path(&set2(4))).output() {
+            Ok(o) => o,
+            Err(e) => {
+                println!("SKIP highs_solves_the_4x4_milp: cannot run python3: {e}");
+                return;
+            }
+        };
     let text = String::from_utf8_lossy(&out.stdout);
     if text.starts_with("SKIP") {
         println!("{}", text.trim());
@@ -277,7 +292,10 @@ fn writers_snapshot() {
     let tiny = "tests/data/encoders/tiny_2x2.txt";
     let cases: [(&str, &[&str]); 6] = [
         ("encode_cnf_tiny_2x2", &["encode", tiny, "--to", "cnf", "--amo", "pairwise"]),
-        ("encode_cnf_conflicts_knuth", &["encode", "tests/data/encoders/knuth_colors.dlx", "--to", "cnf", "--colors", "conflicts"]),
+        (
+            "encode_cnf_conflicts_knuth",
+            &["encode", "tests/data/encoders/knuth_colors.dlx", "--to", "cnf", "--colors", "conflicts"],
+        ),
         ("encode_clique_tiny_2x2", &["encode", tiny, "--to", "clique", "--pin-first-corner"]),
         ("encode_clique_identical", &["encode", "tests/data/encoders/identical_4x3.txt", "--to", "clique"]),
         ("encode_dlx_identical", &["encode", "tests/data/encoders/identical_4x3.txt", "--to", "dlx"]),
@@ -289,7 +307,17 @@ fn writers_snapshot() {
         snapshot!(name, String::from_utf8(out.stdout).unwrap());
     }
     let map = dir.join("t.map");
-    let out = emx(&["encode", tiny, "--to", "clique", "--pin-first-corner", "-o", dir.join("t.clq").to_str().unwrap(), "--map", map.to_str().unwrap()]);
+    let out = emx(&[
+        "encode",
+        tiny,
+        "--to",
+        "clique",
+        "--pin-first-corner",
+        "-o",
+        dir.join("t.clq").to_str().unwrap(),
+        "--map",
+        map.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(0));
     snapshot!("encode_clique_map_tiny_2x2", std::fs::read_to_string(&map).unwrap());
 }

@@ -51,7 +51,8 @@ pub struct DecodeArgs {
 }
 
 fn parse_error(path: &Path, e: emx_encoders::ParseError) -> anyhow::Error {
-    LoadError::Parse(ParseError { file: path.display().to_string(), line: e.line, col: None, message: e.message }).into()
+    LoadError::Parse(ParseError { file: path.display().to_string(), line: e.line, col: None, message: e.message })
+        .into()
 }
 
 /// Prints verified solutions, or the first verification failure.
@@ -73,7 +74,8 @@ fn report(instance: &Instance, solutions: &[(String, Solution)], format: Format)
     }
     match format {
         Format::Json => {
-            let list: Vec<_> = out.iter().map(|(l, s)| json!({"source": l, "solution": instance.solution_json(s)})).collect();
+            let list: Vec<_> =
+                out.iter().map(|(l, s)| json!({"source": l, "solution": instance.solution_json(s)})).collect();
             println!("{}", json!({"file": instance.file, "verified": true, "solutions": list}));
         }
         Format::Text => {
@@ -121,12 +123,13 @@ pub fn run(args: DecodeArgs) -> anyhow::Result<u8> {
             }
         };
         let text = read_text(path)?;
-        let cliques =
-            emx_encoders::graph::read_cliques(&text, nodes.len() as u32).map_err(|e| parse_error(path, e))?;
+        let cliques = emx_encoders::graph::read_cliques(&text, nodes.len() as u32).map_err(|e| parse_error(path, e))?;
         let solutions: Vec<(String, Solution)> = cliques
             .iter()
             .enumerate()
-            .map(|(k, c)| (format!("{} clique {} (size {})", path.display(), k + 1, c.len()), clique::solution_of(&nodes, c)))
+            .map(|(k, c)| {
+                (format!("{} clique {} (size {})", path.display(), k + 1, c.len()), clique::solution_of(&nodes, c))
+            })
             .collect();
         return report(&instance, &solutions, args.format);
     }
