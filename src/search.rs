@@ -132,4 +132,10 @@ pub trait Engine {
     /// Enumerates solutions until exhaustion, a limit, or `visit` returning
     /// [`Flow::Stop`]; `stats.solutions` counts solutions visited.
     fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[crate::ir::OptionId]) -> Flow) -> SearchStats;
+    /// Why the last [`Engine::run`] failed, for engines that can fail at run
+    /// time (an external solver that crashed or printed garbage); such a run
+    /// reports `stopped: Interrupted` and the CLI prints this error.
+    fn error(&self) -> Option<String> {
+        None
+    }
 }

@@ -4,6 +4,7 @@ mod cli;
 mod edgematch_errors;
 mod edgematch_formats;
 mod edgematch_generate;
+mod encoders;
 mod polycube_counts;
 mod polycube_errors;
 

@@ -1,6 +1,8 @@
 //! The `emx` command line: argument parsing and printing only; the library
 //! does the work.
 
+mod decode;
+mod encode;
 mod generate;
 mod info;
 mod solve;
@@ -39,6 +41,10 @@ enum Command {
     Info(info::InfoArgs),
     /// Generate puzzles (random edge-matching puzzles with a planted solution).
     Generate(generate::GenerateArgs),
+    /// Translate a puzzle: DIMACS CNF, DIMACS clique graph, Knuth .dlx, CPLEX LP.
+    Encode(encode::EncodeArgs),
+    /// Map an external answer (SAT model, clique, LP solution) back to a verified solution.
+    Decode(decode::DecodeArgs),
 }
 
 /// A mistake in the command line that clap cannot see (exit code 2).
@@ -71,6 +77,8 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(args)?,
         Command::Info(args) => info::run(args)?,
         Command::Generate(args) => generate::run(args)?,
+        Command::Encode(args) => encode::run(args)?,
+        Command::Decode(args) => decode::run(args)?,
     };
     Ok(ExitCode::from(code))
 }
@@ -86,8 +94,9 @@ fn main() -> ExitCode {
             }
             let _ = std::io::stdout().flush();
             eprintln!("error: {err:#}");
-            let bad_input =
-                err.downcast_ref::<emx::frontend::LoadError>().is_some() || err.downcast_ref::<UsageError>().is_some();
+            let bad_input = err.downcast_ref::<emx::frontend::LoadError>().is_some()
+                || err.downcast_ref::<UsageError>().is_some()
+                || err.downcast_ref::<emx::backend::BackendError>().is_some();
             ExitCode::from(if bad_input { EXIT_BAD_INPUT } else { 4 })
         }
     }

@@ -25,6 +25,19 @@ pub struct SolveArgs {
     /// Solving back-end (`auto` picks the best one for the puzzle).
     #[arg(long, default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(backend::NAMES))]
     pub backend: String,
+    /// SAT solver for `--backend sat`: kissat, cadical, minisat (looked up
+    /// on PATH) or the path of any solver printing `s`/`v` lines; without
+    /// it, varisat runs in-process. Implies `--backend sat` when the backend
+    /// is `auto`. With --count/--all the SAT back-end adds a blocking clause
+    /// per solution and calls the solver again: for small instances only.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub sat_solver: Option<String>,
+    /// At-most-one encoding for the SAT back-end.
+    #[arg(long, default_value = "sequential", value_parser = clap::builder::PossibleValuesParser::new(emx_encoders::AmoEncoding::NAMES))]
+    pub amo: String,
+    /// Colour encoding for the SAT back-end.
+    #[arg(long, default_value = "variables", value_parser = clap::builder::PossibleValuesParser::new(emx_encoders::ColorEncoding::NAMES))]
+    pub colors: String,
     /// Count all solutions, printing the first (the default).
     #[arg(long, group = "mode")]
     pub count: bool,
@@ -85,8 +98,24 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     .with_time_limit(args.time_limit.map(Duration::from_secs_f64));
     let opts = SolveOptions { mode: Some(mode), equivalence, limits };
     let verify = |s: &emx::ir::Solution| instance.verify(s);
-    let mut engine = backend::make(&args.backend, &instance, &BackendConfig::default())?;
+    let backend_name = match (args.backend.as_str(), &args.sat_solver) {
+        ("auto", Some(_)) => "sat",
+        ("sat", _) | (_, None) => args.backend.as_str(),
+        (other, Some(_)) => anyhow::bail!("--sat-solver needs --backend sat (got --backend {other})"),
+    };
+    let config = BackendConfig {
+        sat_solver: args.sat_solver.clone(),
+        cnf: emx_encoders::CnfOptions {
+            amo: args.amo.parse().map_err(anyhow::Error::msg)?,
+            colors: args.colors.parse().map_err(anyhow::Error::msg)?,
+            excluded: vec![],
+        },
+    };
+    let mut engine = backend::make(backend_name, &instance, &config)?;
     let report = solve(engine.as_mut(), problem, &opts, &verify)?;
+    if let Some(err) = engine.error() {
+        anyhow::bail!("{}: {err}", engine.describe());
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match args.format {
