@@ -204,7 +204,7 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
                 line: 1,
                 col: None,
                 message: format!(
-                    "cannot tell the format of this file: expected a polycube definition (starting with `D:`) , an edge-matching file (META `cols rows`, Heule hint count, emx `size ROWS COLS`) or a Knuth `.dlx` file; use --input-format {}",
+                    "cannot tell the format of this file: expected a polycube definition (starting with `D:`), an edge-matching file (META `cols rows`, Heule hint count, emx `size ROWS COLS`) or a Knuth `.dlx` file; use --input-format {}",
                     InputFormat::NAMES.join("|")
                 ),
             }
