@@ -7,7 +7,7 @@ use crate::input::Instance;
 use crate::search::Engine;
 
 /// Back-end names accepted by `--backend`.
-pub const NAMES: &[&str] = &["auto", "dlx"];
+pub const NAMES: &[&str] = &["auto", "dlx", "sat"];
 
 /// Why a back-end cannot be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -29,17 +29,34 @@ pub enum BackendError {
 
 /// Per-run settings that back-ends may read.
 #[derive(Clone, Debug, Default)]
-pub struct BackendConfig {}
+pub struct BackendConfig {
+    /// `--sat-solver`: `None` for varisat in-process, otherwise a solver
+    /// name (`kissat`, `cadical`, `minisat`) or a path.
+    pub sat_solver: Option<String>,
+    /// CNF encoding options for the `sat` back-end.
+    pub cnf: emx_encoders::CnfOptions,
+}
 
 /// Builds the engine `name` for `instance`. `auto` picks the best engine
 /// emx has for the instance.
 pub fn make<'a>(
     name: &str,
     instance: &'a Instance,
-    _config: &BackendConfig,
+    config: &BackendConfig,
 ) -> Result<Box<dyn Engine + 'a>, BackendError> {
     match name {
         "auto" | "dlx" => Ok(Box::new(Dlx::new(instance.problem()))),
+        "sat" => {
+            let solver = match &config.sat_solver {
+                None => crate::encode::sat::SatSolver::Varisat,
+                Some(spec) => crate::encode::sat::resolve(spec).map_err(|reason| BackendError::NotApplicable {
+                    backend: name.to_string(),
+                    file: instance.file.clone(),
+                    reason,
+                })?,
+            };
+            Ok(Box::new(crate::encode::sat::SatEngine::new(instance.problem(), solver, config.cnf.clone())))
+        }
         other => Err(BackendError::Unknown(other.to_string())),
     }
 }

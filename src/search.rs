@@ -147,4 +147,10 @@ pub trait Engine {
     fn estimate_nodes(&mut self, _probes: u32, _seed: u64) -> Option<f64> {
         None
     }
+    /// Why the last [`Engine::run`] failed, for engines that can fail at run
+    /// time (an external solver that crashed or printed garbage); such a run
+    /// reports `stopped: Interrupted` and the CLI prints this error.
+    fn error(&self) -> Option<String> {
+        None
+    }
 }

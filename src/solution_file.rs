@@ -310,5 +310,32 @@ pub fn read_solutions(instance: &Instance, text: &str, file: &str) -> Result<Vec
             let geo = instance.problem().geometry.as_ref().expect("front-ends attach geometry");
             read_polycube(geo, text, file)
         }
+        InstanceKind::Cover(c) => read_cover(c.problem.n_options(), text, file),
     }
+}
+
+/// Reads solutions of a bare exact-cover problem: JSON lists of
+/// `{"option": N, …}` (0-based option numbers), as `emx solve` writes them.
+fn read_cover(n_options: usize, text: &str, file: &str) -> Result<Vec<Solution>, ParseError> {
+    let doc = parse_json(text, file)?;
+    let list: Vec<&Value> = match doc.get("solution_list").and_then(Value::as_array) {
+        Some(l) => l.iter().collect(),
+        None => vec![&doc],
+    };
+    list.iter()
+        .enumerate()
+        .map(|(k, v)| {
+            let options: Option<Vec<u32>> = v
+                .as_array()
+                .and_then(|a| a.iter().map(|o| o.get("option").and_then(Value::as_u64).map(|n| n as u32)).collect());
+            match options {
+                Some(o) if o.iter().all(|&x| (x as usize) < n_options) => Ok(Solution { options: o }),
+                _ => Err(error(
+                    file,
+                    1,
+                    format!("solution {}: expected a list of {{\"option\": N}} with N below {n_options}", k + 1),
+                )),
+            }
+        })
+        .collect()
 }

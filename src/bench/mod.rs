@@ -134,6 +134,17 @@ impl Measurement {
 pub enum Backend {
     /// An engine of [`crate::backend`], by name.
     InCrate(String),
+    /// An engine of [`crate::backend`] with settings, shown as `label`: the
+    /// `sat` engine on an external SAT solver (`cadical`, `kissat`,
+    /// `minisat`, `sat=PATH`).
+    Configured {
+        /// Name in reports and in `--backends`.
+        label: String,
+        /// The [`crate::backend`] name.
+        engine: String,
+        /// Its settings.
+        config: BackendConfig,
+    },
     /// A program run through files.
     External(Box<dyn ExternalBackend>),
 }
@@ -143,6 +154,7 @@ impl Backend {
     pub fn name(&self) -> String {
         match self {
             Backend::InCrate(n) => n.clone(),
+            Backend::Configured { label, .. } => label.clone(),
             Backend::External(e) => e.name(),
         }
     }
@@ -150,36 +162,61 @@ impl Backend {
     pub fn availability(&self) -> Result<String, String> {
         match self {
             Backend::InCrate(n) => Ok(n.clone()),
+            Backend::Configured { config, engine, .. } => match &config.sat_solver {
+                Some(spec) => crate::encode::sat::resolve(spec).map(|s| match s {
+                    crate::encode::sat::SatSolver::External { path, .. } => format!("{engine} on {}", path.display()),
+                    crate::encode::sat::SatSolver::Varisat => format!("{engine} on varisat"),
+                }),
+                None => Ok(engine.clone()),
+            },
             Backend::External(e) => e.availability(),
+        }
+    }
+
+    /// The `sat` engine on the external solver `spec` (a name or a path).
+    fn sat_solver(label: &str, spec: &str) -> Backend {
+        Backend::Configured {
+            label: label.to_string(),
+            engine: "sat".into(),
+            config: BackendConfig { sat_solver: Some(spec.to_string()), ..BackendConfig::default() },
         }
     }
 }
 
-/// Every backend name `--backends` accepts (besides `all` and `emx=PATH`):
-/// the in-crate engines except `auto`, then the external programs.
+/// Every backend name `--backends` accepts (besides `all`, `emx=PATH` and
+/// `sat=PATH`): the in-crate engines except `auto`, the SAT solvers the
+/// `sat` engine can drive, then the external programs.
 pub fn backend_names() -> Vec<String> {
     let mut names: Vec<String> = backend::NAMES.iter().filter(|&&n| n != "auto").map(|n| n.to_string()).collect();
+    names.extend(crate::encode::sat::KNOWN_SOLVERS.iter().map(|s| s.to_string()));
     names.extend(external::registry().iter().map(|e| e.name()));
     names
 }
 
-/// Parses a `--backends` list: comma-separated names, `all` for every
-/// backend of [`backend_names`], `emx=PATH` for another emx binary.
+/// Parses a `--backends` list: comma-separated names of [`backend_names`],
+/// `all` for all of them, `emx=PATH` for another emx binary, `sat=PATH`
+/// for a SAT solver binary.
 pub fn parse_backends(list: &str) -> Result<Vec<Backend>, String> {
     let mut out: Vec<Backend> = Vec::new();
+    let known_sat = crate::encode::sat::KNOWN_SOLVERS;
     for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         if name == "all" {
             out.extend(backend::NAMES.iter().filter(|&&n| n != "auto").map(|n| Backend::InCrate(n.to_string())));
+            out.extend(known_sat.iter().map(|s| Backend::sat_solver(s, s)));
             out.extend(external::registry().into_iter().map(Backend::External));
         } else if let Some(path) = name.strip_prefix("emx=") {
             out.push(Backend::External(Box::new(external::EmxBinary::new(PathBuf::from(path)))));
+        } else if let Some(path) = name.strip_prefix("sat=") {
+            out.push(Backend::sat_solver(name, path));
         } else if backend::NAMES.contains(&name) {
             out.push(Backend::InCrate(name.to_string()));
+        } else if known_sat.contains(&name) {
+            out.push(Backend::sat_solver(name, name));
         } else if let Some(e) = external::registry().into_iter().find(|e| e.name() == name) {
             out.push(Backend::External(e));
         } else {
             return Err(format!(
-                "unknown backend `{name}` in --backends: expected a comma-separated list of {}, `all`, or `emx=PATH`",
+                "unknown backend `{name}` in --backends: expected a comma-separated list of {}, `all`, `emx=PATH` or `sat=PATH`",
                 backend_names().join(", ")
             ));
         }
@@ -339,7 +376,10 @@ pub fn run(
                 let m = match &availability[b] {
                     Err(why) => Measurement::skipped(backend.name(), why.clone()),
                     Ok(_) => match backend {
-                        Backend::InCrate(name) => run_in_crate(name, &inst.instance, config),
+                        Backend::InCrate(name) => run_in_crate(name, &BackendConfig::default(), &inst.instance, config),
+                        Backend::Configured { engine, config: settings, .. } => {
+                            run_in_crate(engine, settings, &inst.instance, config)
+                        }
                         Backend::External(e) => run_external(e.as_ref(), inst, config),
                     },
                 };
@@ -456,9 +496,9 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 /// The time includes building the engine (for DLX: the linked matrix), so
 /// it compares with an external program's wall time; it excludes verifying
 /// the solutions.
-pub fn run_in_crate(name: &str, instance: &Instance, config: &BenchConfig) -> Measurement {
+pub fn run_in_crate(name: &str, settings: &BackendConfig, instance: &Instance, config: &BenchConfig) -> Measurement {
     let start = Instant::now();
-    let mut engine = match backend::make(name, instance, &BackendConfig::default()) {
+    let mut engine = match backend::make(name, instance, settings) {
         Ok(e) => e,
         Err(BackendError::NotApplicable { reason, .. }) => return Measurement::skipped(name.to_string(), reason),
         Err(e) => return Measurement::error(name.to_string(), Duration::ZERO, e.to_string()),
@@ -485,6 +525,7 @@ pub fn run_in_crate(name: &str, instance: &Instance, config: &BenchConfig) -> Me
     match outcome {
         Err(p) => Measurement::error(describe, time, format!("the engine panicked: {}", panic_text(p.as_ref()))),
         Ok(Err(bad)) => Measurement::error(describe, time, bad.to_string()),
+        Ok(Ok(_)) if engine.error().is_some() => Measurement::error(describe, time, engine.error().unwrap_or_default()),
         Ok(Ok(report)) => {
             let s = &report.stats;
             Measurement {

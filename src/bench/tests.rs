@@ -38,13 +38,17 @@ impl ExternalBackend for Fake {
 fn backend_lists() {
     let all = parse_backends("all").unwrap();
     let names: Vec<String> = all.iter().map(Backend::name).collect();
-    assert!(names.contains(&"dlx".to_string()) && names.contains(&"cpsat".to_string()));
+    for b in ["dlx", "sat", "cadical", "kissat", "minisat", "cpsat", "cliquer"] {
+        assert!(names.contains(&b.to_string()), "{b} missing from {names:?}");
+    }
     assert!(!names.contains(&"auto".to_string()));
     assert_eq!(parse_backends("dlx, dlx").unwrap().len(), 1);
     let e = parse_backends("dlx,nope").err().unwrap();
     assert!(e.contains("unknown backend `nope`") && e.contains("dlx"), "{e}");
     assert!(parse_backends(" , ").is_err());
     assert_eq!(parse_backends("emx=/x/emx").unwrap()[0].name(), "emx=/x/emx");
+    let sat = parse_backends("sat=/no/such/solver").unwrap();
+    assert!(sat[0].availability().unwrap_err().contains("/no/such/solver"));
 }
 
 #[test]

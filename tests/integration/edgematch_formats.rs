@@ -10,19 +10,14 @@ fn puzzle(rel: &str, format: Option<InputFormat>) -> EdgePuzzle {
     let inst = input::load(&repo_path(rel), format, 1).unwrap_or_else(|e| panic!("{rel}: {e}"));
     match inst.kind {
         InstanceKind::EdgeMatch(e) => e.puzzle,
-        InstanceKind::Polycube(_) => panic!("{rel} read as a polycube file"),
+        InstanceKind::Polycube(_) | InstanceKind::Cover(_) => panic!("{rel} not read as an edge-matching file"),
     }
 }
 
 /// Parses without building the IR (the big instances make large IRs).
 fn parse_only(rel: &str, format: InputFormat) -> EdgePuzzle {
     let text = std::fs::read_to_string(repo_path(rel)).unwrap();
-    let parsed = match format {
-        InputFormat::Meta => edge_formats::parse_meta(&text, rel, "p"),
-        InputFormat::Heule => edge_formats::parse_heule(&text, rel, "p"),
-        InputFormat::Emx => edge_formats::parse_emx(&text, rel, "p"),
-        InputFormat::Polycube => panic!("not an edge-matching format"),
-    };
+    let parsed = edge_formats::parse_puzzle(&text, format, rel, "p");
     parsed.unwrap_or_else(|e| panic!("{e}"))
 }
 

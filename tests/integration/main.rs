@@ -5,6 +5,7 @@ mod cli;
 mod edgematch_errors;
 mod edgematch_formats;
 mod edgematch_generate;
+mod encoders;
 mod json_schema;
 mod polycube_counts;
 mod polycube_errors;

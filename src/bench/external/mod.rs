@@ -11,13 +11,17 @@
 //! ([`run_job`]) does the rest: scratch directory, time limit (the process
 //! is killed a little after it), Ctrl-C, verification, the status.
 //!
-//! Adapters here: [`Cpsat`] (OR-tools CP-SAT through a Python script) and
-//! [`EmxBinary`] (another emx build, to compare versions).
+//! Adapters here: [`Cliquer`] (on emx's clique graph), [`Cpsat`] (OR-tools
+//! CP-SAT through a Python script) and [`EmxBinary`] (another emx build, to
+//! compare versions). The SAT solvers (cadical, kissat, minisat) run
+//! through the in-crate `sat` engine, which drives them itself.
 
+mod cliquer;
 mod cpsat;
 mod emx_binary;
 mod process;
 
+pub use cliquer::Cliquer;
 pub use cpsat::Cpsat;
 pub use emx_binary::EmxBinary;
 pub use process::{run_process, ProcessEnd, ProcessRun};
@@ -82,7 +86,7 @@ pub trait ExternalBackend {
 
 /// The external programs emx knows by name (for `--backends all`).
 pub fn registry() -> Vec<Box<dyn ExternalBackend>> {
-    vec![Box::new(Cpsat::new())]
+    vec![Box::new(Cliquer), Box::new(Cpsat::new())]
 }
 
 /// Extra time a program gets past the time limit to stop and print before

@@ -2,6 +2,8 @@
 //! does the work.
 
 mod bench;
+mod decode;
+mod encode;
 mod generate;
 mod info;
 mod output;
@@ -62,6 +64,10 @@ enum Command {
     Render(render::RenderArgs),
     /// Generate puzzles (random edge-matching puzzles with a planted solution).
     Generate(generate::GenerateArgs),
+    /// Translate a puzzle: DIMACS CNF, DIMACS clique graph, Knuth .dlx, CPLEX LP.
+    Encode(encode::EncodeArgs),
+    /// Map an external answer (SAT model, clique, LP solution) back to a verified solution.
+    Decode(decode::DecodeArgs),
 }
 
 /// A mistake in the command line that clap cannot see (exit code 2).
@@ -114,6 +120,8 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(args)?,
         Command::Render(args) => render::run(args)?,
         Command::Generate(args) => generate::run(args)?,
+        Command::Encode(args) => encode::run(args)?,
+        Command::Decode(args) => decode::run(args)?,
     };
     Ok(ExitCode::from(code))
 }

@@ -52,10 +52,20 @@ pub enum RenderFormat {
     Json,
 }
 
+/// The error for a problem without geometry.
+fn nothing_to_draw(instance: &Instance) -> anyhow::Error {
+    crate::UsageError(format!(
+        "{} is a bare exact-cover problem: it has no board or pieces to draw (use --format text or json)",
+        instance.file
+    ))
+    .into()
+}
+
 /// The picture of a puzzle without a solution: polycube pieces one by one,
 /// edge-matching tiles in file order with their numbers.
-pub fn puzzle_picture(instance: &Instance, title: &str) -> String {
-    match &instance.kind {
+pub fn puzzle_picture(instance: &Instance, title: &str) -> anyhow::Result<String> {
+    Ok(match &instance.kind {
+        InstanceKind::Cover(_) => return Err(nothing_to_draw(instance)),
         InstanceKind::Polycube(_) => {
             let geo = instance.problem().geometry.as_ref().expect("front-ends attach geometry");
             svg::piece_catalogue(geo, title)
@@ -68,12 +78,13 @@ pub fn puzzle_picture(instance: &Instance, title: &str) -> String {
             }
             svg::board(p, &board, title, &svg::BoardStyle::tile_set())
         }
-    }
+    })
 }
 
 /// A picture of solutions (option ids) of `instance`.
-pub fn solutions_picture(instance: &Instance, title: &str, solutions: &[Solution]) -> String {
-    match &instance.kind {
+pub fn solutions_picture(instance: &Instance, title: &str, solutions: &[Solution]) -> anyhow::Result<String> {
+    Ok(match &instance.kind {
+        InstanceKind::Cover(_) => return Err(nothing_to_draw(instance)),
         InstanceKind::Polycube(_) => {
             let geo = instance.problem().geometry.as_ref().expect("front-ends attach geometry");
             let options: Vec<&[u32]> = solutions.iter().map(|s| s.options.as_slice()).collect();
@@ -84,7 +95,7 @@ pub fn solutions_picture(instance: &Instance, title: &str, solutions: &[Solution
                 solutions.iter().map(|s| emx::edgematch::ir::board_of(&e.puzzle, &e.problem, &s.options)).collect();
             svg::boards(&e.puzzle, &boards, title, &svg::BoardStyle::solution())
         }
-    }
+    })
 }
 
 pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
@@ -93,7 +104,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
     let title = args.title.clone().unwrap_or_else(|| instance.problem().name.clone());
     let Some(sol_path) = &args.solution else {
         let out = match args.format {
-            RenderFormat::Svg => puzzle_picture(&instance, &title),
+            RenderFormat::Svg => puzzle_picture(&instance, &title)?,
             RenderFormat::Text | RenderFormat::Json => {
                 return Err(crate::UsageError(
                     "--format text and json draw a solution: give one with --solution FILE (or use `emx info` to describe the puzzle)".into(),
@@ -108,6 +119,27 @@ pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
     let text = emx::frontend::read_text(sol_path)?;
     usage_ensure!(args.index >= 1, "--index counts from 1");
     let out = match &instance.kind {
+        InstanceKind::Cover(_) => {
+            let solutions = solution_file::read_solutions(&instance, &text, &sol_file)?;
+            let solution = pick(solutions, args.index, &sol_file)?;
+            let check = instance.verify(&solution).err();
+            match args.format {
+                RenderFormat::Svg => return Err(nothing_to_draw(&instance)),
+                RenderFormat::Text => instance.render_text(&solution),
+                RenderFormat::Json => format!(
+                    "{}\n",
+                    json!({
+                        "command": "render",
+                        "file": instance.file,
+                        "puzzle": instance.problem().name,
+                        "kind": "cover",
+                        "placements": instance.solution_json(&solution),
+                        "solution": check.is_none(),
+                        "problem": check,
+                    })
+                ),
+            }
+        }
         InstanceKind::EdgeMatch(e) => {
             let boards = solution_file::read_boards(&e.puzzle, &text, &sol_file)?;
             let board = pick(boards, args.index, &sol_file)?;

@@ -31,6 +31,19 @@ pub struct SolveArgs {
     /// Solving back-end (`auto` picks the best one for the puzzle).
     #[arg(long, default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(backend::NAMES))]
     pub backend: String,
+    /// SAT solver for `--backend sat`: kissat, cadical, minisat (looked up
+    /// on PATH) or the path of any solver printing `s`/`v` lines; without
+    /// it, varisat runs in-process. Implies `--backend sat` when the backend
+    /// is `auto`. With --count/--all the SAT back-end adds a blocking clause
+    /// per solution and calls the solver again: for small instances only.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub sat_solver: Option<String>,
+    /// At-most-one encoding for the SAT back-end.
+    #[arg(long, default_value = "sequential", value_parser = clap::builder::PossibleValuesParser::new(emx_encoders::AmoEncoding::NAMES))]
+    pub amo: String,
+    /// Colour encoding for the SAT back-end.
+    #[arg(long, default_value = "variables", value_parser = clap::builder::PossibleValuesParser::new(emx_encoders::ColorEncoding::NAMES))]
+    pub colors: String,
     /// Count all solutions, printing the first (the default).
     #[arg(long, group = "mode")]
     pub count: bool,
@@ -96,7 +109,20 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     .with_time_limit(args.time_limit.map(Duration::from_secs_f64));
     let opts = SolveOptions { mode: Some(mode), equivalence, limits };
     let verify = |s: &emx::ir::Solution| instance.verify(s);
-    let mut engine = backend::make(&args.backend, &instance, &BackendConfig::default())?;
+    let backend_name = match (args.backend.as_str(), &args.sat_solver) {
+        ("auto", Some(_)) => "sat",
+        ("sat", _) | (_, None) => args.backend.as_str(),
+        (other, Some(_)) => anyhow::bail!("--sat-solver needs --backend sat (got --backend {other})"),
+    };
+    let config = BackendConfig {
+        sat_solver: args.sat_solver.clone(),
+        cnf: emx_encoders::CnfOptions {
+            amo: args.amo.parse().map_err(anyhow::Error::msg)?,
+            colors: args.colors.parse().map_err(anyhow::Error::msg)?,
+            excluded: vec![],
+        },
+    };
+    let mut engine = backend::make(backend_name, &instance, &config)?;
     if mode != Mode::First(1) && crate::progress::wanted(args.quiet) {
         // For a progress line with the fraction done and the time left.
         if let Some(estimate) = engine.estimate_nodes(ESTIMATE_PROBES, 1) {
@@ -107,12 +133,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let report = solve(engine.as_mut(), problem, &opts, &verify);
     ticker.finish();
     let report = report?;
+    if let Some(err) = engine.error() {
+        anyhow::bail!("{}: {err}", engine.describe());
+    }
     let mut out = Vec::new();
     match args.format {
         Format::Json => print_json(&mut out, &instance, &report, mode, &args.backend)?,
         Format::Text => print_text(&mut out, &instance, &report, args.quiet)?,
         Format::Svg => {
-            let picture = crate::render::solutions_picture(&instance, &problem.name, &report.solutions);
+            let picture = crate::render::solutions_picture(&instance, &problem.name, &report.solutions)?;
             out.extend_from_slice(picture.as_bytes());
             if !args.quiet {
                 // The picture goes to stdout; the summary to stderr.
@@ -225,11 +254,12 @@ fn print_json(
     writeln!(out)
 }
 
-/// `polycube` or `edgematch`, as in every command's JSON.
+/// `polycube`, `edgematch` or `cover`, as in every command's JSON.
 pub fn instance_kind(instance: &input::Instance) -> &'static str {
     match instance.kind {
         input::InstanceKind::Polycube(_) => "polycube",
         input::InstanceKind::EdgeMatch(_) => "edgematch",
+        input::InstanceKind::Cover(_) => "cover",
     }
 }
 

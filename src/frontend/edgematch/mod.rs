@@ -31,11 +31,14 @@ pub fn parse_puzzle(text: &str, format: InputFormat, file: &str, name: &str) -> 
         InputFormat::Meta => parse_meta(text, file, name),
         InputFormat::Heule => parse_heule(text, file, name),
         InputFormat::Emx => parse_emx(text, file, name),
-        InputFormat::Polycube => Err(ParseError {
+        InputFormat::Polycube | InputFormat::Dlx => Err(ParseError {
             file: file.to_string(),
             line: 1,
             col: None,
-            message: "this is a polycube definition file: expected an edge-matching puzzle".into(),
+            message: format!(
+                "this is a {} file: expected an edge-matching puzzle",
+                if format == InputFormat::Polycube { "polycube definition" } else { "Knuth .dlx" }
+            ),
         }),
     }
 }
