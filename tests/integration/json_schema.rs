@@ -85,7 +85,26 @@ fn every_command_matches_its_documentation() {
     let board = "tests/data/render/board_3x3_mismatched.txt";
     check("emx render (edge matching)", &run_json(&["render", e3, "--solution", board, "--format", "json"]));
 
+    let cover = "tests/data/encoders/knuth_colors.dlx";
+    check("emx info (exact cover)", &run_json(&["info", cover, "--format", "json"]));
+    check("emx solve", &run_json(&["solve", cover, "--format", "json", "--all"]));
+
     let dir = std::env::temp_dir().join(format!("emx-json-schema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A SAT model for `emx decode`: the variables of the options of a solution.
+    let inst = emx::input::load(&repo_path(e3), None, 1).unwrap();
+    let mut chosen = Vec::new();
+    emx::dlx::Dlx::new(inst.problem()).search(&emx::search::Limits::none(), |s| {
+        chosen = s.to_vec();
+        emx::search::Flow::Stop
+    });
+    let lits: Vec<String> = (0..inst.problem().n_options() as u32)
+        .map(|o| if chosen.contains(&o) { format!("{}", o + 1) } else { format!("-{}", o + 1) })
+        .collect();
+    let model = dir.join("model.txt");
+    std::fs::write(&model, format!("s SATISFIABLE\nv {} 0\n", lits.join(" "))).unwrap();
+    check("emx decode", &run_json(&["decode", e3, "--model", model.to_str().unwrap(), "--format", "json"]));
+
     std::fs::create_dir_all(&dir).unwrap();
     let sol = dir.join("soma.txt");
     let out = Command::new(env!("CARGO_BIN_EXE_emx"))
