@@ -104,6 +104,27 @@ fn every_command_matches_its_documentation() {
     let model = dir.join("model.txt");
     std::fs::write(&model, format!("s SATISFIABLE\nv {} 0\n", lits.join(" "))).unwrap();
     check("emx decode", &run_json(&["decode", e3, "--model", model.to_str().unwrap(), "--format", "json"]));
+    for to in ["cnf", "clique", "dlx", "lp"] {
+        let out = dir.join(format!("e3.{to}"));
+        let v = run_json(&["encode", e3, "--to", to, "-o", out.to_str().unwrap(), "--format", "json"]);
+        assert!(out.exists());
+        check("emx encode", &v);
+    }
+    let puzzle = dir.join("gen.txt");
+    let v = run_json(&[
+        "generate",
+        "edgematch",
+        "--size",
+        "4",
+        "--colors",
+        "3",
+        "--output",
+        puzzle.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(puzzle.exists() && v["solution"].is_string());
+    check("emx generate", &v);
 
     std::fs::create_dir_all(&dir).unwrap();
     let sol = dir.join("soma.txt");

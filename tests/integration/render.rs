@@ -180,3 +180,18 @@ fn edge_boards_read_back() {
     let e3 = solution_file::read_boards(&e.puzzle, "1/0 2/0\n", "b.txt").unwrap_err();
     assert!(e3.to_string().starts_with("b.txt:1: board 1 is 1 x 2"), "{e3}");
 }
+
+#[test]
+fn eternity_ii_record_board() {
+    // Blackwood's 470/480 board on the Eternity II pieces with the centre clue.
+    let inst = load("instances/edgematch/eternity2/e2_centre.txt");
+    let InstanceKind::EdgeMatch(e) = &inst.kind else { unreachable!() };
+    let text = std::fs::read_to_string(repo_path("instances/edgematch/eternity2/blackwood470.board.txt")).unwrap();
+    let boards = solution_file::read_boards(&e.puzzle, &text, "blackwood470.board.txt").unwrap();
+    let picture = svg::board(&e.puzzle, &boards[0], "Eternity II, 470", &BoardStyle::solution());
+    assert_valid_svg(&picture);
+    assert!(picture.contains("470 of 480 joins matched, 10 mismatched (red)"));
+    // The board is a valid placement (every tile once, grey on the border,
+    // the clue respected), so it maps to options of the IR.
+    solution_file::options_of_board(&e.puzzle, &e.problem, &boards[0]).unwrap();
+}
