@@ -229,6 +229,24 @@ pub fn parse_backends(list: &str) -> Result<Vec<Backend>, String> {
     Ok(out)
 }
 
+/// In-crate backends whose engine cannot be interrupted inside a call
+/// (varisat), so a time limit would not stop them.
+pub const UNINTERRUPTIBLE: &[&str] = &["sat"];
+
+/// Runs the [`UNINTERRUPTIBLE`] in-crate backends in child processes of the
+/// emx executable `exe` (killed at the time limit), under their own names.
+pub fn isolate_uninterruptible(backends: Vec<Backend>, exe: &std::path::Path) -> Vec<Backend> {
+    backends
+        .into_iter()
+        .map(|b| match b {
+            Backend::InCrate(name) if UNINTERRUPTIBLE.contains(&name.as_str()) => {
+                Backend::External(Box::new(external::EmxBinary::isolated(exe.to_path_buf(), &name)))
+            }
+            other => other,
+        })
+        .collect()
+}
+
 /// An instance to benchmark: the loaded puzzle and where it came from
 /// (external programs that read the original file need the path and the
 /// puzzle number).

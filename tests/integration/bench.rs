@@ -81,6 +81,8 @@ fn counts_on_bundled_instances() {
     }
     assert_eq!(v["disagreements"].as_array().unwrap().len(), 0);
     assert_eq!(v["interrupted"], false);
+    // varisat cannot be interrupted: bench runs it in a child process.
+    assert!(row(&rows, "pieces_03x03", "sat")["engine"].as_str().unwrap().ends_with("(child process)"));
 
     // The in-crate engines on a polycube, repeated: the median of 2 runs.
     let out = emx(&[

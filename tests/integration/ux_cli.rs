@@ -89,6 +89,12 @@ fn render_reads_solutions_and_boards() {
     assert!(stderr(&out).contains("cannot write /no/such/dir/x.svg"), "{}", stderr(&out));
     let out = emx(&["solve", pent, "--first", "0"]);
     assert_eq!(out.status.code(), Some(2));
+    // A missing file: named once, the cause said once.
+    let out = emx(&["solve", "no/such/file.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.starts_with("error: no/such/file.txt: ") && err.lines().count() == 1, "{err}");
+    assert_eq!(err.matches("os error").count(), 1, "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -10,21 +10,32 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// An emx executable at a given path.
+/// An emx executable at a given path, optionally with `--backend NAME`.
 pub struct EmxBinary {
     path: PathBuf,
+    backend: Option<String>,
 }
 
 impl EmxBinary {
-    /// The emx at `path`.
+    /// The emx at `path` (its default backend).
     pub fn new(path: PathBuf) -> Self {
-        EmxBinary { path }
+        EmxBinary { path, backend: None }
+    }
+
+    /// The in-crate backend `backend` run by the emx at `path` in a child
+    /// process, so that it can be killed at the time limit even when the
+    /// engine cannot be interrupted (reported under the backend's name).
+    pub fn isolated(path: PathBuf, backend: &str) -> Self {
+        EmxBinary { path, backend: Some(backend.to_string()) }
     }
 }
 
 impl ExternalBackend for EmxBinary {
     fn name(&self) -> String {
-        format!("emx={}", self.path.display())
+        match &self.backend {
+            Some(b) => b.clone(),
+            None => format!("emx={}", self.path.display()),
+        }
     }
 
     fn availability(&self) -> Result<String, String> {
@@ -44,6 +55,9 @@ impl ExternalBackend for EmxBinary {
     fn prepare(&self, job: &Job<'_>) -> Result<Command, String> {
         let mut c = Command::new(&self.path);
         c.arg("solve").arg(job.path).args(["--puzzle", &job.puzzle.to_string(), "--format", "json", "--quiet"]);
+        if let Some(b) = &self.backend {
+            c.args(["--backend", b]);
+        }
         match job.mode {
             BenchMode::First => c.args(["--first", "1"]),
             BenchMode::Count => c.arg("--count"),
@@ -73,7 +87,10 @@ impl ExternalBackend for EmxBinary {
             count,
             complete: v["complete"].as_bool().unwrap_or(false),
             nodes: v["nodes"].as_u64(),
-            engine: Some(format!("{engine} ({})", self.path.display())),
+            engine: Some(match &self.backend {
+                Some(_) => format!("{engine} (child process)"),
+                None => format!("{engine} ({})", self.path.display()),
+            }),
         })
     }
 }

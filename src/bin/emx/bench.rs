@@ -73,7 +73,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
         println!("{:<10} another emx executable, to compare builds", "emx=PATH");
         return Ok(EXIT_OK);
     }
-    let backends = bench::parse_backends(&args.backends).map_err(crate::UsageError)?;
+    let mut backends = bench::parse_backends(&args.backends).map_err(crate::UsageError)?;
+    if let Ok(exe) = std::env::current_exe() {
+        // varisat cannot be stopped inside a call: run it in a child emx
+        // that is killed at the time limit.
+        backends = bench::isolate_uninterruptible(backends, &exe);
+    }
     usage_ensure!(!args.files.is_empty(), "emx bench needs at least one puzzle file");
     let format = args.input_format.as_deref().and_then(InputFormat::from_name);
     let mut instances = Vec::new();

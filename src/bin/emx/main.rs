@@ -136,7 +136,12 @@ fn main() -> ExitCode {
                 }
             }
             let _ = std::io::stdout().flush();
-            eprintln!("error: {err:#}");
+            match err.downcast_ref::<emx::frontend::LoadError>() {
+                // Its message already names the file and the I/O cause;
+                // the alternate form would repeat the cause.
+                Some(load) => eprintln!("error: {load}"),
+                None => eprintln!("error: {err:#}"),
+            }
             let bad_input = err.downcast_ref::<emx::frontend::LoadError>().is_some()
                 || err.downcast_ref::<emx::frontend::ParseError>().is_some()
                 || err.downcast_ref::<emx::backend::BackendError>().is_some()
