@@ -48,7 +48,9 @@ pub fn table(report: &BenchReport) -> String {
             solutions_text(r),
             r.nodes.map_or_else(|| "-".into(), |n| n.to_string()),
             time_text(r),
-            r.nodes_per_s.map_or_else(|| "-".into(), si),
+            // A rate over a handful of "nodes" (a SAT engine counts solver
+            // calls) says nothing.
+            r.nodes_per_s.filter(|_| r.nodes.is_some_and(|n| n >= 1000)).map_or_else(|| "-".into(), si),
         ]);
     }
     let mut width = header.map(str::len);

@@ -191,7 +191,8 @@ pub fn bar_chart_log(chart: &BarChart) -> String {
     if !lo.is_finite() {
         (lo, hi) = (1e-3, 1.0);
     }
-    let d_lo = lo.log10().floor() as i32;
+    // Half a decade of room under the shortest bar, so it shows.
+    let d_lo = (lo * 0.5).log10().floor() as i32;
     let d_hi = (hi.log10().ceil() as i32).max(d_lo + 1);
     let py = |t: f64| TOP + PLOT_H - (t.max(FLOOR).log10() - d_lo as f64) / (d_hi - d_lo) as f64 * PLOT_H;
     let n_series = chart.series.len().max(1);
