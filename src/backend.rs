@@ -3,11 +3,12 @@
 //! with an error; none silently falls back to another.
 
 use crate::dlx::Dlx;
-use crate::input::Instance;
+use crate::edgematch::scan::Scan;
+use crate::input::{Instance, InstanceKind};
 use crate::search::Engine;
 
 /// Back-end names accepted by `--backend`.
-pub const NAMES: &[&str] = &["auto", "dlx"];
+pub const NAMES: &[&str] = &["auto", "dlx", "scan"];
 
 /// Why a back-end cannot be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -40,6 +41,18 @@ pub fn make<'a>(
 ) -> Result<Box<dyn Engine + 'a>, BackendError> {
     match name {
         "auto" | "dlx" => Ok(Box::new(Dlx::new(instance.problem()))),
+        "scan" => match &instance.kind {
+            InstanceKind::EdgeMatch(e) => {
+                Scan::new(&e.puzzle, &e.problem).map(|s| Box::new(s) as Box<dyn Engine>).map_err(|reason| {
+                    BackendError::NotApplicable { backend: name.into(), file: instance.file.clone(), reason }
+                })
+            }
+            InstanceKind::Polycube(_) => Err(BackendError::NotApplicable {
+                backend: name.into(),
+                file: instance.file.clone(),
+                reason: "the scan backtracker solves edge-matching puzzles only".into(),
+            }),
+        },
         other => Err(BackendError::Unknown(other.to_string())),
     }
 }

@@ -12,6 +12,8 @@
 mod board;
 pub mod generate;
 pub mod ir;
+pub mod scan;
+pub mod score;
 
 pub use board::{Board, BoardError, Placed, Score};
 

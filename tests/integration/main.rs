@@ -1,6 +1,7 @@
 //! emx integration tests: one binary, one module per area.
 
 mod cli;
+mod edgematch_counts;
 mod edgematch_errors;
 mod edgematch_formats;
 mod edgematch_generate;
