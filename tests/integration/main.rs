@@ -5,6 +5,7 @@ mod edgematch_counts;
 mod edgematch_errors;
 mod edgematch_formats;
 mod edgematch_generate;
+mod edgematch_score;
 mod polycube_counts;
 mod polycube_errors;
 

@@ -3,6 +3,7 @@
 
 mod generate;
 mod info;
+mod score;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -39,6 +40,8 @@ enum Command {
     Info(info::InfoArgs),
     /// Generate puzzles (random edge-matching puzzles with a planted solution).
     Generate(generate::GenerateArgs),
+    /// Score an edge-matching board: matched inner joins, border, tiles, clues.
+    Score(score::ScoreArgs),
 }
 
 /// A mistake in the command line that clap cannot see (exit code 2).
@@ -71,6 +74,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(args)?,
         Command::Info(args) => info::run(args)?,
         Command::Generate(args) => generate::run(args)?,
+        Command::Score(args) => score::run(args)?,
     };
     Ok(ExitCode::from(code))
 }
@@ -86,8 +90,9 @@ fn main() -> ExitCode {
             }
             let _ = std::io::stdout().flush();
             eprintln!("error: {err:#}");
-            let bad_input =
-                err.downcast_ref::<emx::frontend::LoadError>().is_some() || err.downcast_ref::<UsageError>().is_some();
+            let bad_input = err.downcast_ref::<emx::frontend::LoadError>().is_some()
+                || err.downcast_ref::<UsageError>().is_some()
+                || err.downcast_ref::<emx::backend::BackendError>().is_some();
             ExitCode::from(if bad_input { EXIT_BAD_INPUT } else { 4 })
         }
     }
