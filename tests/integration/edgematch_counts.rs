@@ -111,3 +111,32 @@ fn scan_is_not_applicable_to_polycubes() {
     let err = backend::make("scan", &inst, &BackendConfig::default()).err().unwrap();
     assert!(matches!(err, backend::BackendError::NotApplicable { .. }), "{err}");
 }
+
+/// Identical tiles are labelled: each distinct picture (colours per cell)
+/// is counted once per arrangement of the identical tiles, so
+/// boards = pictures x product of (group size)!.
+#[test]
+fn identical_tiles_are_counted_as_labelled() {
+    use emx::edgematch::{identical_tiles, ir::board_of};
+    use emx::search::{Flow, Limits};
+    let g = generate(&GenerateSpec { rows: 3, cols: 4, style: Style::Uniform { colors: 2 }, seed: 4 }).unwrap();
+    let groups = identical_tiles(&g.puzzle);
+    assert!(!groups.is_empty(), "want duplicates: {groups:?}");
+    let factor: u64 = groups.iter().map(|g| (1..=g.len() as u64).product::<u64>()).product();
+    let problem = emx::edgematch::ir::to_problem(&g.puzzle);
+    for backend in ["dlx", "scan"] {
+        let mut pictures = std::collections::HashSet::new();
+        let mut visit = |s: &[u32]| {
+            let b = board_of(&g.puzzle, &problem, s);
+            b.check_solution(&g.puzzle).unwrap();
+            pictures.insert((0..b.cells.len()).map(|i| b.colours(&g.puzzle, i).unwrap()).collect::<Vec<_>>());
+            Flow::Continue
+        };
+        let stats = match backend {
+            "dlx" => emx::dlx::Dlx::new(&problem).search(&Limits::none(), &mut visit),
+            _ => emx::edgematch::scan::Scan::new(&g.puzzle, &problem).unwrap().search(&Limits::none(), &mut visit),
+        };
+        assert!(stats.complete());
+        assert_eq!(stats.solutions, pictures.len() as u64 * factor, "{backend}: {groups:?}");
+    }
+}
