@@ -33,39 +33,53 @@ pub const MAX_SCAN_COLORS: usize = 1024;
 /// How often (in nodes) the polled limits are checked.
 const POLL_MASK: u64 = 0xffff;
 
-/// One way to put a tile in a cell: the tile, its rotation, and the
-/// colours it then shows to the east and south (dense colour ids).
-#[derive(Clone, Copy, Debug)]
+/// One way to put a tile in a cell: the tile and the colours it then
+/// shows to the east (premultiplied by the colour count, ready to be the
+/// west part of the next cell's key) and south (dense colour ids).
+#[derive(Clone, Copy, Debug, Default)]
 struct Cand {
-    tile: u32,
-    east: u16,
+    east_key: u32,
     south: u16,
-    rotation: u8,
+    tile: u16,
+}
+
+/// Per-cell constants: where its key's table starts and where its west
+/// and north colours are read (index `n_cells` is a grey sentinel).
+#[derive(Clone, Copy, Debug)]
+struct CellInfo {
+    base: u32,
+    west: u32,
+    north: u32,
+}
+
+/// Per-cell search state: the candidate range still to try and the colours
+/// the placed tile shows east and south.
+#[derive(Clone, Copy, Debug, Default)]
+struct CellState {
+    cur: u32,
+    end: u32,
+    east_key: u32,
+    south: u32,
 }
 
 /// The scan-row backtracker for one puzzle.
 ///
-/// Invariants: `start` has `4 * nc * nc + 1` non-decreasing offsets into
-/// `cands`; the key of a cell is `class * nc * nc + west * nc + north` where
-/// `class` is `1` if the cell is in the last column plus `2` if in the last
-/// row; clue tiles appear in no list but their clue's single candidate
-/// (stored after the lists, at `fixed[cell]`).
+/// Invariants: `start[k]..start[k + 1]` is the candidate range of key `k`;
+/// the key of a cell is `info.base + west * nc + north`. Keys
+/// `class * nc^2 + ...` (class = 1 if the cell is in the last column, + 2
+/// if in the last row) list every free tile's distinct looks; a clued cell
+/// has its own block of `nc^2` keys holding only the clue's look, and clue
+/// tiles appear in no other list. `rotation[i]` is the rotation of
+/// candidate `i`.
 pub struct Scan {
     rows: usize,
     cols: usize,
     /// Dense colour count (grey is 0).
     nc: usize,
     cands: Vec<Cand>,
+    rotation: Vec<u8>,
     start: Vec<u32>,
-    /// Per cell: `class * nc * nc`.
-    base: Vec<u32>,
-    /// Per cell: index into `east` of its west neighbour (or of the grey
-    /// slot `n_cells`), and into `south` of its north neighbour.
-    west_src: Vec<u32>,
-    north_src: Vec<u32>,
-    /// Per cell: the clue's candidate index and the (west, north) colours
-    /// it needs.
-    fixed: Vec<Option<(u32, u16, u16)>>,
+    cells: Vec<CellInfo>,
     /// Option id of each (tile, cell, rotation) the search can report.
     option_of: HashMap<(u32, u32, u8), OptionId>,
     tiles: usize,
@@ -79,6 +93,9 @@ impl Scan {
     pub fn new(puzzle: &EdgePuzzle, problem: &Problem) -> Result<Scan, String> {
         let (rows, cols) = (puzzle.rows, puzzle.cols);
         let n = rows * cols;
+        if puzzle.tiles.len() > 1 << 16 {
+            return Err(format!("{} tiles; scan handles at most 65536", puzzle.tiles.len()));
+        }
         // Dense colours, grey first.
         let mut dense: HashMap<u16, u16> = HashMap::from([(GREY, 0)]);
         for t in &puzzle.tiles {
@@ -91,11 +108,18 @@ impl Scan {
         if nc > MAX_SCAN_COLORS {
             return Err(format!("{nc} colours; the scan table is built for at most {MAX_SCAN_COLORS}"));
         }
-        let clue_of: HashMap<usize, &super::Clue> = puzzle.clues.iter().map(|c| (c.tile, c)).collect();
-        // Bucket every distinct look of every free tile by its key.
-        let mut keyed: Vec<(u32, Cand)> = Vec::new();
+        let block = nc * nc;
+        let clued: HashMap<usize, &super::Clue> = puzzle.clues.iter().map(|c| (c.tile, c)).collect();
+        let key_of = |base: usize, look: [u16; 4]| {
+            let d = look.map(|k| dense[&k] as usize);
+            let cand = Cand { east_key: (d[1] * nc) as u32, south: d[2] as u16, tile: 0 };
+            (base + d[3] * nc + d[0], cand)
+        };
+        // Every distinct look of every free tile, keyed; then the clues,
+        // each in its own block after the four class blocks.
+        let mut keyed: Vec<(usize, Cand, u8)> = Vec::new();
         for (t, tile) in puzzle.tiles.iter().enumerate() {
-            if clue_of.contains_key(&t) {
+            if clued.contains_key(&t) {
                 continue;
             }
             let mut seen: Vec<[u16; 4]> = Vec::with_capacity(4);
@@ -105,39 +129,40 @@ impl Scan {
                     continue;
                 }
                 seen.push(look);
-                let d = look.map(|k| dense[&k]);
-                let class = (d[1] == 0) as usize + 2 * (d[2] == 0) as usize;
-                let key = class * nc * nc + d[3] as usize * nc + d[0] as usize;
-                keyed.push((key as u32, Cand { tile: t as u32, east: d[1], south: d[2], rotation: r }));
+                let class = (look[1] == GREY) as usize + 2 * (look[2] == GREY) as usize;
+                let (key, cand) = key_of(class * block, look);
+                keyed.push((key, Cand { tile: t as u16, ..cand }, r));
             }
         }
-        keyed.sort_by_key(|&(k, c)| (k, c.tile, c.rotation));
-        let mut start = vec![0u32; 4 * nc * nc + 1];
-        for &(k, _) in &keyed {
-            start[k as usize + 1] += 1;
+        let mut clue_base = vec![None; n];
+        for (k, clue) in puzzle.clues.iter().enumerate() {
+            let base = (4 + k) * block;
+            clue_base[puzzle.cell(clue.row, clue.col)] = Some(base as u32);
+            let (key, cand) = key_of(base, puzzle.tiles[clue.tile].rotated(clue.rotation));
+            keyed.push((key, Cand { tile: clue.tile as u16, ..cand }, clue.rotation));
         }
-        for k in 0..4 * nc * nc {
+        keyed.sort_by_key(|&(k, c, r)| (k, c.tile, r));
+        let n_keys = (4 + puzzle.clues.len()) * block;
+        let mut start = vec![0u32; n_keys + 1];
+        for &(k, _, _) in &keyed {
+            start[k + 1] += 1;
+        }
+        for k in 0..n_keys {
             start[k + 1] += start[k];
         }
-        let mut cands: Vec<Cand> = keyed.into_iter().map(|(_, c)| c).collect();
-        let mut fixed = vec![None; n];
-        for clue in &puzzle.clues {
-            let look = puzzle.tiles[clue.tile].rotated(clue.rotation);
-            let d = look.map(|k| dense[&k]);
-            let cell = puzzle.cell(clue.row, clue.col);
-            fixed[cell] = Some((cands.len() as u32, d[3], d[0]));
-            cands.push(Cand { tile: clue.tile as u32, east: d[1], south: d[2], rotation: clue.rotation });
-        }
-        let mut base = Vec::with_capacity(n);
-        let mut west_src = Vec::with_capacity(n);
-        let mut north_src = Vec::with_capacity(n);
-        for cell in 0..n {
-            let (r, c) = (cell / cols, cell % cols);
-            let class = (c + 1 == cols) as usize + 2 * (r + 1 == rows) as usize;
-            base.push((class * nc * nc) as u32);
-            west_src.push(if c == 0 { n } else { cell - 1 } as u32);
-            north_src.push(if r == 0 { n } else { cell - cols } as u32);
-        }
+        let cands = keyed.iter().map(|&(_, c, _)| c).collect();
+        let rotation = keyed.iter().map(|&(_, _, r)| r).collect();
+        let cells = (0..n)
+            .map(|cell| {
+                let (r, c) = (cell / cols, cell % cols);
+                let class = (c + 1 == cols) as usize + 2 * (r + 1 == rows) as usize;
+                CellInfo {
+                    base: clue_base[cell].unwrap_or((class * block) as u32),
+                    west: if c == 0 { n } else { cell - 1 } as u32,
+                    north: if r == 0 { n } else { cell - cols } as u32,
+                }
+            })
+            .collect();
         let geo = problem.geometry.as_ref().ok_or("the problem has no edge-matching geometry")?;
         let mut option_of = HashMap::with_capacity(geo.placements.len() * 2);
         for (o, p) in geo.placements.iter().enumerate() {
@@ -154,11 +179,9 @@ impl Scan {
             cols,
             nc,
             cands,
+            rotation,
             start,
-            base,
-            west_src,
-            north_src,
-            fixed,
+            cells,
             option_of,
             tiles: puzzle.tiles.len(),
             name: puzzle.name.clone(),
@@ -169,88 +192,76 @@ impl Scan {
     pub fn search(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
         let started = Instant::now();
         let n = self.rows * self.cols;
-        let nc = self.nc as u32;
         let mut stats = SearchStats::default();
-        // Colours shown east / south by each placed cell; slot n is grey.
-        let mut east = vec![0u16; n + 1];
-        let mut south = vec![0u16; n + 1];
-        let mut cur = vec![0u32; n];
-        let mut end = vec![0u32; n];
+        // State of each cell; slot n is the grey sentinel (all zero).
+        let mut state = vec![CellState::default(); n + 1];
         let mut used = vec![0u64; self.tiles.div_ceil(64)];
         let mut options: Vec<OptionId> = vec![0; n];
-        let (cands, start, base) = (&self.cands[..], &self.start[..], &self.base[..]);
+        let (cands, start, cells) = (&self.cands[..], &self.start[..], &self.cells[..]);
         let mut nodes = 0u64;
         let mut p = 0usize;
-        let mut entering = true;
+        // Enter cell 0.
+        let k = cells[0].base as usize;
+        state[0].cur = start[k];
+        state[0].end = start[k + 1];
         let stopped = 'search: loop {
-            if entering {
-                let w = east[self.west_src[p] as usize];
-                let nn = south[self.north_src[p] as usize];
-                let (lo, hi) = match self.fixed[p] {
-                    None => {
-                        let k = (base[p] + w as u32 * nc + nn as u32) as usize;
-                        (start[k], start[k + 1])
-                    }
-                    Some((i, fw, fnn)) if fw == w && fnn == nn => (i, i + 1),
-                    Some((i, _, _)) => (i, i),
-                };
-                cur[p] = lo;
-                end[p] = hi;
-            }
             // Try the next free candidate of cell p.
-            let (mut i, hi) = (cur[p], end[p]);
-            let mut placed = false;
-            while i < hi {
+            let CellState { cur, end, .. } = state[p];
+            let mut i = cur;
+            let mut found = None;
+            while i < end {
                 let c = cands[i as usize];
                 i += 1;
                 let (word, bit) = ((c.tile >> 6) as usize, 1u64 << (c.tile & 63));
                 if used[word] & bit == 0 {
                     used[word] |= bit;
-                    east[p] = c.east;
-                    south[p] = c.south;
-                    placed = true;
+                    found = Some(c);
                     break;
                 }
             }
-            cur[p] = i;
-            if placed {
-                nodes += 1;
-                if nodes & POLL_MASK == 0 {
-                    if let Some(stop) = limits.poll(nodes) {
-                        break 'search Some(stop);
-                    }
+            let Some(c) = found else {
+                // Cell p exhausted: back to the previous cell.
+                if p == 0 {
+                    break None;
                 }
-                if p + 1 < n {
-                    p += 1;
-                    entering = true;
-                    continue;
-                }
-                // A full board.
-                stats.solutions += 1;
-                for (cell, o) in options.iter_mut().enumerate() {
-                    let c = cands[cur[cell] as usize - 1];
-                    *o = self.option_of[&(c.tile, cell as u32, c.rotation)];
-                }
-                if visit(&options) == Flow::Stop {
-                    break 'search Some(StopReason::Visitor);
-                }
-                if limits.max_solutions.is_some_and(|m| stats.solutions >= m) {
-                    break 'search Some(StopReason::SolutionLimit);
-                }
-                // Take the last tile back and go on at the last cell.
-                let t = cands[cur[p] as usize - 1].tile;
+                p -= 1;
+                let t = cands[state[p].cur as usize - 1].tile;
                 used[(t >> 6) as usize] &= !(1u64 << (t & 63));
-                entering = false;
+                continue;
+            };
+            state[p].cur = i;
+            state[p].east_key = c.east_key;
+            state[p].south = c.south as u32;
+            nodes += 1;
+            if nodes & POLL_MASK == 0 {
+                if let Some(stop) = limits.poll(nodes) {
+                    break 'search Some(stop);
+                }
+            }
+            if p + 1 < n {
+                // Enter the next cell.
+                p += 1;
+                let info = cells[p];
+                let k = (info.base + state[info.west as usize].east_key + state[info.north as usize].south) as usize;
+                state[p].cur = start[k];
+                state[p].end = start[k + 1];
                 continue;
             }
-            // Cell p exhausted: back to the previous cell.
-            if p == 0 {
-                break None;
+            // A full board.
+            stats.solutions += 1;
+            for (cell, o) in options.iter_mut().enumerate() {
+                let i = state[cell].cur as usize - 1;
+                *o = self.option_of[&(cands[i].tile as u32, cell as u32, self.rotation[i])];
             }
-            p -= 1;
-            let t = cands[cur[p] as usize - 1].tile;
+            if visit(&options) == Flow::Stop {
+                break 'search Some(StopReason::Visitor);
+            }
+            if limits.max_solutions.is_some_and(|m| stats.solutions >= m) {
+                break 'search Some(StopReason::SolutionLimit);
+            }
+            // Take the last tile back and go on at the last cell.
+            let t = c.tile;
             used[(t >> 6) as usize] &= !(1u64 << (t & 63));
-            entering = false;
         };
         stats.nodes = nodes;
         stats.elapsed = started.elapsed();

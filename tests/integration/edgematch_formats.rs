@@ -111,3 +111,16 @@ fn meta_2010_sizes_and_colours() {
         assert_eq!((p.rows, p.cols, p.n_colors()), (n, n, colours));
     }
 }
+
+#[test]
+fn eternity2_centre_clue_in_heule_format() {
+    let centre = puzzle("instances/edgematch/eternity2/e2_centre.txt", None);
+    let text = edge_formats::write_heule(&centre);
+    // Heule's hint: row 9, column 8 (1-based), piece 139, rotation 2.
+    assert!(text.starts_with("1\n9 8 139 2\n1 17 0 0\n"), "{}", &text[..40]);
+    let back = edge_formats::parse_heule(&text, "f", &centre.name).unwrap();
+    assert_eq!(back, centre);
+    // And through emx's own writer.
+    let emx_text = edge_formats::write_emx(&centre, &[]);
+    assert_eq!(edge_formats::parse_emx(&emx_text, "f", "x").unwrap(), centre);
+}
