@@ -140,3 +140,10 @@ fn identical_tiles_are_counted_as_labelled() {
         assert_eq!(stats.solutions, pictures.len() as u64 * factor, "{backend}: {groups:?}");
     }
 }
+
+#[test]
+fn auto_uses_scan_for_edge_matching() {
+    let inst = brendan("04x04");
+    let engine = backend::make("auto", &inst, &BackendConfig::default()).unwrap();
+    assert!(engine.describe().starts_with("scan"), "{}", engine.describe());
+}
