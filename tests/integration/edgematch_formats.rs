@@ -124,3 +124,23 @@ fn eternity2_centre_clue_in_heule_format() {
     let emx_text = edge_formats::write_emx(&centre, &[]);
     assert_eq!(edge_formats::parse_emx(&emx_text, "f", "x").unwrap(), centre);
 }
+
+#[test]
+fn input_format_overrides_detection() {
+    use std::process::Command;
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_emx")).args(args).current_dir(repo_path("")).output().unwrap()
+    };
+    let file = "tests/data/edgematch/heule_crlf_hint.txt";
+    let ok = run(&["solve", file, "--input-format", "heule", "-q"]);
+    assert_eq!(ok.status.code(), Some(0));
+    // Read as emx, the hint count `1` is no directive: exit 2 with the position.
+    let bad = run(&["solve", file, "--input-format", "emx"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("heule_crlf_hint.txt:1:1: tile before the `size` line"));
+    let bad = run(&["solve", file, "--input-format", "meta"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let info = run(&["info", "instances/edgematch/heule2008/em_7_3_6.txt", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    assert_eq!((v["rows"].as_u64(), v["tiles"].as_u64(), v["colors"].as_u64()), (Some(7), Some(49), Some(10)));
+}
