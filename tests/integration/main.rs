@@ -1,9 +1,11 @@
 //! emx integration tests: one binary, one module per area.
 
 mod cli;
+mod edgematch_counts;
 mod edgematch_errors;
 mod edgematch_formats;
 mod edgematch_generate;
+mod edgematch_score;
 mod encoders;
 mod polycube_counts;
 mod polycube_errors;
