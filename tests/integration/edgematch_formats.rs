@@ -128,9 +128,8 @@ fn eternity2_centre_clue_in_heule_format() {
 #[test]
 fn input_format_overrides_detection() {
     use std::process::Command;
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_emx")).args(args).current_dir(repo_path("")).output().unwrap()
-    };
+    let run =
+        |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_emx")).args(args).current_dir(repo_path("")).output().unwrap();
     let file = "tests/data/edgematch/heule_crlf_hint.txt";
     let ok = run(&["solve", file, "--input-format", "heule", "-q"]);
     assert_eq!(ok.status.code(), Some(0));
