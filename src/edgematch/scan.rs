@@ -219,8 +219,7 @@ impl Scan {
             let CellState { cur, end, .. } = state[p];
             let mut i = cur;
             let mut found = None;
-            while i < end {
-                let c = cands[i as usize];
+            for &c in &cands[cur as usize..end as usize] {
                 i += 1;
                 let (word, bit) = ((c.tile >> 6) as usize, 1u64 << (c.tile & 63));
                 if used[word] & bit == 0 {
