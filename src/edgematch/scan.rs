@@ -30,6 +30,9 @@ use std::time::Instant;
 /// (the table has `4 * colours^2` entries).
 pub const MAX_SCAN_COLORS: usize = 1024;
 
+/// Largest number of candidate lists (`(4 + clues) * colours^2`) built.
+pub const MAX_SCAN_KEYS: usize = 1 << 24;
+
 /// How often (in nodes) the polled limits are checked.
 const POLL_MASK: u64 = 0xffff;
 
@@ -109,6 +112,13 @@ impl Scan {
             return Err(format!("{nc} colours; the scan table is built for at most {MAX_SCAN_COLORS}"));
         }
         let block = nc * nc;
+        if (4 + puzzle.clues.len()) * block > MAX_SCAN_KEYS {
+            return Err(format!(
+                "{nc} colours and {} clues make {} candidate lists; scan builds at most {MAX_SCAN_KEYS}",
+                puzzle.clues.len(),
+                (4 + puzzle.clues.len()) * block
+            ));
+        }
         let clued: HashMap<usize, &super::Clue> = puzzle.clues.iter().map(|c| (c.tile, c)).collect();
         let key_of = |base: usize, look: [u16; 4]| {
             let d = look.map(|k| dense[&k] as usize);
@@ -209,8 +219,7 @@ impl Scan {
             let CellState { cur, end, .. } = state[p];
             let mut i = cur;
             let mut found = None;
-            while i < end {
-                let c = cands[i as usize];
+            for &c in &cands[cur as usize..end as usize] {
                 i += 1;
                 let (word, bit) = ((c.tile >> 6) as usize, 1u64 << (c.tile & 63));
                 if used[word] & bit == 0 {
@@ -357,6 +366,22 @@ mod tests {
         // 4! corner orders x 4! edge orders, one centre look.
         assert_eq!(scan.len(), 24 * 24);
         assert_eq!(scan, all_solutions(&mut crate::dlx::Dlx::new(&problem), &problem));
+    }
+
+    #[test]
+    fn table_size_is_capped() {
+        let mut g =
+            generate(&GenerateSpec { rows: 16, cols: 16, style: Style::Uniform { colors: 1000 }, seed: 1 }).unwrap();
+        for (cell, p) in g.solution.cells.iter().enumerate() {
+            let p = p.unwrap();
+            g.puzzle.clues.push(Clue { tile: p.tile as usize, row: cell / 16, col: cell % 16, rotation: p.rotation });
+        }
+        let problem = to_problem(&g.puzzle);
+        let err = Scan::new(&g.puzzle, &problem).unwrap_err();
+        assert!(err.contains("candidate lists"), "{err}");
+        // Without the clues it fits.
+        g.puzzle.clues.clear();
+        assert!(Scan::new(&g.puzzle, &to_problem(&g.puzzle)).is_ok());
     }
 
     #[test]
