@@ -110,6 +110,16 @@ fn every_command_matches_its_documentation() {
         assert!(out.exists());
         check("emx encode", &v);
     }
+    let v = run_json(&[
+        "score",
+        "instances/edgematch/eternity2/blackwood470.board.txt",
+        "--puzzle",
+        "instances/edgematch/eternity2/e2_centre.txt",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["boards"][0]["matched"], 470);
+    check("emx score", &v);
     let puzzle = dir.join("gen.txt");
     let v = run_json(&[
         "generate",

@@ -2,9 +2,11 @@
 
 mod bench;
 mod cli;
+mod edgematch_counts;
 mod edgematch_errors;
 mod edgematch_formats;
 mod edgematch_generate;
+mod edgematch_score;
 mod encoders;
 mod json_schema;
 mod polycube_counts;

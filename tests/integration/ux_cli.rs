@@ -28,6 +28,14 @@ fn pictures_from_every_command() {
         vec!["info", e4, "--format", "svg"],
         vec!["render", soma],
         vec!["render", e4],
+        vec![
+            "score",
+            "instances/edgematch/eternity2/blackwood470.board.txt",
+            "--puzzle",
+            "instances/edgematch/eternity2/e2_centre.txt",
+            "--format",
+            "svg",
+        ],
     ] {
         let out = emx(&args);
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));

@@ -9,6 +9,7 @@ mod info;
 mod output;
 mod progress;
 mod render;
+mod score;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -68,6 +69,8 @@ enum Command {
     Encode(encode::EncodeArgs),
     /// Map an external answer (SAT model, clique, LP solution) back to a verified solution.
     Decode(decode::DecodeArgs),
+    /// Score an edge-matching board: matched inner joins, border, tiles, clues.
+    Score(score::ScoreArgs),
 }
 
 /// A mistake in the command line that clap cannot see (exit code 2).
@@ -122,6 +125,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Generate(args) => generate::run(args)?,
         Command::Encode(args) => encode::run(args)?,
         Command::Decode(args) => decode::run(args)?,
+        Command::Score(args) => score::run(args)?,
     };
     Ok(ExitCode::from(code))
 }

@@ -197,8 +197,21 @@ fn print_text(
     write!(out, "solutions: {partial}{}{}", report.reported, equivalence_text(report.equivalence))?;
     if report.equivalence != Equivalence::None {
         write!(out, " ({} counting every symmetric copy)", report.found)?;
+    } else if !problem.symmetries.is_empty() {
+        write!(out, " (every symmetric copy counted; --unique counts up to rotation)")?;
     }
     writeln!(out)?;
+    if let input::InstanceKind::EdgeMatch(e) = &instance.kind {
+        let groups = emx::edgematch::identical_tiles(&e.puzzle);
+        if !groups.is_empty() {
+            let copies: usize = groups.iter().map(Vec::len).sum();
+            writeln!(
+                out,
+                "note: {copies} tiles fall in {} groups of identical tiles; boards that differ only by swapping identical tiles are counted separately",
+                groups.len()
+            )?;
+        }
+    }
     let s = &report.stats;
     writeln!(
         out,

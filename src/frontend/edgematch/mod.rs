@@ -4,12 +4,14 @@
 //! the same `file:line: what was expected` whatever the format.
 
 mod board;
+mod bucas;
 mod check;
 mod emx;
 mod heule;
 mod meta;
 
 pub use board::parse_board;
+pub use bucas::{is_bucas, parse_bucas};
 pub use check::{check_puzzle, Lines};
 pub use emx::{parse_emx, write_emx, KEYWORDS as EMX_KEYWORDS};
 pub use heule::{parse_heule, write_heule};
