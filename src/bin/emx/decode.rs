@@ -76,7 +76,22 @@ fn report(instance: &Instance, solutions: &[(String, Solution)], format: Format)
         Format::Json => {
             let list: Vec<_> =
                 out.iter().map(|(l, s)| json!({"source": l, "solution": instance.solution_json(s)})).collect();
-            println!("{}", json!({"file": instance.file, "verified": true, "solutions": list}));
+            println!(
+                "{}",
+                json!({
+                    "command": "decode",
+                    "file": instance.file,
+                    "puzzle": instance.problem().name,
+                    "kind": crate::solve::instance_kind(instance),
+                    "verified": true,
+                    "solutions": list,
+                })
+            );
+        }
+        Format::Svg => {
+            let solutions: Vec<Solution> = out.iter().map(|(_, s)| (*s).clone()).collect();
+            let picture = crate::render::solutions_picture(instance, &instance.problem().name, &solutions)?;
+            crate::output::write(None, &picture)?;
         }
         Format::Text => {
             for (label, s) in out {

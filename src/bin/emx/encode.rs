@@ -63,6 +63,25 @@ pub struct EncodeArgs {
     /// (join, colour) as in Heule's compact direct encoding.
     #[arg(long, default_value = "variables", value_parser = clap::builder::PossibleValuesParser::new(ColorEncoding::NAMES))]
     pub colors: String,
+    /// How to report what was written: a line on stderr (`text`), or one
+    /// JSON object on stdout (`json`, needs -o so stdout is free).
+    #[arg(long, value_enum, default_value_t = crate::Format::Text)]
+    pub format: crate::Format,
+}
+
+/// The `--format json` summary of a written encoding: every size field is
+/// present, `null` where it does not apply to the target.
+#[derive(Default, serde::Serialize)]
+struct Summary {
+    variables: Option<u64>,
+    clauses: Option<u64>,
+    literals: Option<u64>,
+    nodes: Option<u64>,
+    edges: Option<u64>,
+    map: Option<String>,
+    items: Option<u64>,
+    options: Option<u64>,
+    constraints: Option<u64>,
 }
 
 /// The restriction the flags ask for, if any.
@@ -108,6 +127,15 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
     let excluded: Vec<bool> = restriction.as_ref().map(|r| r.excluded.clone()).unwrap_or_default();
     let note = restriction.as_ref().map(|r| format!("restriction: {}", r.description)).unwrap_or_default();
     let out_name = args.output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
+    crate::usage_ensure!(
+        args.format != crate::Format::Svg,
+        "emx encode writes no picture: --format text or json (to draw the puzzle: emx render)"
+    );
+    crate::usage_ensure!(
+        args.format != crate::Format::Json || args.output.is_some(),
+        "--format json prints a summary on stdout, so the encoding needs a file: give -o FILE"
+    );
+    let mut summary = Summary::default();
     let start = Instant::now();
     match args.to {
         Target::Cnf => {
@@ -119,6 +147,10 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
             let enc = cnf::encode(problem, &opts)?;
             let comments = cnf::comments(&instance, &enc, &opts, restriction.as_ref());
             output(args.output.as_ref(), |mut w| emx_encoders::dimacs::write_cnf(&mut w, &enc.cnf, &comments))?;
+            summary.variables = Some(enc.cnf.n_vars() as u64);
+            summary.clauses = Some(enc.cnf.n_clauses() as u64);
+            summary.literals = Some(enc.cnf.n_literals() as u64);
+            summary.options = Some(problem.n_options() as u64);
             eprintln!(
                 "emx encode: wrote {out_name}: cnf, {} variables ({} options), {} clauses, {} literals, {:.3} s",
                 enc.cnf.n_vars(),
@@ -142,6 +174,9 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
                 write_atomically(m, |w| clique::write_map(w, &instance, &g))
                     .with_context(|| format!("writing {}", m.display()))?;
             }
+            summary.nodes = Some(stats.nodes.into());
+            summary.edges = Some(stats.edges);
+            summary.map = map.as_ref().map(|m| m.display().to_string());
             eprintln!(
                 "emx encode: wrote {out_name}: clique graph, {} nodes, {} edges{}, {:.3} s",
                 stats.nodes,
@@ -152,6 +187,9 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
         }
         Target::Dlx => {
             output(args.output.as_ref(), |mut w| emx::encode::write_dlx(&mut w, &instance, &excluded, &note))?;
+            summary.items = Some(problem.items().len() as u64);
+            summary.options =
+                Some((problem.n_options() - restriction.as_ref().map_or(0, Restriction::n_excluded)) as u64);
             eprintln!(
                 "emx encode: wrote {out_name}: .dlx, {} items, {} options, {:.3} s",
                 problem.items().len(),
@@ -175,6 +213,8 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
             }
             let comment = format!("emx: MILP of Salassa et al. for {} ({})\n{note}", instance.file, problem.name);
             let stats = output(args.output.as_ref(), |mut w| lp::write(&mut w, &puzzle, &comment))?;
+            summary.variables = Some(stats.variables as u64);
+            summary.constraints = Some(stats.constraints as u64);
             eprintln!(
                 "emx encode: wrote {out_name}: lp, {} variables, {} constraints, {:.3} s",
                 stats.variables,
@@ -182,6 +222,18 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
                 start.elapsed().as_secs_f64()
             );
         }
+    }
+    if args.format == crate::Format::Json {
+        let mut v = serde_json::to_value(&summary)?;
+        v["command"] = "encode".into();
+        v["file"] = instance.file.clone().into();
+        v["puzzle"] = problem.name.clone().into();
+        v["kind"] = crate::solve::instance_kind(&instance).into();
+        v["to"] = format!("{:?}", args.to).to_lowercase().into();
+        v["output"] = out_name.into();
+        v["restriction"] = restriction.as_ref().map(|r| r.description.clone()).into();
+        v["time_s"] = start.elapsed().as_secs_f64().into();
+        println!("{v}");
     }
     Ok(EXIT_OK)
 }

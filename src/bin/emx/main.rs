@@ -1,10 +1,14 @@
 //! The `emx` command line: argument parsing and printing only; the library
 //! does the work.
 
+mod bench;
 mod decode;
 mod encode;
 mod generate;
 mod info;
+mod output;
+mod progress;
+mod render;
 mod score;
 mod solve;
 
@@ -13,6 +17,19 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+const EXAMPLES: &str = "\
+Examples:
+  emx solve instances/polycube/pentominoes_10x6_def.txt --unique --first 1
+  emx solve instances/edgematch/brendan_set2/pieces_05x05.txt --format svg -o 5x5.svg
+  emx info  instances/polycube/somacube_def.txt
+  emx render instances/edgematch/eternity2/e2_centre.txt \\
+      --solution instances/edgematch/eternity2/blackwood470.board.txt -o e2.svg
+  emx bench instances/polycube/somacube_def.txt --backends all --count
+
+Every command takes --format json (schema: docs/json.md).
+Exit codes: 0 ok, 1 no solution, 2 bad input or usage, 3 a limit or Ctrl-C
+stopped the run (what was found so far is printed), 4 internal error.";
 
 /// Exit code: success (solutions found, or the command did its job).
 pub const EXIT_OK: u8 = 0;
@@ -25,10 +42,12 @@ pub const EXIT_LIMIT: u8 = 3;
 
 /// emx: exact cover, SAT and CP translation of combinatorial puzzles.
 ///
-/// Reads polyomino/polycube definition files (Busche's D:/C:/L: format),
-/// turns them into one exact-cover-with-colours problem and solves it.
+/// Reads polyomino/polycube definition files (Busche's D:/C:/L: format) and
+/// edge-matching puzzles (META/Brendan, Heule and emx formats), turns them
+/// into one exact-cover-with-colours problem, and solves, compares or draws
+/// it.
 #[derive(Parser)]
-#[command(name = "emx", version, propagate_version = true)]
+#[command(name = "emx", version, propagate_version = true, after_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -40,6 +59,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Describe a puzzle: pieces, orientations, images, items, options, symmetries.
     Info(info::InfoArgs),
+    /// Compare backends side by side on one or more puzzles (one table).
+    Bench(bench::BenchArgs),
+    /// Draw a puzzle, or a solution or board read from a file, as SVG.
+    Render(render::RenderArgs),
     /// Generate puzzles (random edge-matching puzzles with a planted solution).
     Generate(generate::GenerateArgs),
     /// Translate a puzzle: DIMACS CNF, DIMACS clique graph, Knuth .dlx, CPLEX LP.
@@ -62,15 +85,33 @@ pub enum Format {
     Text,
     /// One JSON object on stdout.
     Json,
+    /// An SVG picture (solutions for `solve`, the pieces for `info`).
+    Svg,
 }
 
-/// A flag set by Ctrl-C; searches poll it and stop cleanly.
+/// Returns a [`UsageError`] unless `cond` holds.
+#[macro_export]
+macro_rules! usage_ensure {
+    ($cond:expr, $($fmt:tt)+) => {
+        if !$cond {
+            return Err($crate::UsageError(format!($($fmt)+)).into());
+        }
+    };
+}
+
+/// A flag set by Ctrl-C; searches poll it and stop cleanly, and the
+/// command prints what it found so far (exit code 3). A second Ctrl-C
+/// exits at once (exit code 130).
 fn interrupt_flag() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
     let f = flag.clone();
     // If a handler cannot be installed (already set), searches simply run
     // without Ctrl-C support.
-    let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
+    let _ = ctrlc::set_handler(move || {
+        if f.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    });
     flag
 }
 
@@ -79,6 +120,8 @@ fn run() -> anyhow::Result<ExitCode> {
     let code = match cli.command {
         Command::Solve(args) => solve::run(args)?,
         Command::Info(args) => info::run(args)?,
+        Command::Bench(args) => bench::run(args)?,
+        Command::Render(args) => render::run(args)?,
         Command::Generate(args) => generate::run(args)?,
         Command::Encode(args) => encode::run(args)?,
         Command::Decode(args) => decode::run(args)?,
@@ -97,10 +140,16 @@ fn main() -> ExitCode {
                 }
             }
             let _ = std::io::stdout().flush();
-            eprintln!("error: {err:#}");
+            match err.downcast_ref::<emx::frontend::LoadError>() {
+                // Its message already names the file and the I/O cause;
+                // the alternate form would repeat the cause.
+                Some(load) => eprintln!("error: {load}"),
+                None => eprintln!("error: {err:#}"),
+            }
             let bad_input = err.downcast_ref::<emx::frontend::LoadError>().is_some()
-                || err.downcast_ref::<UsageError>().is_some()
-                || err.downcast_ref::<emx::backend::BackendError>().is_some();
+                || err.downcast_ref::<emx::frontend::ParseError>().is_some()
+                || err.downcast_ref::<emx::backend::BackendError>().is_some()
+                || err.downcast_ref::<UsageError>().is_some();
             ExitCode::from(if bad_input { EXIT_BAD_INPUT } else { 4 })
         }
     }

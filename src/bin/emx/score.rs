@@ -60,7 +60,13 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<u8> {
                     v
                 })
                 .collect();
-            let v = json!({ "board_file": file, "puzzle": args.puzzle.display().to_string(), "boards": list });
+            let v = json!({
+                "command": "score",
+                "kind": "edgematch",
+                "board_file": file,
+                "puzzle": args.puzzle.display().to_string(),
+                "boards": list,
+            });
             serde_json::to_writer(&mut out, &v)?;
             writeln!(out)?;
         }
@@ -68,6 +74,12 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<u8> {
             for (name, r) in &reports {
                 print_text(&mut out, &file, name, r)?;
             }
+        }
+        Format::Svg => {
+            // The boards drawn, mismatched joins in red.
+            let drawn: Vec<emx::edgematch::Board> = boards.iter().map(|(_, b)| b.clone()).collect();
+            let style = emx::render::svg::BoardStyle::solution();
+            out.write_all(emx::render::svg::boards(&puzzle, &drawn, &file, &style).as_bytes())?;
         }
     }
     out.flush()?;

@@ -1,16 +1,22 @@
 //! `emx solve`.
 
+use crate::progress::Ticker;
 use crate::{interrupt_flag, Format, EXIT_LIMIT, EXIT_NO_SOLUTION, EXIT_OK};
 use clap::Args;
 use emx::backend::{self, BackendConfig};
 use emx::input::{self, InputFormat};
 use emx::ir::Equivalence;
+use emx::progress::Progress;
 use emx::search::Limits;
 use emx::solve::{solve, Mode, SolveOptions, SolveReport};
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+
+/// Random probes for the tree-size estimate of the progress line.
+const ESTIMATE_PROBES: u32 = 1000;
 
 #[derive(Args)]
 pub struct SolveArgs {
@@ -64,9 +70,12 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Do not draw solutions (text format).
+    /// Do not draw solutions (text format), no progress line on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Write the output to this file (atomically) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
@@ -76,7 +85,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let mode = if args.all {
         Mode::All
     } else if let Some(n) = args.first {
-        anyhow::ensure!(n > 0, "--first needs a positive number");
+        crate::usage_ensure!(n > 0, "--first needs a positive number");
         Mode::First(n)
     } else {
         Mode::Count
@@ -87,13 +96,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         Some(_) => Equivalence::Rotations,
     };
     if let Some(t) = args.time_limit {
-        anyhow::ensure!(t.is_finite() && t >= 0.0, "--time-limit needs a non-negative number of seconds");
+        crate::usage_ensure!(t.is_finite() && t >= 0.0, "--time-limit needs a non-negative number of seconds");
     }
+    let progress = Arc::new(Progress::new());
     let limits = Limits {
         max_solutions: args.solution_limit,
         max_nodes: args.node_limit,
-        deadline: None,
         cancel: Some(interrupt_flag()),
+        progress: Some(progress.clone()),
+        ..Limits::default()
     }
     .with_time_limit(args.time_limit.map(Duration::from_secs_f64));
     let opts = SolveOptions { mode: Some(mode), equivalence, limits };
@@ -112,17 +123,35 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         },
     };
     let mut engine = backend::make(backend_name, &instance, &config)?;
-    let report = solve(engine.as_mut(), problem, &opts, &verify)?;
+    if mode != Mode::First(1) && crate::progress::wanted(args.quiet) {
+        // For a progress line with the fraction done and the time left.
+        if let Some(estimate) = engine.estimate_nodes(ESTIMATE_PROBES, 1) {
+            progress.set_estimated_nodes(estimate);
+        }
+    }
+    let ticker = Ticker::start(progress, problem.name.clone(), args.quiet);
+    let report = solve(engine.as_mut(), problem, &opts, &verify);
+    ticker.finish();
+    let report = report?;
     if let Some(err) = engine.error() {
         anyhow::bail!("{}: {err}", engine.describe());
     }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = Vec::new();
     match args.format {
-        Format::Json => print_json(&mut out, &instance, &report, mode)?,
+        Format::Json => print_json(&mut out, &instance, &report, mode, &args.backend)?,
         Format::Text => print_text(&mut out, &instance, &report, args.quiet)?,
+        Format::Svg => {
+            let picture = crate::render::solutions_picture(&instance, &problem.name, &report.solutions)?;
+            out.extend_from_slice(picture.as_bytes());
+            if !args.quiet {
+                // The picture goes to stdout; the summary to stderr.
+                let mut summary = Vec::new();
+                print_text(&mut summary, &instance, &report, true)?;
+                eprint!("{}", String::from_utf8_lossy(&summary));
+            }
+        }
     }
-    out.flush()?;
+    crate::output::write(args.output.as_deref(), &String::from_utf8_lossy(&out))?;
     Ok(if report.hit_limit() || (args.solution_limit.is_some() && report.stats.stopped.is_some()) {
         EXIT_LIMIT
     } else if report.reported == 0 {
@@ -205,13 +234,22 @@ fn print_json(
     instance: &input::Instance,
     report: &SolveReport,
     mode: Mode,
+    backend: &str,
 ) -> std::io::Result<()> {
     let problem = instance.problem();
     let s = &report.stats;
-    let mut v = json!({
+    let v = json!({
+        "command": "solve",
         "file": instance.file,
         "puzzle": problem.name,
-        "backend": report.engine,
+        "kind": instance_kind(instance),
+        "backend": backend,
+        "engine": report.engine,
+        "mode": mode_name(mode),
+        "first": match mode {
+            Mode::First(n) => Some(n),
+            _ => None,
+        },
         "solutions": report.reported,
         "found": report.found,
         "equivalence": report.equivalence,
@@ -220,12 +258,28 @@ fn print_json(
         "nodes": s.nodes,
         "updates": s.updates,
         "time_s": s.elapsed.as_secs_f64(),
+        "nodes_per_s": s.nodes_per_sec(),
         "items": problem.items().len(),
         "options": problem.n_options(),
+        "solution_list": report.solutions.iter().map(|s| instance.solution_json(s)).collect::<Vec<_>>(),
     });
-    if mode != Mode::Count {
-        v["solution_list"] = report.solutions.iter().map(|s| instance.solution_json(s)).collect();
-    }
     serde_json::to_writer(&mut *out, &v)?;
     writeln!(out)
+}
+
+/// `polycube`, `edgematch` or `cover`, as in every command's JSON.
+pub fn instance_kind(instance: &input::Instance) -> &'static str {
+    match instance.kind {
+        input::InstanceKind::Polycube(_) => "polycube",
+        input::InstanceKind::EdgeMatch(_) => "edgematch",
+        input::InstanceKind::Cover(_) => "cover",
+    }
+}
+
+fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Count => "count",
+        Mode::All => "all",
+        Mode::First(_) => "first",
+    }
 }
