@@ -8,13 +8,17 @@
 #![warn(missing_docs)]
 
 pub mod backend;
+pub mod bench;
 pub mod dlx;
 pub mod edgematch;
+pub mod encode;
 pub mod frontend;
 pub mod geometry;
 pub mod input;
 pub mod ir;
 pub mod local;
+pub mod progress;
 pub mod render;
 pub mod search;
+pub mod solution_file;
 pub mod solve;

@@ -18,6 +18,9 @@ pub struct Limits {
     pub deadline: Option<Instant>,
     /// Stop when this flag becomes true (Ctrl-C).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Live counters for a progress display; [`Limits::poll`] publishes the
+    /// node count here (see [`crate::progress`]).
+    pub progress: Option<Arc<crate::progress::Progress>>,
 }
 
 impl Limits {
@@ -37,6 +40,9 @@ impl Limits {
     /// Checks the limits that are polled (nodes, time, cancellation).
     /// Engines call this every few thousand nodes.
     pub fn poll(&self, nodes: u64) -> Option<StopReason> {
+        if let Some(progress) = &self.progress {
+            progress.set_nodes(nodes);
+        }
         if let Some(max) = self.max_nodes {
             if nodes >= max {
                 return Some(StopReason::NodeLimit);
@@ -132,4 +138,19 @@ pub trait Engine {
     /// Enumerates solutions until exhaustion, a limit, or `visit` returning
     /// [`Flow::Stop`]; `stats.solutions` counts solutions visited.
     fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[crate::ir::OptionId]) -> Flow) -> SearchStats;
+    /// An estimate of the number of nodes of the whole search tree (Knuth's
+    /// estimator: the mean over `probes` random root-to-leaf paths, seeded
+    /// by `seed`, of the product of the branching degrees), for progress
+    /// displays ([`crate::progress::Progress::set_estimated_nodes`]).
+    /// `None` when the engine cannot estimate (the default). Must leave the
+    /// engine ready to [`run`](Engine::run).
+    fn estimate_nodes(&mut self, _probes: u32, _seed: u64) -> Option<f64> {
+        None
+    }
+    /// Why the last [`Engine::run`] failed, for engines that can fail at run
+    /// time (an external solver that crashed or printed garbage); such a run
+    /// reports `stopped: Interrupted` and the CLI prints this error.
+    fn error(&self) -> Option<String> {
+        None
+    }
 }

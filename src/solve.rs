@@ -79,6 +79,9 @@ pub fn solve(
     let mut reported = 0u64;
     let mut failure = None;
     let stats = engine.run(&opts.limits, &mut |options| {
+        if let Some(progress) = &opts.limits.progress {
+            progress.add_solution();
+        }
         let solution = Solution { options: options.to_vec() };
         if let Err(reason) = verify(&solution) {
             failure = Some(UnverifiedSolution { reason, options: solution.options });

@@ -1,3 +1,4 @@
 //! Turning solutions into text, JSON and pictures.
 
+pub mod svg;
 pub mod text;

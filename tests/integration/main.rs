@@ -1,12 +1,19 @@
 //! emx integration tests: one binary, one module per area.
 
+mod bench;
 mod cli;
+mod edgematch_counts;
 mod edgematch_errors;
 mod edgematch_formats;
 mod edgematch_generate;
+mod edgematch_score;
+mod encoders;
+mod json_schema;
 mod optimize;
 mod polycube_counts;
 mod polycube_errors;
+mod render;
+mod ux_cli;
 
 use std::path::PathBuf;
 

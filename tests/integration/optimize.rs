@@ -205,3 +205,31 @@ fn bundled_best_boards_are_valid_and_score_as_stated() {
         assert_eq!(b.score(&p).matched, stated, "{board}");
     }
 }
+
+#[test]
+fn svg_board_and_trace_chart() {
+    let dir = temp_dir("svg");
+    let trace = dir.join("trace.svg");
+    let out = emx(&[
+        "optimize",
+        "instances/edgematch/brendan_set2/pieces_05x05.txt",
+        "--time",
+        "0.3",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--format",
+        "svg",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // stdout is one SVG document: the best board, one polygon per tile triangle at least.
+    let board = String::from_utf8(out.stdout).unwrap();
+    let doc = roxmltree::Document::parse(&board).expect("board SVG parses");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    let polygons = doc.descendants().filter(|n| n.has_tag_name("polygon")).count();
+    assert!(polygons >= 4 * 25, "{polygons} polygons for 25 tiles");
+    // The trace is a chart with the method named in it.
+    let chart = std::fs::read_to_string(&trace).unwrap();
+    let doc = roxmltree::Document::parse(&chart).expect("trace SVG parses");
+    assert!(doc.descendants().any(|n| n.text().is_some_and(|t| t.contains("tabu"))));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -58,6 +58,10 @@ pub struct EdgeGenArgs {
     /// Format of the puzzle file.
     #[arg(long, value_enum, default_value_t = OutputFormat::Emx)]
     pub output_format: OutputFormat,
+    /// How to report what was written: nothing (`text`), or one JSON object
+    /// on stdout (`json`, needs --output so stdout is free).
+    #[arg(long, value_enum, default_value_t = crate::Format::Text)]
+    pub format: crate::Format,
 }
 
 /// Puzzle file formats the generator writes.
@@ -73,6 +77,14 @@ pub enum OutputFormat {
 
 pub fn run(args: GenerateArgs) -> anyhow::Result<u8> {
     let GenerateWhat::Edgematch(a) = args.what;
+    crate::usage_ensure!(
+        a.format != crate::Format::Svg,
+        "emx generate draws no picture: to draw the puzzle, emx render it"
+    );
+    crate::usage_ensure!(
+        a.format != crate::Format::Json || a.output.is_some(),
+        "--format json prints a summary on stdout, so the puzzle needs a file: give --output FILE"
+    );
     let (rows, cols) = match a.size {
         Some(n) => (n, n),
         None => (a.rows.unwrap_or(0), a.cols.unwrap_or(0)),
@@ -124,6 +136,27 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<u8> {
             ))
             .into())
         }
+    }
+    if a.format == crate::Format::Json {
+        let output = a.output.as_ref().map(|p| p.display().to_string());
+        let v = serde_json::json!({
+            "command": "generate",
+            "kind": "edgematch",
+            "puzzle": g.puzzle.name,
+            "rows": rows,
+            "cols": cols,
+            "colors": a.colors,
+            "border_colors": a.border_colors,
+            "seed": a.seed,
+            "output": output,
+            "output_format": format!("{:?}", a.output_format).to_lowercase(),
+            "solution": solution_path.as_ref().map(|p| p.display().to_string()),
+        });
+        if let Some(p) = &a.output {
+            write_atomic(p, &text)?;
+        }
+        println!("{v}");
+        return Ok(EXIT_OK);
     }
     match &a.output {
         Some(p) => write_atomic(p, &text)?,

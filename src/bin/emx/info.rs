@@ -25,13 +25,47 @@ pub fn run(args: InfoArgs) -> anyhow::Result<u8> {
     let format = args.input_format.as_deref().and_then(InputFormat::from_name);
     let instance = input::load(&args.file, format, args.puzzle)?;
     let problem = instance.problem();
+    if args.format == Format::Svg {
+        crate::output::write(None, &crate::render::puzzle_picture(&instance, &problem.name)?)?;
+        return Ok(EXIT_OK);
+    }
     let pc = match &instance.kind {
         InstanceKind::Polycube(pc) => pc,
+        InstanceKind::Cover(_) => {
+            let v = json!({
+                "command": "info",
+                "file": instance.file,
+                "puzzle": problem.name,
+                "kind": "cover",
+                "primary_items": problem.n_primary(),
+                "secondary_items": problem.n_secondary(),
+                "colors": problem.colors().len() - 1,
+                "options": problem.n_options(),
+                "entries": problem.n_entries(),
+            });
+            match args.format {
+                Format::Json | Format::Svg => println!("{v}"),
+                Format::Text => {
+                    println!("{} ({}): exact cover", problem.name, instance.file);
+                    println!(
+                        "items: {} primary, {} secondary; colours: {}; options: {}; entries: {}",
+                        problem.n_primary(),
+                        problem.n_secondary(),
+                        problem.colors().len() - 1,
+                        problem.n_options(),
+                        problem.n_entries()
+                    );
+                }
+            }
+            return Ok(EXIT_OK);
+        }
         InstanceKind::EdgeMatch(e) => {
             let p = &e.puzzle;
             let v = json!({
+                "command": "info",
                 "file": instance.file,
                 "puzzle": problem.name,
+                "kind": "edgematch",
                 "rows": p.rows,
                 "cols": p.cols,
                 "tiles": p.tiles.len(),
@@ -44,7 +78,7 @@ pub fn run(args: InfoArgs) -> anyhow::Result<u8> {
                 "board_symmetries": problem.symmetries.len() + 1,
             });
             match args.format {
-                Format::Json => println!("{v}"),
+                Format::Json | Format::Svg => println!("{v}"),
                 Format::Text => {
                     println!("{} ({})", problem.name, instance.file);
                     println!(
@@ -83,8 +117,10 @@ pub fn run(args: InfoArgs) -> anyhow::Result<u8> {
         .collect();
     let stationary: Vec<&str> = pc.puzzle.pieces.iter().filter(|d| d.stationary).map(|d| d.name.as_str()).collect();
     let v = json!({
+        "command": "info",
         "file": instance.file,
         "puzzle": problem.name,
+        "kind": "polycube",
         "puzzles_in_file": pc.puzzles_in_file,
         "dims": pc.puzzle.dims,
         "one_side": pc.puzzle.one_side,
@@ -98,7 +134,7 @@ pub fn run(args: InfoArgs) -> anyhow::Result<u8> {
         "box_rotations_and_mirrors": built.rotations_and_mirrors,
     });
     match args.format {
-        Format::Json => println!("{v}"),
+        Format::Json | Format::Svg => println!("{v}"),
         Format::Text => {
             let [x, y, z] = pc.puzzle.dims;
             println!("{} ({}, puzzle {} of {})", problem.name, instance.file, args.puzzle, pc.puzzles_in_file);

@@ -59,7 +59,7 @@ pub struct OptimizeArgs {
     #[arg(long, short, value_name = "BOARD")]
     pub output: Option<PathBuf>,
     /// Write the best score over time here: CSV if the name ends in .csv,
-    /// JSON otherwise.
+    /// an SVG chart if it ends in .svg, JSON otherwise.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
     /// TA: cells per assignment move.
@@ -200,8 +200,17 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
             .with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(path) = &args.trace {
-        let text = if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")) {
+        let ext = |x: &str| path.extension().is_some_and(|e| e.eq_ignore_ascii_case(x));
+        let text = if ext("csv") {
             outcome.trace.to_csv()
+        } else if ext("svg") {
+            // The best score over wall-clock time, as a chart.
+            let mut chart = render::svg::Trace::default();
+            for p in &outcome.trace.points {
+                chart.push(p.seconds, p.score);
+            }
+            let title = format!("{} ({})", puzzle.name, args.method);
+            render::svg::score_traces(&title, &[(args.method.as_str(), &chart)], Some(puzzle.n_joins() as u32))
         } else {
             serde_json::to_string_pretty(&outcome.trace)? + "\n"
         };
@@ -213,6 +222,12 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
     let cpu: f64 = outcome.threads.iter().map(|t| t.cpu_seconds).sum();
     let iterations: u64 = outcome.threads.iter().map(|t| t.iterations).sum();
     match args.format {
+        Format::Svg => {
+            // The best board, mismatched joins drawn in red.
+            let style = render::svg::BoardStyle::solution();
+            let title = format!("{}: {}/{}", puzzle.name, score, puzzle.n_joins());
+            out.write_all(render::svg::board(puzzle, &outcome.board, &title, &style).as_bytes())?;
+        }
         Format::Json => {
             let cells: Vec<_> = outcome
                 .board

@@ -1,16 +1,22 @@
 //! `emx solve`.
 
+use crate::progress::Ticker;
 use crate::{interrupt_flag, Format, EXIT_LIMIT, EXIT_NO_SOLUTION, EXIT_OK};
 use clap::Args;
 use emx::backend::{self, BackendConfig};
 use emx::input::{self, InputFormat};
 use emx::ir::Equivalence;
+use emx::progress::Progress;
 use emx::search::Limits;
 use emx::solve::{solve, Mode, SolveOptions, SolveReport};
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+
+/// Random probes for the tree-size estimate of the progress line.
+const ESTIMATE_PROBES: u32 = 1000;
 
 #[derive(Args)]
 pub struct SolveArgs {
@@ -25,6 +31,19 @@ pub struct SolveArgs {
     /// Solving back-end (`auto` picks the best one for the puzzle).
     #[arg(long, default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(backend::NAMES))]
     pub backend: String,
+    /// SAT solver for `--backend sat`: kissat, cadical, minisat (looked up
+    /// on PATH) or the path of any solver printing `s`/`v` lines; without
+    /// it, varisat runs in-process. Implies `--backend sat` when the backend
+    /// is `auto`. With --count/--all the SAT back-end adds a blocking clause
+    /// per solution and calls the solver again: for small instances only.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub sat_solver: Option<String>,
+    /// At-most-one encoding for the SAT back-end.
+    #[arg(long, default_value = "sequential", value_parser = clap::builder::PossibleValuesParser::new(emx_encoders::AmoEncoding::NAMES))]
+    pub amo: String,
+    /// Colour encoding for the SAT back-end.
+    #[arg(long, default_value = "variables", value_parser = clap::builder::PossibleValuesParser::new(emx_encoders::ColorEncoding::NAMES))]
+    pub colors: String,
     /// Count all solutions, printing the first (the default).
     #[arg(long, group = "mode")]
     pub count: bool,
@@ -51,9 +70,12 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Do not draw solutions (text format).
+    /// Do not draw solutions (text format), no progress line on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Write the output to this file (atomically) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
@@ -63,7 +85,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let mode = if args.all {
         Mode::All
     } else if let Some(n) = args.first {
-        anyhow::ensure!(n > 0, "--first needs a positive number");
+        crate::usage_ensure!(n > 0, "--first needs a positive number");
         Mode::First(n)
     } else {
         Mode::Count
@@ -74,26 +96,62 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         Some(_) => Equivalence::Rotations,
     };
     if let Some(t) = args.time_limit {
-        anyhow::ensure!(t.is_finite() && t >= 0.0, "--time-limit needs a non-negative number of seconds");
+        crate::usage_ensure!(t.is_finite() && t >= 0.0, "--time-limit needs a non-negative number of seconds");
     }
+    let progress = Arc::new(Progress::new());
     let limits = Limits {
         max_solutions: args.solution_limit,
         max_nodes: args.node_limit,
-        deadline: None,
         cancel: Some(interrupt_flag()),
+        progress: Some(progress.clone()),
+        ..Limits::default()
     }
     .with_time_limit(args.time_limit.map(Duration::from_secs_f64));
     let opts = SolveOptions { mode: Some(mode), equivalence, limits };
     let verify = |s: &emx::ir::Solution| instance.verify(s);
-    let mut engine = backend::make(&args.backend, &instance, &BackendConfig::default())?;
-    let report = solve(engine.as_mut(), problem, &opts, &verify)?;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    match args.format {
-        Format::Json => print_json(&mut out, &instance, &report, mode)?,
-        Format::Text => print_text(&mut out, &instance, &report, args.quiet)?,
+    let backend_name = match (args.backend.as_str(), &args.sat_solver) {
+        ("auto", Some(_)) => "sat",
+        ("sat", _) | (_, None) => args.backend.as_str(),
+        (other, Some(_)) => anyhow::bail!("--sat-solver needs --backend sat (got --backend {other})"),
+    };
+    let config = BackendConfig {
+        sat_solver: args.sat_solver.clone(),
+        cnf: emx_encoders::CnfOptions {
+            amo: args.amo.parse().map_err(anyhow::Error::msg)?,
+            colors: args.colors.parse().map_err(anyhow::Error::msg)?,
+            excluded: vec![],
+        },
+    };
+    let mut engine = backend::make(backend_name, &instance, &config)?;
+    if mode != Mode::First(1) && crate::progress::wanted(args.quiet) {
+        // For a progress line with the fraction done and the time left.
+        if let Some(estimate) = engine.estimate_nodes(ESTIMATE_PROBES, 1) {
+            progress.set_estimated_nodes(estimate);
+        }
     }
-    out.flush()?;
+    let ticker = Ticker::start(progress, problem.name.clone(), args.quiet);
+    let report = solve(engine.as_mut(), problem, &opts, &verify);
+    ticker.finish();
+    let report = report?;
+    if let Some(err) = engine.error() {
+        anyhow::bail!("{}: {err}", engine.describe());
+    }
+    let mut out = Vec::new();
+    match args.format {
+        Format::Json => print_json(&mut out, &instance, &report, mode, &args.backend)?,
+        Format::Text => print_text(&mut out, &instance, &report, args.quiet)?,
+        Format::Svg => {
+            let picture = crate::render::solutions_picture(&instance, &problem.name, &report.solutions)?;
+            out.extend_from_slice(picture.as_bytes());
+            if !args.quiet {
+                // The picture goes to stdout; the summary to stderr.
+                let mut summary = Vec::new();
+                print_text(&mut summary, &instance, &report, true)?;
+                eprint!("{}", String::from_utf8_lossy(&summary));
+            }
+        }
+    }
+    crate::output::write(args.output.as_deref(), &String::from_utf8_lossy(&out))?;
     Ok(if report.hit_limit() || (args.solution_limit.is_some() && report.stats.stopped.is_some()) {
         EXIT_LIMIT
     } else if report.reported == 0 {
@@ -139,8 +197,21 @@ fn print_text(
     write!(out, "solutions: {partial}{}{}", report.reported, equivalence_text(report.equivalence))?;
     if report.equivalence != Equivalence::None {
         write!(out, " ({} counting every symmetric copy)", report.found)?;
+    } else if !problem.symmetries.is_empty() {
+        write!(out, " (every symmetric copy counted; --unique counts up to rotation)")?;
     }
     writeln!(out)?;
+    if let input::InstanceKind::EdgeMatch(e) = &instance.kind {
+        let groups = emx::edgematch::identical_tiles(&e.puzzle);
+        if !groups.is_empty() {
+            let copies: usize = groups.iter().map(Vec::len).sum();
+            writeln!(
+                out,
+                "note: {copies} tiles fall in {} groups of identical tiles; boards that differ only by swapping identical tiles are counted separately",
+                groups.len()
+            )?;
+        }
+    }
     let s = &report.stats;
     writeln!(
         out,
@@ -163,13 +234,22 @@ fn print_json(
     instance: &input::Instance,
     report: &SolveReport,
     mode: Mode,
+    backend: &str,
 ) -> std::io::Result<()> {
     let problem = instance.problem();
     let s = &report.stats;
-    let mut v = json!({
+    let v = json!({
+        "command": "solve",
         "file": instance.file,
         "puzzle": problem.name,
-        "backend": report.engine,
+        "kind": instance_kind(instance),
+        "backend": backend,
+        "engine": report.engine,
+        "mode": mode_name(mode),
+        "first": match mode {
+            Mode::First(n) => Some(n),
+            _ => None,
+        },
         "solutions": report.reported,
         "found": report.found,
         "equivalence": report.equivalence,
@@ -178,12 +258,28 @@ fn print_json(
         "nodes": s.nodes,
         "updates": s.updates,
         "time_s": s.elapsed.as_secs_f64(),
+        "nodes_per_s": s.nodes_per_sec(),
         "items": problem.items().len(),
         "options": problem.n_options(),
+        "solution_list": report.solutions.iter().map(|s| instance.solution_json(s)).collect::<Vec<_>>(),
     });
-    if mode != Mode::Count {
-        v["solution_list"] = report.solutions.iter().map(|s| instance.solution_json(s)).collect();
-    }
     serde_json::to_writer(&mut *out, &v)?;
     writeln!(out)
+}
+
+/// `polycube`, `edgematch` or `cover`, as in every command's JSON.
+pub fn instance_kind(instance: &input::Instance) -> &'static str {
+    match instance.kind {
+        input::InstanceKind::Polycube(_) => "polycube",
+        input::InstanceKind::EdgeMatch(_) => "edgematch",
+        input::InstanceKind::Cover(_) => "cover",
+    }
+}
+
+fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Count => "count",
+        Mode::All => "all",
+        Mode::First(_) => "first",
+    }
 }

@@ -4,12 +4,14 @@
 //! the same `file:line: what was expected` whatever the format.
 
 mod board;
+mod bucas;
 mod check;
 mod emx;
 mod heule;
 mod meta;
 
 pub use board::parse_board;
+pub use bucas::{is_bucas, parse_bucas};
 pub use check::{check_puzzle, Lines};
 pub use emx::{parse_emx, write_emx, KEYWORDS as EMX_KEYWORDS};
 pub use heule::{parse_heule, write_heule};
@@ -31,11 +33,14 @@ pub fn parse_puzzle(text: &str, format: InputFormat, file: &str, name: &str) -> 
         InputFormat::Meta => parse_meta(text, file, name),
         InputFormat::Heule => parse_heule(text, file, name),
         InputFormat::Emx => parse_emx(text, file, name),
-        InputFormat::Polycube => Err(ParseError {
+        InputFormat::Polycube | InputFormat::Dlx => Err(ParseError {
             file: file.to_string(),
             line: 1,
             col: None,
-            message: "this is a polycube definition file: expected an edge-matching puzzle".into(),
+            message: format!(
+                "this is a {} file: expected an edge-matching puzzle",
+                if format == InputFormat::Polycube { "polycube definition" } else { "Knuth .dlx" }
+            ),
         }),
     }
 }

@@ -1,0 +1,41 @@
+//! Writing a command's output: to stdout, or to a file atomically (a
+//! temporary file beside it, then a rename), so an interrupted run never
+//! leaves half a file behind.
+
+use std::io::Write;
+use std::path::Path;
+
+/// Writes `content` to `path`, or to stdout when `path` is `None` or `-`.
+pub fn write(path: Option<&Path>, content: &str) -> anyhow::Result<()> {
+    match path {
+        None => stdout(content),
+        Some(p) if p.as_os_str() == "-" => stdout(content),
+        Some(p) => write_file(p, content),
+    }
+}
+
+fn stdout(content: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(content.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Writes `content` to `path` through a temporary file in the same
+/// directory and a rename.
+pub fn write_file(path: &Path, content: &str) -> anyhow::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = std::fs::write(&tmp, content).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(|e| {
+        crate::UsageError(format!(
+            "cannot write {}: {e} (check that the directory exists and is writable)",
+            path.display()
+        ))
+        .into()
+    })
+}

@@ -1,0 +1,208 @@
+//! `emx render`: a picture (or text, or JSON) of a puzzle, or of a solution
+//! or board read from a file.
+
+use crate::{usage_ensure, EXIT_OK};
+use clap::Args;
+use emx::edgematch::{Board, Placed};
+use emx::input::{self, InputFormat, Instance, InstanceKind};
+use emx::ir::Solution;
+use emx::render::{svg, text};
+use emx::solution_file;
+use serde_json::json;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct RenderArgs {
+    /// Puzzle file.
+    pub file: PathBuf,
+    /// A solution to draw: a board file (`T/R` per cell) or JSON from
+    /// `emx solve --format json` for edge matching; that JSON or a layer
+    /// drawing (as `emx solve` prints) for polycubes. Without it, the
+    /// pieces are drawn (edge matching: the tiles in file order).
+    #[arg(long, short, value_name = "FILE")]
+    pub solution: Option<PathBuf>,
+    /// Which solution of a file holding several (1-based).
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    pub index: usize,
+    /// Which puzzle of a file holding several (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub puzzle: usize,
+    /// Input format, when detection guesses wrong.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(InputFormat::NAMES))]
+    pub input_format: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = RenderFormat::Svg)]
+    pub format: RenderFormat,
+    /// Title of the picture (default: the puzzle name).
+    #[arg(long)]
+    pub title: Option<String>,
+    /// Write to this file (atomically) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// What `render` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RenderFormat {
+    /// An SVG picture.
+    Svg,
+    /// The text drawing.
+    Text,
+    /// The solution or board as JSON.
+    Json,
+}
+
+/// The error for a problem without geometry.
+fn nothing_to_draw(instance: &Instance) -> anyhow::Error {
+    crate::UsageError(format!(
+        "{} is a bare exact-cover problem: it has no board or pieces to draw (use --format text or json)",
+        instance.file
+    ))
+    .into()
+}
+
+/// The picture of a puzzle without a solution: polycube pieces one by one,
+/// edge-matching tiles in file order with their numbers.
+pub fn puzzle_picture(instance: &Instance, title: &str) -> anyhow::Result<String> {
+    Ok(match &instance.kind {
+        InstanceKind::Cover(_) => return Err(nothing_to_draw(instance)),
+        InstanceKind::Polycube(_) => {
+            let geo = instance.problem().geometry.as_ref().expect("front-ends attach geometry");
+            svg::piece_catalogue(geo, title)
+        }
+        InstanceKind::EdgeMatch(e) => {
+            let p = &e.puzzle;
+            let mut board = Board::empty(p.rows, p.cols);
+            for (k, cell) in board.cells.iter_mut().enumerate() {
+                *cell = Some(Placed { tile: k as u32, rotation: 0 });
+            }
+            svg::board(p, &board, title, &svg::BoardStyle::tile_set())
+        }
+    })
+}
+
+/// A picture of solutions (option ids) of `instance`.
+pub fn solutions_picture(instance: &Instance, title: &str, solutions: &[Solution]) -> anyhow::Result<String> {
+    Ok(match &instance.kind {
+        InstanceKind::Cover(_) => return Err(nothing_to_draw(instance)),
+        InstanceKind::Polycube(_) => {
+            let geo = instance.problem().geometry.as_ref().expect("front-ends attach geometry");
+            let options: Vec<&[u32]> = solutions.iter().map(|s| s.options.as_slice()).collect();
+            svg::solutions(geo, title, &options)
+        }
+        InstanceKind::EdgeMatch(e) => {
+            let boards: Vec<Board> =
+                solutions.iter().map(|s| emx::edgematch::ir::board_of(&e.puzzle, &e.problem, &s.options)).collect();
+            svg::boards(&e.puzzle, &boards, title, &svg::BoardStyle::solution())
+        }
+    })
+}
+
+pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
+    let format = args.input_format.as_deref().and_then(InputFormat::from_name);
+    let instance = input::load(&args.file, format, args.puzzle)?;
+    let title = args.title.clone().unwrap_or_else(|| instance.problem().name.clone());
+    let Some(sol_path) = &args.solution else {
+        let out = match args.format {
+            RenderFormat::Svg => puzzle_picture(&instance, &title)?,
+            RenderFormat::Text | RenderFormat::Json => {
+                return Err(crate::UsageError(
+                    "--format text and json draw a solution: give one with --solution FILE (or use `emx info` to describe the puzzle)".into(),
+                )
+                .into())
+            }
+        };
+        crate::output::write(args.output.as_deref(), &out)?;
+        return Ok(EXIT_OK);
+    };
+    let sol_file = sol_path.display().to_string();
+    let text = emx::frontend::read_text(sol_path)?;
+    usage_ensure!(args.index >= 1, "--index counts from 1");
+    let out = match &instance.kind {
+        InstanceKind::Cover(_) => {
+            let solutions = solution_file::read_solutions(&instance, &text, &sol_file)?;
+            let solution = pick(solutions, args.index, &sol_file)?;
+            let check = instance.verify(&solution).err();
+            match args.format {
+                RenderFormat::Svg => return Err(nothing_to_draw(&instance)),
+                RenderFormat::Text => instance.render_text(&solution),
+                RenderFormat::Json => format!(
+                    "{}\n",
+                    json!({
+                        "command": "render",
+                        "file": instance.file,
+                        "puzzle": instance.problem().name,
+                        "kind": "cover",
+                        "placements": instance.solution_json(&solution),
+                        "solution": check.is_none(),
+                        "problem": check,
+                    })
+                ),
+            }
+        }
+        InstanceKind::EdgeMatch(e) => {
+            let boards = solution_file::read_boards(&e.puzzle, &text, &sol_file)?;
+            let board = pick(boards, args.index, &sol_file)?;
+            // A board need not be a solution (a local-search result is
+            // drawn with its mismatches); say what is wrong with it.
+            let check = board.check_solution(&e.puzzle).err().map(|err| err.to_string());
+            match args.format {
+                RenderFormat::Svg => svg::board(&e.puzzle, &board, &title, &svg::BoardStyle::solution()),
+                RenderFormat::Text => text::board(&board),
+                RenderFormat::Json => {
+                    let valid_board = board.check(&e.puzzle).is_ok();
+                    let cells: Vec<serde_json::Value> = board
+                        .cells
+                        .iter()
+                        .map(|c| {
+                            c.map_or(serde_json::Value::Null, |p| json!({"tile": p.tile + 1, "rotation": p.rotation}))
+                        })
+                        .collect();
+                    let score = valid_board.then(|| board.score(&e.puzzle));
+                    format!(
+                        "{}\n",
+                        json!({
+                            "command": "render",
+                            "file": instance.file,
+                            "puzzle": instance.problem().name,
+                            "kind": "edgematch",
+                            "board": {"rows": board.rows, "cols": board.cols, "cells": cells},
+                            "score": score,
+                            "solution": check.is_none(),
+                            "problem": check,
+                        })
+                    )
+                }
+            }
+        }
+        InstanceKind::Polycube(_) => {
+            let geo = instance.problem().geometry.as_ref().expect("front-ends attach geometry");
+            let solutions = solution_file::read_polycube(geo, &text, &sol_file)?;
+            let solution = pick(solutions, args.index, &sol_file)?;
+            let check = instance.verify(&solution).err();
+            match args.format {
+                RenderFormat::Svg => svg::solutions(geo, &title, &[solution.options.as_slice()]),
+                RenderFormat::Text => text::layers(geo, &solution.options),
+                RenderFormat::Json => format!(
+                    "{}\n",
+                    json!({
+                        "command": "render",
+                        "file": instance.file,
+                        "puzzle": instance.problem().name,
+                        "kind": "polycube",
+                        "placements": instance.solution_json(&solution),
+                        "solution": check.is_none(),
+                        "problem": check,
+                    })
+                ),
+            }
+        }
+    };
+    crate::output::write(args.output.as_deref(), &out)?;
+    Ok(EXIT_OK)
+}
+
+fn pick<T>(mut list: Vec<T>, index: usize, file: &str) -> anyhow::Result<T> {
+    usage_ensure!(index <= list.len(), "{file} holds {} solution(s); --index {index} is out of range", list.len());
+    Ok(list.swap_remove(index - 1))
+}

@@ -1,0 +1,178 @@
+//! `emx bench` on the bundled instances in a short configuration (what CI
+//! runs): its JSON, CSV, chart and exit codes.
+
+use crate::render::assert_valid_svg;
+use crate::repo_path;
+use std::process::{Command, Output};
+
+fn emx(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_emx")).args(args).current_dir(repo_path("")).output().unwrap()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}\nstderr: {}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    })
+}
+
+const STATUSES: &[&str] = &["solved", "count", "unsat", "timeout", "node_limit", "interrupted", "error", "skipped"];
+
+/// Checks the shape of every row and returns the rows.
+fn checked_rows(v: &serde_json::Value) -> Vec<serde_json::Value> {
+    let rows = v["rows"].as_array().expect("rows").clone();
+    for r in &rows {
+        let status = r["status"].as_str().unwrap();
+        assert!(STATUSES.contains(&status), "{r}");
+        assert!(r["instance"].is_string() && r["puzzle"].is_string() && r["backend"].is_string());
+        assert!(r["solutions"].is_u64() && r["time_s"].as_f64().unwrap() >= 0.0);
+        assert!(r["nodes"].is_null() || r["nodes"].is_u64());
+        assert!(r["runs_s"].is_array());
+        if status == "skipped" || status == "error" {
+            assert!(!r["reason"].as_str().unwrap().is_empty(), "a skip or error says why: {r}");
+        }
+    }
+    rows
+}
+
+fn row<'a>(rows: &'a [serde_json::Value], puzzle: &str, backend: &str) -> &'a serde_json::Value {
+    rows.iter()
+        .find(|r| r["puzzle"] == puzzle && r["backend"] == backend)
+        .unwrap_or_else(|| panic!("no row {puzzle} {backend}"))
+}
+
+#[test]
+fn counts_on_bundled_instances() {
+    // Every backend (external ones skipped with a reason when absent) on
+    // small edge-matching instances.
+    let out = emx(&[
+        "bench",
+        "instances/edgematch/brendan_set2/pieces_03x03.txt",
+        "instances/edgematch/brendan_set2/pieces_04x04.txt",
+        "--backends",
+        "all",
+        "--count",
+        "--time-limit",
+        "20",
+        "--format",
+        "json",
+    ]);
+    let v = json(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(v["command"], "bench");
+    assert_eq!(v["mode"], "count");
+    let rows = checked_rows(&v);
+    let backends = v["backends"].as_array().unwrap();
+    assert_eq!(rows.len(), 2 * backends.len());
+    for (puzzle, count) in [("pieces_03x03", 8), ("pieces_04x04", 48)] {
+        let r = row(&rows, puzzle, "dlx");
+        assert_eq!((r["status"].as_str(), r["solutions"].as_u64()), (Some("count"), Some(count)), "{r}");
+    }
+    for b in backends {
+        if b["available"] == false {
+            println!("skipped backend {}: {}", b["name"], b["detail"]);
+            assert!(rows.iter().filter(|r| r["backend"] == b["name"]).all(|r| r["status"] == "skipped"));
+        } else {
+            // An available backend must finish these small counts and agree.
+            for (puzzle, count) in [("pieces_03x03", 8), ("pieces_04x04", 48)] {
+                let r = row(&rows, puzzle, b["name"].as_str().unwrap());
+                assert_eq!((r["status"].as_str(), r["solutions"].as_u64()), (Some("count"), Some(count)), "{r}");
+            }
+        }
+    }
+    assert_eq!(v["disagreements"].as_array().unwrap().len(), 0);
+    assert_eq!(v["interrupted"], false);
+    // varisat cannot be interrupted: bench runs it in a child process.
+    assert!(row(&rows, "pieces_03x03", "sat")["engine"].as_str().unwrap().ends_with("(child process)"));
+
+    // The in-crate engines on a polycube, repeated: the median of 2 runs.
+    let out = emx(&[
+        "bench",
+        "instances/polycube/somacube_def.txt",
+        "--backends",
+        "dlx",
+        "--count",
+        "--runs",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json(&out);
+    let rows = checked_rows(&v);
+    let r = row(&rows, "somacube_def", "dlx");
+    assert_eq!((r["status"].as_str(), r["solutions"].as_u64()), (Some("count"), Some(11520)), "{r}");
+    assert_eq!(r["runs_s"].as_array().unwrap().len(), 2);
+    assert!(r["nodes"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn first_solutions_table_csv_and_plot() {
+    let dir = std::env::temp_dir().join(format!("emx-bench-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plot = dir.join("bench.svg");
+    let files = [
+        "instances/polycube/pentominoes_10x6_def.txt",
+        "instances/polycube/tetriscube_def.txt",
+        "instances/edgematch/brendan_set2/pieces_05x05.txt",
+    ];
+    let mut args = vec!["bench"];
+    args.extend(files);
+    args.extend(["--backends", "dlx", "--time-limit", "5", "--format", "csv", "--plot", plot.to_str().unwrap()]);
+    let out = emx(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "instance,puzzle,backend,engine,status,solutions,nodes,time_s,nodes_per_s,runs_s,reason");
+    assert_eq!(lines.len(), 4);
+    assert!(lines[1..].iter().all(|l| l.contains(",dlx,") && l.contains(",solved,1,")), "{csv}");
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert_valid_svg(&svg);
+    assert!(svg.contains("tetriscube_def"));
+
+    let out = emx(&["bench", files[0], "--backends", "dlx", "--count", "--node-limit", "2000"]);
+    assert_eq!(out.status.code(), Some(0));
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.starts_with("instance"), "{table}");
+    assert!(table.contains("node_limit"), "{table}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn another_emx_build_as_a_backend() {
+    let me = env!("CARGO_BIN_EXE_emx");
+    let spec = format!("dlx,emx={me}");
+    let out = emx(&[
+        "bench",
+        "instances/edgematch/brendan_set2/pieces_04x04.txt",
+        "instances/polycube/somacube_def.txt",
+        "--backends",
+        &spec,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    let rows = checked_rows(&v);
+    let r = row(&rows, "pieces_04x04", &format!("emx={me}"));
+    assert_eq!(r["status"], "solved", "{r}");
+    // The other build's own engine description, then its path.
+    assert!(r["engine"].as_str().unwrap().ends_with(&format!("({me})")), "{r}");
+    assert_eq!(row(&rows, "somacube_def", &format!("emx={me}"))["status"], "solved");
+}
+
+#[test]
+fn usage_errors() {
+    let out = emx(&["bench", "instances/polycube/somacube_def.txt", "--backends", "dlx,nosuch"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown backend `nosuch`") && err.contains("dlx"), "{err}");
+    let out = emx(&["bench", "tests/data/polycube-errors/bad_number.txt", "--backends", "dlx"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad_number.txt:1:"));
+    let out =
+        emx(&["bench", "instances/polycube/somacube_def.txt", "--backends", "emx=/no/such/emx", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json(&out);
+    assert_eq!(v["rows"][0]["status"], "skipped");
+    assert!(v["rows"][0]["reason"].as_str().unwrap().contains("/no/such/emx"));
+}

@@ -1,0 +1,138 @@
+//! The command line as a user meets it: pictures from `solve`, `info` and
+//! `render`, errors that say where and how to fix, Ctrl-C.
+
+use crate::render::assert_valid_svg;
+use crate::repo_path;
+use std::process::{Command, Output};
+
+fn emx(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_emx")).args(args).current_dir(repo_path("")).output().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn pictures_from_every_command() {
+    let soma = "instances/polycube/somacube_def.txt";
+    let e4 = "instances/edgematch/brendan_set2/pieces_04x04.txt";
+    for args in [
+        vec!["solve", soma, "--first", "3", "--format", "svg"],
+        vec!["solve", e4, "--format", "svg", "-q"],
+        vec!["info", soma, "--format", "svg"],
+        vec!["info", e4, "--format", "svg"],
+        vec!["render", soma],
+        vec!["render", e4],
+        vec![
+            "score",
+            "instances/edgematch/eternity2/blackwood470.board.txt",
+            "--puzzle",
+            "instances/edgematch/eternity2/e2_centre.txt",
+            "--format",
+            "svg",
+        ],
+    ] {
+        let out = emx(&args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert_valid_svg(&stdout(&out));
+    }
+    // The summary of `solve --format svg` goes to stderr, the picture alone to stdout.
+    let out = emx(&["solve", soma, "--first", "3", "--format", "svg"]);
+    assert!(stderr(&out).contains("solutions: at least 3"), "{}", stderr(&out));
+    assert_eq!(stdout(&out).matches("solution ").count(), 3);
+}
+
+#[test]
+fn render_reads_solutions_and_boards() {
+    let dir = std::env::temp_dir().join(format!("emx-ux-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pent = "instances/polycube/pentominoes_10x6_def.txt";
+    // Text drawing from `solve` -> render (the drawing is the solution file).
+    let out = emx(&["solve", pent, "--first", "1", "-q", "--format", "json"]);
+    let sol = dir.join("pent.json");
+    std::fs::write(&sol, &out.stdout).unwrap();
+    let svg_path = dir.join("pent.svg");
+    let out = emx(&["render", pent, "--solution", sol.to_str().unwrap(), "-o", svg_path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_valid_svg(&std::fs::read_to_string(&svg_path).unwrap());
+    let out = emx(&["render", pent, "--solution", sol.to_str().unwrap(), "--format", "text"]);
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 6, "{text}");
+    let layers = dir.join("pent.txt");
+    std::fs::write(&layers, &text).unwrap();
+    let out = emx(&["render", pent, "--solution", layers.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["solution"], true);
+    assert_eq!(v["placements"].as_array().unwrap().len(), 12);
+
+    // A board that is not a solution is drawn, and the JSON says why.
+    let e3 = "instances/edgematch/brendan_set2/pieces_03x03.txt";
+    let out = emx(&["render", e3, "--solution", "tests/data/render/board_3x3_mismatched.txt", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["solution"].as_bool(), v["score"]["matched"].as_u64()), (Some(false), Some(4)));
+
+    // Errors a user can make name the file and line, and exit 2.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "1/3 7/0 2/0\n5/3 9/9 8/1\n3/2 6/2 4/1\n").unwrap();
+    let out = emx(&["render", e3, "--solution", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("bad.txt:2:5: bad cell `9/9`"), "{}", stderr(&out));
+    let out = emx(&["render", e3, "--solution", sol.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("pent.json:1: board 1"), "{}", stderr(&out));
+    let out = emx(&["render", pent, "--solution", layers.to_str().unwrap(), "--index", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("holds 1 solution(s); --index 2 is out of range"), "{}", stderr(&out));
+    let out = emx(&["render", pent, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--solution FILE"));
+    let out = emx(&["render", pent, "-o", "/no/such/dir/x.svg"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot write /no/such/dir/x.svg"), "{}", stderr(&out));
+    let out = emx(&["solve", pent, "--first", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    // A missing file: named once, the cause said once.
+    let out = emx(&["solve", "no/such/file.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.starts_with("error: no/such/file.txt: ") && err.lines().count() == 1, "{err}");
+    assert_eq!(err.matches("os error").count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[cfg(unix)]
+fn interrupt_after(args: &[&str], millis: u64) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_emx"))
+        .args(args)
+        .current_dir(repo_path(""))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(millis));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_cleanly_with_the_statistics_so_far() {
+    let pent = "instances/polycube/pentominoes_10x6_def.txt";
+    let out = interrupt_after(&["solve", pent, "--count", "-q"], 700);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("stopped: interrupted") && text.contains("solutions: at least"), "{text}");
+
+    let out = interrupt_after(&["bench", pent, "--backends", "dlx", "--count", "--runs", "3", "--format", "json"], 700);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["interrupted"], true);
+    assert_eq!(v["rows"][0]["status"], "interrupted");
+}
