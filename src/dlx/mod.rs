@@ -16,6 +16,7 @@
 //! branches, so each set of chosen options is reached exactly once: a box of
 //! identical pieces is counted once, not once per permutation.
 
+mod estimate;
 mod matrix;
 
 pub use matrix::Matrix;
@@ -153,6 +154,9 @@ impl Engine for Dlx {
     }
     fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
         self.search(limits, visit)
+    }
+    fn estimate_nodes(&mut self, probes: u32, seed: u64) -> Option<f64> {
+        Some(Dlx::estimate_nodes(self, probes, seed))
     }
 }
 

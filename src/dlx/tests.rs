@@ -135,3 +135,39 @@ fn limits_stop_and_restore_the_matrix() {
     assert_eq!(again.solutions, 16);
     assert!(again.complete());
 }
+
+/// Knuth's estimate is exact on a uniform tree, and leaves the matrix ready
+/// to search.
+#[test]
+fn estimate_is_exact_on_a_uniform_tree() {
+    let mut b = ProblemBuilder::new("16");
+    for k in 0..4 {
+        let it = b.primary(format!("i{k}"));
+        b.option_items([it]);
+        b.option_items([it]);
+    }
+    let p = b.build(None).unwrap();
+    let mut dlx = Dlx::new(&p);
+    let full = dlx.search(&Limits::none(), |_| Flow::Continue);
+    assert_eq!(full.nodes, 2 + 4 + 8 + 16);
+    assert_eq!(dlx.estimate_nodes(7, 3), 30.0);
+    assert_eq!(dlx.search(&Limits::none(), |_| Flow::Continue).solutions, 16);
+}
+
+/// On random problems with multiplicities and colours the mean of many
+/// probes is close to the true node count (the estimator is unbiased), and
+/// the search afterwards is unchanged.
+#[test]
+fn estimate_is_close_on_random_problems() {
+    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+    for round in 0..300 {
+        let p = random_problem(&mut rng);
+        let mut dlx = Dlx::new(&p);
+        let before = dlx.search(&Limits::none(), |_| Flow::Continue);
+        let estimate = dlx.estimate_nodes(4000, round);
+        let nodes = before.nodes as f64;
+        assert!((estimate - nodes).abs() <= 0.1 * nodes + 0.5, "round {round}: estimate {estimate}, nodes {nodes}");
+        let after = dlx.search(&Limits::none(), |_| Flow::Continue);
+        assert_eq!((after.solutions, after.nodes), (before.solutions, before.nodes));
+    }
+}
