@@ -117,16 +117,20 @@ fn agrees_with_brute_force() {
     }
 }
 
-#[test]
-fn limits_stop_and_restore_the_matrix() {
-    // Four independent binary choices: 16 solutions.
+/// Four independent binary choices: 16 solutions, a uniform tree of 30 nodes.
+fn four_binary_choices() -> crate::ir::Problem {
     let mut b = ProblemBuilder::new("16");
     for k in 0..4 {
         let it = b.primary(format!("i{k}"));
         b.option_items([it]);
         b.option_items([it]);
     }
-    let p = b.build(None).unwrap();
+    b.build(None).unwrap()
+}
+
+#[test]
+fn limits_stop_and_restore_the_matrix() {
+    let p = four_binary_choices();
     let mut dlx = Dlx::new(&p);
     let stats = dlx.search(&Limits::solutions(5), |_| Flow::Continue);
     assert_eq!(stats.solutions, 5);
@@ -140,13 +144,7 @@ fn limits_stop_and_restore_the_matrix() {
 /// to search.
 #[test]
 fn estimate_is_exact_on_a_uniform_tree() {
-    let mut b = ProblemBuilder::new("16");
-    for k in 0..4 {
-        let it = b.primary(format!("i{k}"));
-        b.option_items([it]);
-        b.option_items([it]);
-    }
-    let p = b.build(None).unwrap();
+    let p = four_binary_choices();
     let mut dlx = Dlx::new(&p);
     let full = dlx.search(&Limits::none(), |_| Flow::Continue);
     assert_eq!(full.nodes, 2 + 4 + 8 + 16);

@@ -2,7 +2,7 @@
 //! expected` (exit code 2 through the CLI); the texts are snapshots. Files
 //! are named `<format>_<mistake>.txt` and read in that format.
 
-use crate::{repo_path, snapshot};
+use crate::repo_path;
 use emx::input::{self, InputFormat};
 use std::process::Command;
 
@@ -13,18 +13,8 @@ fn error_of(name: &str) -> String {
     err.to_string().replace(&repo_path("").display().to_string(), "")
 }
 
-macro_rules! error_snapshots {
-    ($($name:ident),* $(,)?) => {$(
-        #[test]
-        fn $name() {
-            let text = error_of(stringify!($name));
-            assert!(text.contains(&format!("{}.txt:", stringify!($name))), "{text}");
-            snapshot!(concat!("edgematch_error_", stringify!($name)), text);
-        }
-    )*};
-}
-
-error_snapshots!(
+crate::error_snapshots!(
+    "edgematch_error_";
     empty,
     emx_bad_size,
     emx_clue_bad_rotation,

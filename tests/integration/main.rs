@@ -32,3 +32,18 @@ macro_rules! snapshot {
         })
     };
 }
+
+/// One test per bad input file: `error_of(name)` (defined in the calling
+/// module) must name the file, and its text is the snapshot
+/// `<prefix><name>`.
+#[macro_export]
+macro_rules! error_snapshots {
+    ($prefix:literal; $($name:ident),* $(,)?) => {$(
+        #[test]
+        fn $name() {
+            let text = error_of(stringify!($name));
+            assert!(text.contains(&format!("{}.txt:", stringify!($name))), "{text}");
+            $crate::snapshot!(concat!($prefix, stringify!($name)), text);
+        }
+    )*};
+}

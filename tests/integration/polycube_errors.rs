@@ -1,7 +1,7 @@
 //! Every malformed definition file gets `file:line:col: what was expected`;
 //! the texts are snapshots.
 
-use crate::{repo_path, snapshot};
+use crate::repo_path;
 use emx::input;
 
 fn error_of(name: &str) -> String {
@@ -11,18 +11,8 @@ fn error_of(name: &str) -> String {
     err.to_string().replace(&repo_path("").display().to_string(), "")
 }
 
-macro_rules! error_snapshots {
-    ($($name:ident),* $(,)?) => {$(
-        #[test]
-        fn $name() {
-            let text = error_of(stringify!($name));
-            assert!(text.contains(&format!("{}.txt:", stringify!($name))), "{text}");
-            snapshot!(concat!("polycube_error_", stringify!($name)), text);
-        }
-    )*};
-}
-
-error_snapshots!(
+crate::error_snapshots!(
+    "polycube_error_";
     unknown_directive,
     missing_d,
     bad_number,

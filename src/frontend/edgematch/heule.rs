@@ -131,10 +131,7 @@ pub fn write_heule(puzzle: &EdgePuzzle) -> String {
     for c in &puzzle.clues {
         let _ = writeln!(out, "{} {} {} {}", c.row + 1, c.col + 1, c.tile + 1, c.rotation);
     }
-    for t in &puzzle.tiles {
-        let [n, e, s, w] = t.0;
-        let _ = writeln!(out, "{n} {e} {s} {w}");
-    }
+    super::write_tile_lines(&mut out, &puzzle.tiles);
     out
 }
 

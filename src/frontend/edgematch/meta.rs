@@ -63,10 +63,7 @@ pub fn parse_meta(text: &str, file: &str, name: &str) -> Result<EdgePuzzle, Pars
 pub fn write_meta(puzzle: &EdgePuzzle) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{} {}", puzzle.cols, puzzle.rows);
-    for t in &puzzle.tiles {
-        let [n, e, s, w] = t.0;
-        let _ = writeln!(out, "{n} {e} {s} {w}");
-    }
+    super::write_tile_lines(&mut out, &puzzle.tiles);
     out
 }
 

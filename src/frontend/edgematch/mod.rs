@@ -62,3 +62,13 @@ pub fn read_puzzle(path: &Path, format: Option<InputFormat>) -> Result<EdgePuzzl
     let stem = path.file_stem().map_or_else(|| file.clone(), |s| s.to_string_lossy().into_owned());
     Ok(parse_puzzle(&text, format, &file, &stem)?)
 }
+
+/// Appends one `N E S W` line per tile (the tile section of the META and
+/// Heule formats).
+fn write_tile_lines(out: &mut String, tiles: &[crate::edgematch::Tile]) {
+    use std::fmt::Write;
+    for t in tiles {
+        let [n, e, s, w] = t.0;
+        let _ = writeln!(out, "{n} {e} {s} {w}");
+    }
+}
