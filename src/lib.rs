@@ -12,9 +12,13 @@ pub mod dlx;
 pub mod edgematch;
 pub mod encode;
 pub mod frontend;
+#[doc(hidden)]
+pub mod fuzz;
 pub mod geometry;
 pub mod input;
 pub mod ir;
 pub mod render;
 pub mod search;
+pub mod size_cap;
 pub mod solve;
+pub mod write;

@@ -62,12 +62,36 @@ pub fn write_graph<W: Write>(
     comments: &str,
     mut edges: impl FnMut(&mut dyn FnMut(u32, u32)),
 ) -> io::Result<u64> {
+    try_write_graph(w, n_nodes, comments, |f| {
+        edges(&mut |u, v| {
+            f(u, v);
+        });
+        true
+    })
+}
+
+/// Like [`write_graph`], with a generator that stops when its callback
+/// returns `false` (and then returns `false` itself): the writer stops
+/// generating edges at the first write error (a full disk, a size cap, an
+/// interruption) instead of enumerating the rest of the graph.
+pub fn try_write_graph<W: Write>(
+    w: &mut W,
+    n_nodes: u32,
+    comments: &str,
+    mut edges: impl FnMut(&mut dyn FnMut(u32, u32) -> bool) -> bool,
+) -> io::Result<u64> {
     let mut m = 0u64;
-    edges(&mut |_, _| m += 1);
+    edges(&mut |_, _| {
+        m += 1;
+        true
+    });
     crate::dimacs::write_comments(w, comments)?;
     writeln!(w, "p edge {n_nodes} {m}")?;
     let mut ew = EdgeWriter::new(w);
-    edges(&mut |u, v| ew.edge(u, v));
+    edges(&mut |u, v| {
+        ew.edge(u, v);
+        ew.error.is_none()
+    });
     let written = ew.finish()?;
     if written != m {
         return Err(io::Error::other(format!(

@@ -45,6 +45,14 @@ pub enum LoadError {
     /// The file was read but is malformed.
     #[error(transparent)]
     Parse(#[from] ParseError),
+    /// The puzzle is well-formed but its model would exceed the size cap.
+    #[error("{file}: {source}")]
+    TooLarge {
+        /// File name.
+        file: String,
+        /// What, how large, and the cap.
+        source: crate::size_cap::TooLarge,
+    },
 }
 
 /// Largest input file emx reads (bytes); larger files are refused with a

@@ -5,8 +5,11 @@ use crate::EXIT_OK;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use emx::encode::restrict::{self, Restriction};
-use emx::encode::{clique, cnf, lp, write_atomically};
+use emx::encode::size;
+use emx::encode::{clique, cnf, lp};
 use emx::input::{self, InputFormat, Instance, InstanceKind};
+use emx::size_cap::SizeCap;
+use emx::write::{atomically, OutputGuard};
 use emx_encoders::{AmoEncoding, CnfOptions, ColorEncoding};
 use std::io::Write;
 use std::path::PathBuf;
@@ -63,6 +66,11 @@ pub struct EncodeArgs {
     /// (join, colour) as in Heule's compact direct encoding.
     #[arg(long, default_value = "variables", value_parser = clap::builder::PossibleValuesParser::new(ColorEncoding::NAMES))]
     pub colors: String,
+    /// Refuse to build a model or write an output larger than this many
+    /// bytes (units K, M, G, T): the IR (estimated before building) and the
+    /// encoding (counted or estimated before writing).
+    #[arg(long, value_name = "SIZE", default_value = "2G")]
+    pub max_size: SizeCap,
 }
 
 /// The restriction the flags ask for, if any.
@@ -87,12 +95,18 @@ pub fn restriction(instance: &Instance, pin: bool, break_symmetry: bool) -> anyh
     Ok(out)
 }
 
-fn output<T>(path: Option<&PathBuf>, write: impl FnOnce(&mut dyn Write) -> std::io::Result<T>) -> anyhow::Result<T> {
+/// Writes an output to `path` atomically, or to standard output, never
+/// past `guard`'s cap.
+fn output<T>(
+    path: Option<&PathBuf>,
+    guard: &OutputGuard,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
+) -> anyhow::Result<T> {
     match path {
-        Some(p) => write_atomically(p, |w| write(w)).with_context(|| format!("writing {}", p.display())),
+        Some(p) => atomically(p, guard, |w| write(w)).with_context(|| format!("writing {}", p.display())),
         None => {
-            let stdout = std::io::stdout();
-            let mut w = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
+            let stdout = emx::write::Guarded::new(std::io::stdout().lock(), guard, "standard output");
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, stdout);
             let v = write(&mut w)?;
             w.flush()?;
             Ok(v)
@@ -102,7 +116,9 @@ fn output<T>(path: Option<&PathBuf>, write: impl FnOnce(&mut dyn Write) -> std::
 
 pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
     let format = args.input_format.as_deref().and_then(InputFormat::from_name);
-    let instance = input::load(&args.file, format, args.puzzle)?;
+    let cap = args.max_size;
+    let instance = input::load_with(&args.file, format, args.puzzle, &input::LoadOptions { max_size: cap })?;
+    let guard = OutputGuard { cap, cancel: None };
     let problem = instance.problem();
     let restriction = restriction(&instance, args.pin_first_corner, args.break_symmetry)?;
     let excluded: Vec<bool> = restriction.as_ref().map(|r| r.excluded.clone()).unwrap_or_default();
@@ -116,9 +132,10 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
                 colors: args.colors.parse().map_err(anyhow::Error::msg)?,
                 excluded,
             };
+            size::cnf_size(problem, &opts)?.check(cap)?;
             let enc = cnf::encode(problem, &opts)?;
             let comments = cnf::comments(&instance, &enc, &opts, restriction.as_ref());
-            output(args.output.as_ref(), |mut w| emx_encoders::dimacs::write_cnf(&mut w, &enc.cnf, &comments))?;
+            output(args.output.as_ref(), &guard, |mut w| emx_encoders::dimacs::write_cnf(&mut w, &enc.cnf, &comments))?;
             eprintln!(
                 "emx encode: wrote {out_name}: cnf, {} variables ({} options), {} clauses, {} literals, {:.3} s",
                 enc.cnf.n_vars(),
@@ -130,7 +147,9 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
         }
         Target::Clique => {
             let g = clique::graph(problem, &excluded)?;
-            let stats = output(args.output.as_ref(), |mut w| clique::write(&mut w, &instance, &g, &note))?;
+            let counted = size::clique_size(&g, cap.bytes);
+            counted.check(cap)?;
+            let stats = output(args.output.as_ref(), &guard, |mut w| clique::write(&mut w, &instance, &g, &note))?;
             let map = args.map.clone().or_else(|| {
                 args.output.as_ref().map(|p| {
                     let mut s = p.clone().into_os_string();
@@ -139,7 +158,7 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
                 })
             });
             if let Some(m) = &map {
-                write_atomically(m, |w| clique::write_map(w, &instance, &g))
+                atomically(m, &guard, |w| clique::write_map(w, &instance, &g))
                     .with_context(|| format!("writing {}", m.display()))?;
             }
             eprintln!(
@@ -151,7 +170,8 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
             );
         }
         Target::Dlx => {
-            output(args.output.as_ref(), |mut w| emx::encode::write_dlx(&mut w, &instance, &excluded, &note))?;
+            size::check_counted(cap, "the .dlx file", size::dlx_size(&instance, &excluded, &note, cap.bytes))?;
+            output(args.output.as_ref(), &guard, |mut w| emx::encode::write_dlx(&mut w, &instance, &excluded, &note))?;
             eprintln!(
                 "emx encode: wrote {out_name}: .dlx, {} items, {} options, {:.3} s",
                 problem.items().len(),
@@ -174,7 +194,8 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
                 puzzle.clues.push(emx::edgematch::Clue { tile: t0, row: 0, col: 0, rotation });
             }
             let comment = format!("emx: MILP of Salassa et al. for {} ({})\n{note}", instance.file, problem.name);
-            let stats = output(args.output.as_ref(), |mut w| lp::write(&mut w, &puzzle, &comment))?;
+            size::check_counted(cap, "the LP model", size::lp_size(&puzzle, &comment, cap.bytes))?;
+            let stats = output(args.output.as_ref(), &guard, |mut w| lp::write(&mut w, &puzzle, &comment))?;
             eprintln!(
                 "emx encode: wrote {out_name}: lp, {} variables, {} constraints, {:.3} s",
                 stats.variables,
