@@ -33,9 +33,9 @@ pub const TARGETS: &[&str] = &[
 ];
 
 /// The IR cap of the fuzz entries: small, so every execution is fast.
-const FUZZ_IR_CAP: u64 = 4 << 20;
+const FUZZ_IR_CAP: u64 = 64 << 10;
 /// Search nodes each engine gets on a fuzzed instance.
-const FUZZ_NODES: u64 = 300;
+const FUZZ_NODES: u64 = 100;
 
 /// Runs the entry of `target` on `data`. Panics on an unknown target.
 pub fn run(target: &str, data: &[u8]) {

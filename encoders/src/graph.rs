@@ -162,6 +162,7 @@ pub fn read_graph(text: &str) -> Result<Graph, ParseError> {
 pub fn read_cliques(text: &str, n_nodes: u32) -> Result<Vec<Vec<u32>>, ParseError> {
     let mut cliques: Vec<Vec<u32>> = Vec::new();
     let mut plain: Option<Vec<u32>> = None;
+    let mut seen: std::collections::HashSet<u32> = std::collections::HashSet::new();
     let mut last = 1;
     for (k, raw) in text.lines().enumerate() {
         let n = k + 1;
@@ -189,12 +190,17 @@ pub fn read_cliques(text: &str, n_nodes: u32) -> Result<Vec<Vec<u32>>, ParseErro
         }
         let target = if labelled {
             cliques.push(Vec::new());
+            seen.clear();
             cliques.last_mut().expect("just pushed")
         } else {
+            if plain.is_none() {
+                seen.clear();
+            }
             plain.get_or_insert_with(Vec::new)
         };
         for x in nodes {
-            if target.contains(&x) {
+            // A set, not `target.contains`: a clique of n nodes costs O(n).
+            if !seen.insert(x) {
                 return Err(ParseError::new(n, format!("node {} is listed twice in one clique", x + 1)));
             }
             target.push(x);

@@ -1,5 +1,6 @@
 //! emx integration tests: one binary, one module per area.
 
+mod agreement;
 mod cli;
 mod edgematch_counts;
 mod edgematch_errors;
