@@ -10,6 +10,6 @@ target=$1
 runs=${2:-1000000}
 bin=fuzz/target/x86_64-unknown-linux-gnu/release/$target
 mkdir -p "fuzz/corpus/$target" "fuzz/artifacts/$target" fuzz/logs
-nice -n 10 "$bin" "fuzz/corpus/$target" -runs="$runs" -max_len=2048 -timeout=20 -rss_limit_mb=2048 \
+nice -n 2 "$bin" "fuzz/corpus/$target" -runs="$runs" -max_len=2048 -timeout=20 -rss_limit_mb=2048 \
     -artifact_prefix="fuzz/artifacts/$target/" -print_final_stats=1 > "fuzz/logs/$target.log" 2>&1 || true
 grep -E "stat::number_of_executed_units|Done|ERROR|SUMMARY|crash-|timeout-|oom-" "fuzz/logs/$target.log" | head -20

@@ -29,11 +29,11 @@ impl Default for SizeCap {
 /// Something would be larger than the cap.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "{what} would take {about}{size} ({detail}), over the size cap of {cap}: raise it with --max-size (for example --max-size {suggest})",
+    "{what} would take {about}{size} ({detail}), over the size cap of {cap}: raise it with --max-size{suggest}",
     about = .measure.prefix(),
     size = human(*.bytes),
     cap = human(*.cap),
-    suggest = suggest(*.bytes)
+    suggest = if *.measure == Measure::AtLeast { String::new() } else { format!(" (for example --max-size {})", suggest(*.bytes)) }
 )]
 pub struct TooLarge {
     /// What was about to be built or written (`the IR`, `the CNF`...).

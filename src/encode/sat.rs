@@ -219,7 +219,8 @@ impl Engine for SatEngine<'_> {
             SatSolver::Varisat => {
                 let mut s = varisat::Solver::new();
                 if limits.deadline.is_some() || limits.cancel.is_some() {
-                    let probe = LimitProbe { limits: Limits { max_nodes: None, ..limits.clone() }, fired: fired.clone() };
+                    let probe =
+                        LimitProbe { limits: Limits { max_nodes: None, ..limits.clone() }, fired: fired.clone() };
                     s.write_proof(probe, varisat::ProofFormat::Varisat);
                 }
                 for c in enc.cnf.clauses() {

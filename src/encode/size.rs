@@ -101,8 +101,12 @@ impl CliqueSize {
     pub fn check(&self, cap: SizeCap) -> Result<(), TooLarge> {
         let measure = if self.complete { Measure::Exact } else { Measure::AtLeast };
         cap.check("the clique graph", self.file_bytes, measure, || {
-            let more = if self.complete { "" } else { "more than " };
-            format!("{} nodes, {more}{} edges", self.nodes, self.edges)
+            if self.complete {
+                format!("{} nodes, {} edges", self.nodes, self.edges)
+            } else {
+                let most = self.nodes * self.nodes.saturating_sub(1) / 2;
+                format!("{} nodes, more than {} edges counted, at most {most}", self.nodes, self.edges)
+            }
         })
     }
 }

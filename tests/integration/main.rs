@@ -8,6 +8,8 @@ mod edgematch_formats;
 mod edgematch_generate;
 mod edgematch_score;
 mod encoders;
+mod fuzz_regressions;
+mod limits;
 mod polycube_counts;
 mod polycube_errors;
 

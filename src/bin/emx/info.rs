@@ -62,7 +62,21 @@ fn encoding_sizes(instance: &Instance, cap: SizeCap) -> anyhow::Result<(Value, S
             format!("over {} (counting stopped)", human(cap.bytes))
         }
     };
-    let mut text = format!("encodings (counted up to --max-size {}):\n", human(cap.bytes));
+    let ir = match &instance.kind {
+        InstanceKind::Polycube(pc) => Some(emx::frontend::polycube::estimate(&pc.puzzle)),
+        InstanceKind::EdgeMatch(e) => Some(emx::edgematch::ir::estimate(&e.puzzle)),
+        InstanceKind::Cover(_) => None,
+    };
+    let mut text = String::new();
+    if let Some(ir) = &ir {
+        text.push_str(&format!(
+            "IR estimate (checked against --max-size before building): {} ({} options, {} entries at most)\n",
+            human(ir.bytes),
+            ir.options,
+            ir.entries
+        ));
+    }
+    text.push_str(&format!("encodings (counted up to --max-size {}):\n", human(cap.bytes)));
     text.push_str(&format!(
         "  cnf:    {} variables, {} clauses, {} literals; file about {}, formula in memory {}\n",
         cnf.vars,
@@ -85,6 +99,7 @@ fn encoding_sizes(instance: &Instance, cap: SizeCap) -> anyhow::Result<(Value, S
     let counted = |(bytes, complete): (u64, bool)| json!({"bytes": bytes, "complete": complete});
     let v = json!({
         "max_size": cap.bytes,
+        "ir_estimate": ir,
         "cnf": cnf,
         "clique": clique,
         "dlx": counted(dlx),
