@@ -231,7 +231,7 @@ pub fn load_text(
 ) -> Result<Instance, LoadError> {
     let file = file.to_string();
     let stem = stem.to_string();
-    let too_large = |file: &String, source| LoadError::TooLarge { file: file.clone(), source };
+    let too_large = |file: &String, error| LoadError::TooLarge { file: file.clone(), error };
     let format = match format.or_else(|| InputFormat::detect(text)) {
         Some(f) => f,
         None => {

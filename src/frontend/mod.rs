@@ -46,12 +46,13 @@ pub enum LoadError {
     #[error(transparent)]
     Parse(#[from] ParseError),
     /// The puzzle is well-formed but its model would exceed the size cap.
-    #[error("{file}: {source}")]
+    #[error("{file}: {error}")]
     TooLarge {
         /// File name.
         file: String,
-        /// What, how large, and the cap.
-        source: crate::size_cap::TooLarge,
+        /// What, how large, and the cap (not a `source`: the message
+        /// already says it all).
+        error: crate::size_cap::TooLarge,
     },
 }
 

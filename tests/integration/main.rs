@@ -9,6 +9,7 @@ mod edgematch_generate;
 mod edgematch_score;
 mod encoders;
 mod fuzz_regressions;
+mod huge_inputs;
 mod limits;
 mod polycube_counts;
 mod polycube_errors;
