@@ -188,7 +188,7 @@ fn fast_subset_agrees() {
 #[test]
 #[ignore = "every bundled instance with every back-end: minutes; run with --ignored --nocapture"]
 fn every_bundled_instance_agrees() {
-    let budget = Budget { nodes: 2_000_000, sat_calls: 300, sat_max_options: 6_000, time: Duration::from_secs(10) };
+    let budget = Budget { nodes: 1_000_000, sat_calls: 300, sat_max_options: 3_000, time: Duration::from_secs(3) };
     let start = Instant::now();
     let (mut agreed, mut open) = (0, 0);
     for path in bundled_instances() {

@@ -228,3 +228,31 @@ fn an_encoding_over_the_size_cap_is_refused_before_writing() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("the CNF would take about"));
 }
+
+/// What the varisat stop hook costs: the SAT back-end enumerating Brendan
+/// set-2 5x5 (5 solver calls) without a deadline or cancel flag (no proof
+/// probe) and with a cancel flag (the probe installed), median of 3 runs.
+#[test]
+#[ignore = "a measurement: cargo test --release --test integration sat_probe_overhead -- --ignored --nocapture"]
+fn sat_probe_overhead() {
+    use emx::search::{Flow, Limits};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let instance = input::load(&repo_path("instances/edgematch/brendan_set2/pieces_05x05.txt"), None, 1).unwrap();
+    let time = |limits: &Limits| {
+        let mut runs: Vec<f64> = (0..3)
+            .map(|_| {
+                let mut engine = backend::make("sat", &instance, &BackendConfig::default()).unwrap();
+                let start = Instant::now();
+                let stats = engine.run(limits, &mut |_| Flow::Continue);
+                assert_eq!(stats.solutions, 4);
+                start.elapsed().as_secs_f64()
+            })
+            .collect();
+        runs.sort_by(f64::total_cmp);
+        runs[1]
+    };
+    let plain = time(&Limits::none());
+    let probed = time(&Limits { cancel: Some(Arc::new(AtomicBool::new(false))), ..Limits::none() });
+    println!("varisat, set-2 5x5, all 4 solutions: {plain:.3} s without the probe, {probed:.3} s with it");
+}
