@@ -5,6 +5,7 @@ use crate::edgematch::{self, EdgePuzzle};
 use crate::frontend::{edgematch as edge_formats, polycube, LoadError, ParseError};
 use crate::ir::{Problem, Solution};
 use crate::render;
+use crate::size_cap::SizeCap;
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -190,13 +191,48 @@ impl Instance {
     }
 }
 
+/// How [`load_with`] builds an instance.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoadOptions {
+    /// Refuse an IR whose estimated memory exceeds this (`--max-size`).
+    pub max_size: SizeCap,
+}
+
 /// Loads puzzle number `index` (1-based) of `path`, in `format` or the
-/// detected format.
+/// detected format, with the default size cap.
 pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<Instance, LoadError> {
+    load_with(path, format, index, &LoadOptions::default())
+}
+
+/// Loads puzzle number `index` (1-based) of `path`, in `format` or the
+/// detected format (a `.dlx` extension means Knuth's format).
+pub fn load_with(
+    path: &Path,
+    format: Option<InputFormat>,
+    index: usize,
+    opts: &LoadOptions,
+) -> Result<Instance, LoadError> {
     let file = path.display().to_string();
     let text = crate::frontend::read_text(path)?;
     let by_extension = path.extension().is_some_and(|e| e == "dlx").then_some(InputFormat::Dlx);
-    let format = match format.or(by_extension).or_else(|| InputFormat::detect(&text)) {
+    let stem = path.file_stem().map_or_else(|| file.clone(), |s| s.to_string_lossy().into_owned());
+    load_text(&text, &file, &stem, format.or(by_extension), index, opts)
+}
+
+/// Loads puzzle number `index` (1-based) from `text` (named `file` in
+/// errors, `stem` as the puzzle name), in `format` or the detected format.
+pub fn load_text(
+    text: &str,
+    file: &str,
+    stem: &str,
+    format: Option<InputFormat>,
+    index: usize,
+    opts: &LoadOptions,
+) -> Result<Instance, LoadError> {
+    let file = file.to_string();
+    let stem = stem.to_string();
+    let too_large = |file: &String, error| LoadError::TooLarge { file: file.clone(), error };
+    let format = match format.or_else(|| InputFormat::detect(text)) {
         Some(f) => f,
         None => {
             return Err(ParseError {
@@ -211,7 +247,6 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
             .into())
         }
     };
-    let stem = path.file_stem().map_or_else(|| file.clone(), |s| s.to_string_lossy().into_owned());
     match format {
         InputFormat::Meta | InputFormat::Heule | InputFormat::Emx => {
             if index != 1 {
@@ -223,7 +258,7 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
                 }
                 .into());
             }
-            let puzzle = edge_formats::parse_puzzle(&text, format, &file, &stem)?;
+            let puzzle = edge_formats::parse_puzzle(text, format, &file, &stem)?;
             let options = edgematch::ir::option_bound(&puzzle);
             if options > edgematch::ir::MAX_OPTIONS {
                 return Err(ParseError {
@@ -237,15 +272,16 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
                 }
                 .into());
             }
+            edgematch::ir::estimate(&puzzle).check(opts.max_size).map_err(|e| too_large(&file, e))?;
             let problem = edgematch::ir::to_problem(&puzzle);
             Ok(Instance { file, kind: InstanceKind::EdgeMatch(Box::new(EdgeInstance { puzzle, problem })) })
         }
         InputFormat::Dlx => {
-            let problem = crate::encode::dlx_problem(&text, &file, &stem)?;
+            let problem = crate::encode::dlx_problem(text, &file, &stem)?;
             Ok(Instance { file, kind: InstanceKind::Cover(Box::new(CoverInstance { problem })) })
         }
         InputFormat::Polycube => {
-            let mut puzzles = polycube::parse(&text, &file)?;
+            let mut puzzles = polycube::parse(text, &file)?;
             let n = puzzles.len();
             if index == 0 || index > n {
                 return Err(ParseError {
@@ -258,6 +294,7 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
             }
             let puzzle = puzzles.swap_remove(index - 1);
             let name = if n > 1 { format!("{stem}{}", puzzle.name) } else { stem };
+            polycube::estimate(&puzzle).check(opts.max_size).map_err(|e| too_large(&file, e))?;
             let built = polycube::build(&puzzle, &name).map_err(|e| ParseError {
                 file: file.clone(),
                 line: puzzle.line,

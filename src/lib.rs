@@ -13,6 +13,8 @@ pub mod dlx;
 pub mod edgematch;
 pub mod encode;
 pub mod frontend;
+#[doc(hidden)]
+pub mod fuzz;
 pub mod geometry;
 pub mod input;
 pub mod ir;
@@ -20,5 +22,7 @@ pub mod local;
 pub mod progress;
 pub mod render;
 pub mod search;
+pub mod size_cap;
 pub mod solution_file;
 pub mod solve;
+pub mod write;

@@ -382,6 +382,16 @@ impl CliqueGraph {
     /// Calls `f(u, v)` for every edge with `u < v`, in lexicographic order,
     /// without storing any edge.
     pub fn for_each_edge(&self, f: &mut dyn FnMut(u32, u32)) {
+        self.try_for_each_edge(&mut |u, v| {
+            f(u, v);
+            true
+        });
+    }
+
+    /// Like [`CliqueGraph::for_each_edge`], stopping as soon as `f` returns
+    /// `false` (to count edges only up to a size cap); returns whether every
+    /// edge was visited.
+    pub fn try_for_each_edge(&self, f: &mut dyn FnMut(u32, u32) -> bool) -> bool {
         let n = self.n_nodes();
         let mut stamp = vec![u32::MAX; n as usize];
         for u in 0..n {
@@ -395,11 +405,12 @@ impl CliqueGraph {
                 }
             }
             for v in u + 1..n {
-                if stamp[v as usize] != u {
-                    f(u, v);
+                if stamp[v as usize] != u && !f(u, v) {
+                    return false;
                 }
             }
         }
+        true
     }
 
     /// Number of edges.

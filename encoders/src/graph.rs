@@ -62,12 +62,36 @@ pub fn write_graph<W: Write>(
     comments: &str,
     mut edges: impl FnMut(&mut dyn FnMut(u32, u32)),
 ) -> io::Result<u64> {
+    try_write_graph(w, n_nodes, comments, |f| {
+        edges(&mut |u, v| {
+            f(u, v);
+        });
+        true
+    })
+}
+
+/// Like [`write_graph`], with a generator that stops when its callback
+/// returns `false` (and then returns `false` itself): the writer stops
+/// generating edges at the first write error (a full disk, a size cap, an
+/// interruption) instead of enumerating the rest of the graph.
+pub fn try_write_graph<W: Write>(
+    w: &mut W,
+    n_nodes: u32,
+    comments: &str,
+    mut edges: impl FnMut(&mut dyn FnMut(u32, u32) -> bool) -> bool,
+) -> io::Result<u64> {
     let mut m = 0u64;
-    edges(&mut |_, _| m += 1);
+    edges(&mut |_, _| {
+        m += 1;
+        true
+    });
     crate::dimacs::write_comments(w, comments)?;
     writeln!(w, "p edge {n_nodes} {m}")?;
     let mut ew = EdgeWriter::new(w);
-    edges(&mut |u, v| ew.edge(u, v));
+    edges(&mut |u, v| {
+        ew.edge(u, v);
+        ew.error.is_none()
+    });
     let written = ew.finish()?;
     if written != m {
         return Err(io::Error::other(format!(
@@ -138,6 +162,7 @@ pub fn read_graph(text: &str) -> Result<Graph, ParseError> {
 pub fn read_cliques(text: &str, n_nodes: u32) -> Result<Vec<Vec<u32>>, ParseError> {
     let mut cliques: Vec<Vec<u32>> = Vec::new();
     let mut plain: Option<Vec<u32>> = None;
+    let mut seen: std::collections::HashSet<u32> = std::collections::HashSet::new();
     let mut last = 1;
     for (k, raw) in text.lines().enumerate() {
         let n = k + 1;
@@ -165,12 +190,17 @@ pub fn read_cliques(text: &str, n_nodes: u32) -> Result<Vec<Vec<u32>>, ParseErro
         }
         let target = if labelled {
             cliques.push(Vec::new());
+            seen.clear();
             cliques.last_mut().expect("just pushed")
         } else {
+            if plain.is_none() {
+                seen.clear();
+            }
             plain.get_or_insert_with(Vec::new)
         };
         for x in nodes {
-            if target.contains(&x) {
+            // A set, not `target.contains`: a clique of n nodes costs O(n).
+            if !seen.insert(x) {
                 return Err(ParseError::new(n, format!("node {} is listed twice in one clique", x + 1)));
             }
             target.push(x);

@@ -35,6 +35,11 @@ enum Status {
     Unknown,
 }
 
+/// Largest variable number a model may mention: the dense model of a
+/// larger one would need a byte per variable up to it, so a tiny file could
+/// ask for gigabytes. emx's encodings stay far below.
+pub const MAX_MODEL_VARIABLES: usize = 1 << 26;
+
 /// Reads a solver's answer. Both formats may carry `c` comment lines. A
 /// satisfiable answer must end its literals with `0` (a truncated file is an
 /// error) and give no variable both signs.
@@ -111,6 +116,12 @@ pub fn read_answer(text: &str) -> Result<SatAnswer, ParseError> {
                 return Err(ParseError::new(n, format!("literal {x} is out of range")));
             };
             let v = lit.var().index() as usize;
+            if v >= MAX_MODEL_VARIABLES {
+                return Err(ParseError::new(
+                    n,
+                    format!("variable {} is beyond the {MAX_MODEL_VARIABLES} variables emx reads in a model", v + 1),
+                ));
+            }
             if v >= values.len() {
                 values.resize(v + 1, None);
             }
@@ -165,5 +176,9 @@ mod tests {
         );
         assert_eq!(e("s SATISFIABLE\ns UNSATISFIABLE\n"), "line 2: a second status line (the first is line 1)");
         assert!(e("").contains("no answer"));
+        assert_eq!(
+            e("s SATISFIABLE\nv 1 -2000000000 0\n"),
+            "line 2: variable 2000000000 is beyond the 67108864 variables emx reads in a model"
+        );
     }
 }

@@ -38,6 +38,15 @@ pub fn option_bound(puzzle: &EdgePuzzle) -> usize {
     (0..5).map(|g| tiles[g] * cells[g] * if g == 0 || puzzle.rows == 1 || puzzle.cols == 1 { 4 } else { 1 }).sum()
 }
 
+/// The size of the IR [`to_problem`] would make (from [`option_bound`]: at
+/// most two primary and four coloured secondary entries per option), for
+/// the size cap.
+pub fn estimate(puzzle: &EdgePuzzle) -> crate::size_cap::IrEstimate {
+    let options = option_bound(puzzle) as u64;
+    let symmetries = if puzzle.rows == puzzle.cols { 4 } else { 2 };
+    crate::size_cap::IrEstimate::new(options, options * 6, symmetries)
+}
+
 /// Builds the IR of an edge-matching puzzle (which must be valid).
 pub fn to_problem(puzzle: &EdgePuzzle) -> Problem {
     let (rows, cols) = (puzzle.rows, puzzle.cols);

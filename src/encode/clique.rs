@@ -10,7 +10,7 @@
 use super::placement_text;
 use crate::input::Instance;
 use crate::ir::{Problem, Solution};
-use emx_encoders::graph::write_graph;
+use emx_encoders::graph::try_write_graph;
 use emx_encoders::{CliqueGraph, CliqueNode, EncodeError, ParseError};
 use std::io::{self, Write};
 
@@ -49,7 +49,7 @@ pub fn write(w: &mut impl Write, instance: &Instance, g: &CliqueGraph, note: &st
         comments.push_str(note);
         comments.push('\n');
     }
-    let edges = write_graph(w, g.n_nodes(), &comments, |f| g.for_each_edge(f))?;
+    let edges = try_write_graph(w, g.n_nodes(), &comments, |f| g.try_for_each_edge(f))?;
     Ok(GraphStats { nodes: g.n_nodes(), edges })
 }
 

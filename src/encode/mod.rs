@@ -11,13 +11,12 @@ pub mod cnf;
 pub mod lp;
 pub mod restrict;
 pub mod sat;
+pub mod size;
 mod source;
 
 use crate::input::{Instance, InstanceKind};
 use crate::ir::OptionId;
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, Write};
 
 /// A line describing what option `o` places, for comments and maps:
 /// `tile 3 at r0c1 rotation 2`, `piece L at 0,0 1,0 ...`, or the option's
@@ -48,37 +47,6 @@ pub fn placement_text(instance: &Instance, o: OptionId) -> String {
             format!("piece {} at {}", piece.names.join("/"), cells.join(" "))
         }
         _ => problem.option_text(o),
-    }
-}
-
-/// The temporary name an output is written under before it is renamed.
-fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(format!(".tmp-{}", std::process::id()));
-    path.with_file_name(name)
-}
-
-/// Writes `path` through `write`, first to a temporary file beside it that
-/// is renamed over `path` only when everything was written (so a failed or
-/// interrupted run never leaves a truncated output).
-pub fn write_atomically<T>(path: &Path, write: impl FnOnce(&mut BufWriter<File>) -> io::Result<T>) -> io::Result<T> {
-    let tmp = temp_path(path);
-    let result = (|| {
-        let mut w = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
-        let value = write(&mut w)?;
-        w.flush()?;
-        w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        Ok(value)
-    })();
-    match result {
-        Ok(v) => {
-            std::fs::rename(&tmp, path)?;
-            Ok(v)
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(e)
-        }
     }
 }
 

@@ -5,9 +5,13 @@
 //! The first call finds one solution. Counting and listing add a blocking
 //! clause (the negation of the solution's options) and call the solver
 //! again, so they suit small instances only. Limits are checked between
-//! solver calls; "nodes" counts solver calls. varisat cannot be stopped
-//! inside a call; an external solver is killed when the time limit passes
-//! or Ctrl-C is pressed.
+//! solver calls; "nodes" counts solver calls. Inside a call, the time limit
+//! and Ctrl-C stop varisat through its proof output: the engine asks varisat
+//! for a proof (varisat's own format, which allows the blocking clauses added between calls) written to a probe that polls the limits on
+//! every buffered write (every 8 KiB of proof, i.e. every few hundred
+//! learned clauses) and fails once a limit has fired, which ends the call.
+//! An external solver is killed when the time limit passes or Ctrl-C is
+//! pressed.
 
 use super::cnf::{self, check_model, CnfEncoding};
 use crate::ir::{OptionId, Problem};
@@ -88,6 +92,28 @@ impl<'a> SatEngine<'a> {
 enum Call {
     Answer(SatAnswer),
     Stopped(StopReason),
+}
+
+/// varisat's proof output, used as a stop hook: it discards the proof and
+/// fails the write once the deadline passes or the cancel flag is raised,
+/// which makes varisat end the running `solve()` with an error.
+struct LimitProbe {
+    limits: Limits,
+    fired: std::sync::Arc<std::sync::Mutex<Option<StopReason>>>,
+}
+
+impl Write for LimitProbe {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        // Node limits count solver calls and are checked between calls.
+        if let Some(reason) = self.limits.poll(0) {
+            *self.fired.lock().unwrap_or_else(|e| e.into_inner()) = Some(reason);
+            return Err(std::io::Error::other("emx: search limit reached"));
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Runs an external solver on `enc` plus `blocking` clauses.
@@ -188,9 +214,15 @@ impl Engine for SatEngine<'_> {
                 return stats;
             }
         };
+        let fired = std::sync::Arc::new(std::sync::Mutex::new(None));
         let mut varisat = match self.solver {
             SatSolver::Varisat => {
                 let mut s = varisat::Solver::new();
+                if limits.deadline.is_some() || limits.cancel.is_some() {
+                    let probe =
+                        LimitProbe { limits: Limits { max_nodes: None, ..limits.clone() }, fired: fired.clone() };
+                    s.write_proof(probe, varisat::ProofFormat::Varisat);
+                }
                 for c in enc.cnf.clauses() {
                     let lits: Vec<varisat::Lit> =
                         c.iter().map(|l| varisat::Lit::from_dimacs(l.to_dimacs() as isize)).collect();
@@ -220,7 +252,10 @@ impl Engine for SatEngine<'_> {
                         Ok(Call::Answer(SatAnswer::Sat(values)))
                     }
                     Ok(false) => Ok(Call::Answer(SatAnswer::Unsat)),
-                    Err(e) => Err(format!("varisat: {e}")),
+                    Err(e) => match *fired.lock().unwrap_or_else(|e| e.into_inner()) {
+                        Some(reason) => Ok(Call::Stopped(reason)),
+                        None => Err(format!("varisat: {e}")),
+                    },
                 },
                 (None, SatSolver::External { path, minisat, .. }) => {
                     run_external(path, *minisat, &enc, &blocking, limits, stats.nodes)

@@ -45,6 +45,15 @@ pub enum LoadError {
     /// The file was read but is malformed.
     #[error(transparent)]
     Parse(#[from] ParseError),
+    /// The puzzle is well-formed but its model would exceed the size cap.
+    #[error("{file}: {error}")]
+    TooLarge {
+        /// File name.
+        file: String,
+        /// What, how large, and the cap (not a `source`: the message
+        /// already says it all).
+        error: crate::size_cap::TooLarge,
+    },
 }
 
 /// Largest input file emx reads (bytes); larger files are refused with a

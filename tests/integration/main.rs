@@ -1,5 +1,6 @@
 //! emx integration tests: one binary, one module per area.
 
+mod agreement;
 mod bench;
 mod cli;
 mod edgematch_counts;
@@ -8,7 +9,10 @@ mod edgematch_formats;
 mod edgematch_generate;
 mod edgematch_score;
 mod encoders;
+mod fuzz_regressions;
+mod huge_inputs;
 mod json_schema;
+mod limits;
 mod optimize;
 mod polycube_counts;
 mod polycube_errors;

@@ -5,8 +5,11 @@ use crate::EXIT_OK;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use emx::encode::restrict::{self, Restriction};
-use emx::encode::{clique, cnf, lp, write_atomically};
+use emx::encode::size;
+use emx::encode::{clique, cnf, lp};
 use emx::input::{self, InputFormat, Instance, InstanceKind};
+use emx::size_cap::SizeCap;
+use emx::write::{atomically, OutputGuard};
 use emx_encoders::{AmoEncoding, CnfOptions, ColorEncoding};
 use std::io::Write;
 use std::path::PathBuf;
@@ -67,6 +70,11 @@ pub struct EncodeArgs {
     /// JSON object on stdout (`json`, needs -o so stdout is free).
     #[arg(long, value_enum, default_value_t = crate::Format::Text)]
     pub format: crate::Format,
+    /// Refuse to build a model or write an output larger than this many
+    /// bytes (units K, M, G, T): the IR (estimated before building) and the
+    /// encoding (counted or estimated before writing).
+    #[arg(long, value_name = "SIZE", default_value = "2G")]
+    pub max_size: SizeCap,
 }
 
 /// The `--format json` summary of a written encoding: every size field is
@@ -106,12 +114,18 @@ pub fn restriction(instance: &Instance, pin: bool, break_symmetry: bool) -> anyh
     Ok(out)
 }
 
-fn output<T>(path: Option<&PathBuf>, write: impl FnOnce(&mut dyn Write) -> std::io::Result<T>) -> anyhow::Result<T> {
+/// Writes an output to `path` atomically, or to standard output, never
+/// past `guard`'s cap.
+fn output<T>(
+    path: Option<&PathBuf>,
+    guard: &OutputGuard,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
+) -> anyhow::Result<T> {
     match path {
-        Some(p) => write_atomically(p, |w| write(w)).with_context(|| format!("writing {}", p.display())),
+        Some(p) => atomically(p, guard, |w| write(w)).with_context(|| format!("writing {}", p.display())),
         None => {
-            let stdout = std::io::stdout();
-            let mut w = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
+            let stdout = emx::write::Guarded::new(std::io::stdout().lock(), guard, "standard output");
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, stdout);
             let v = write(&mut w)?;
             w.flush()?;
             Ok(v)
@@ -121,7 +135,9 @@ fn output<T>(path: Option<&PathBuf>, write: impl FnOnce(&mut dyn Write) -> std::
 
 pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
     let format = args.input_format.as_deref().and_then(InputFormat::from_name);
-    let instance = input::load(&args.file, format, args.puzzle)?;
+    let cap = args.max_size;
+    let instance = input::load_with(&args.file, format, args.puzzle, &input::LoadOptions { max_size: cap })?;
+    let guard = OutputGuard { cap, cancel: None };
     let problem = instance.problem();
     let restriction = restriction(&instance, args.pin_first_corner, args.break_symmetry)?;
     let excluded: Vec<bool> = restriction.as_ref().map(|r| r.excluded.clone()).unwrap_or_default();
@@ -144,9 +160,10 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
                 colors: args.colors.parse().map_err(anyhow::Error::msg)?,
                 excluded,
             };
+            size::cnf_size(problem, &opts)?.check(cap)?;
             let enc = cnf::encode(problem, &opts)?;
             let comments = cnf::comments(&instance, &enc, &opts, restriction.as_ref());
-            output(args.output.as_ref(), |mut w| emx_encoders::dimacs::write_cnf(&mut w, &enc.cnf, &comments))?;
+            output(args.output.as_ref(), &guard, |mut w| emx_encoders::dimacs::write_cnf(&mut w, &enc.cnf, &comments))?;
             summary.variables = Some(enc.cnf.n_vars() as u64);
             summary.clauses = Some(enc.cnf.n_clauses() as u64);
             summary.literals = Some(enc.cnf.n_literals() as u64);
@@ -162,7 +179,9 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
         }
         Target::Clique => {
             let g = clique::graph(problem, &excluded)?;
-            let stats = output(args.output.as_ref(), |mut w| clique::write(&mut w, &instance, &g, &note))?;
+            let counted = size::clique_size(&g, cap.bytes);
+            counted.check(cap)?;
+            let stats = output(args.output.as_ref(), &guard, |mut w| clique::write(&mut w, &instance, &g, &note))?;
             let map = args.map.clone().or_else(|| {
                 args.output.as_ref().map(|p| {
                     let mut s = p.clone().into_os_string();
@@ -171,7 +190,7 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
                 })
             });
             if let Some(m) = &map {
-                write_atomically(m, |w| clique::write_map(w, &instance, &g))
+                atomically(m, &guard, |w| clique::write_map(w, &instance, &g))
                     .with_context(|| format!("writing {}", m.display()))?;
             }
             summary.nodes = Some(stats.nodes.into());
@@ -186,7 +205,8 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
             );
         }
         Target::Dlx => {
-            output(args.output.as_ref(), |mut w| emx::encode::write_dlx(&mut w, &instance, &excluded, &note))?;
+            size::check_counted(cap, "the .dlx file", size::dlx_size(&instance, &excluded, &note, cap.bytes))?;
+            output(args.output.as_ref(), &guard, |mut w| emx::encode::write_dlx(&mut w, &instance, &excluded, &note))?;
             summary.items = Some(problem.items().len() as u64);
             summary.options =
                 Some((problem.n_options() - restriction.as_ref().map_or(0, Restriction::n_excluded)) as u64);
@@ -212,7 +232,8 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
                 puzzle.clues.push(emx::edgematch::Clue { tile: t0, row: 0, col: 0, rotation });
             }
             let comment = format!("emx: MILP of Salassa et al. for {} ({})\n{note}", instance.file, problem.name);
-            let stats = output(args.output.as_ref(), |mut w| lp::write(&mut w, &puzzle, &comment))?;
+            size::check_counted(cap, "the LP model", size::lp_size(&puzzle, &comment, cap.bytes))?;
+            let stats = output(args.output.as_ref(), &guard, |mut w| lp::write(&mut w, &puzzle, &comment))?;
             summary.variables = Some(stats.variables as u64);
             summary.constraints = Some(stats.constraints as u64);
             eprintln!(

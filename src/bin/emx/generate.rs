@@ -175,11 +175,8 @@ fn beside(output: &Path) -> PathBuf {
     output.with_file_name(format!("{stem}.solution.txt"))
 }
 
-/// Writes `text` to a temporary file beside `path`, then renames it.
-pub fn write_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
-    let name = path.file_name().map_or_else(|| "out".into(), |s| s.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))?;
-    Ok(())
+/// Writes `text` to `path` through [`emx::write::text_atomically`].
+fn write_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
+    emx::write::text_atomically(path, &emx::write::OutputGuard::default(), text)
+        .with_context(|| format!("writing {}", path.display()))
 }

@@ -2,8 +2,11 @@
 
 use crate::{Format, EXIT_OK};
 use clap::Args;
-use emx::input::{self, InputFormat, InstanceKind};
-use serde_json::json;
+use emx::encode::size;
+use emx::input::{self, InputFormat, Instance, InstanceKind};
+use emx::size_cap::{human, SizeCap};
+use emx_encoders::CnfOptions;
+use serde_json::{json, Value};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -19,14 +22,102 @@ pub struct InfoArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Also report the size of every encoding (CNF, clique graph, .dlx,
+    /// LP), each counted up to --max-size.
+    #[arg(long)]
+    pub sizes: bool,
+    /// Refuse to build an IR larger than this many bytes (units K, M, G, T);
+    /// with --sizes, stop counting an encoding there.
+    #[arg(long, value_name = "SIZE", default_value = "2G")]
+    pub max_size: SizeCap,
 }
 
 pub fn run(args: InfoArgs) -> anyhow::Result<u8> {
     let format = args.input_format.as_deref().and_then(InputFormat::from_name);
-    let instance = input::load(&args.file, format, args.puzzle)?;
+    let instance = input::load_with(&args.file, format, args.puzzle, &input::LoadOptions { max_size: args.max_size })?;
+    let sizes = if args.sizes { Some(encoding_sizes(&instance, args.max_size)?) } else { None };
+    let code = describe(&args, &instance, sizes.as_ref().map(|s| s.0.clone()))?;
+    if let (Some((_, text)), Format::Text) = (&sizes, args.format) {
+        print!("{text}");
+    }
+    Ok(code)
+}
+
+/// The sizes of every encoding of `instance` as JSON and as text.
+fn encoding_sizes(instance: &Instance, cap: SizeCap) -> anyhow::Result<(Value, String)> {
+    let problem = instance.problem();
+    let cnf = size::cnf_size(problem, &CnfOptions::default())?;
+    let g = emx::encode::clique::graph(problem, &[])?;
+    let clique = size::clique_size(&g, cap.bytes);
+    drop(g);
+    let dlx = size::dlx_size(instance, &[], "", cap.bytes);
+    let lp = match &instance.kind {
+        InstanceKind::EdgeMatch(e) => Some(size::lp_size(&e.puzzle, "", cap.bytes)),
+        _ => None,
+    };
+    let over = |(bytes, complete): (u64, bool)| {
+        if complete {
+            human(bytes)
+        } else {
+            format!("over {} (counting stopped)", human(cap.bytes))
+        }
+    };
+    let ir = match &instance.kind {
+        InstanceKind::Polycube(pc) => Some(emx::frontend::polycube::estimate(&pc.puzzle)),
+        InstanceKind::EdgeMatch(e) => Some(emx::edgematch::ir::estimate(&e.puzzle)),
+        InstanceKind::Cover(_) => None,
+    };
+    let mut text = String::new();
+    if let Some(ir) = &ir {
+        text.push_str(&format!(
+            "IR estimate (checked against --max-size before building): {} ({} options, {} entries at most)\n",
+            human(ir.bytes),
+            ir.options,
+            ir.entries
+        ));
+    }
+    text.push_str(&format!("encodings (counted up to --max-size {}):\n", human(cap.bytes)));
+    text.push_str(&format!(
+        "  cnf:    {} variables, {} clauses, {} literals; file about {}, formula in memory {}\n",
+        cnf.vars,
+        cnf.clauses,
+        cnf.literals,
+        human(cnf.file_bytes),
+        human(cnf.memory_bytes)
+    ));
+    text.push_str(&format!(
+        "  clique: {} nodes, {}{} edges; file {}\n",
+        clique.nodes,
+        if clique.complete { "" } else { "more than " },
+        clique.edges,
+        over((clique.file_bytes, clique.complete))
+    ));
+    text.push_str(&format!("  dlx:    file {}\n", over(dlx)));
+    if let Some(lp) = lp {
+        text.push_str(&format!("  lp:     file {}\n", over(lp)));
+    }
+    let counted = |(bytes, complete): (u64, bool)| json!({"bytes": bytes, "complete": complete});
+    let v = json!({
+        "max_size": cap.bytes,
+        "ir_estimate": ir,
+        "cnf": cnf,
+        "clique": clique,
+        "dlx": counted(dlx),
+        "lp": lp.map(counted),
+    });
+    Ok((v, text))
+}
+
+fn describe(args: &InfoArgs, instance: &Instance, sizes: Option<Value>) -> anyhow::Result<u8> {
+    let with_sizes = |mut v: Value| {
+        if let Some(s) = &sizes {
+            v["sizes"] = s.clone();
+        }
+        v
+    };
     let problem = instance.problem();
     if args.format == Format::Svg {
-        crate::output::write(None, &crate::render::puzzle_picture(&instance, &problem.name)?)?;
+        crate::output::write(None, &crate::render::puzzle_picture(instance, &problem.name)?)?;
         return Ok(EXIT_OK);
     }
     let pc = match &instance.kind {
@@ -44,7 +135,7 @@ pub fn run(args: InfoArgs) -> anyhow::Result<u8> {
                 "entries": problem.n_entries(),
             });
             match args.format {
-                Format::Json | Format::Svg => println!("{v}"),
+                Format::Json | Format::Svg => println!("{}", with_sizes(v)),
                 Format::Text => {
                     println!("{} ({}): exact cover", problem.name, instance.file);
                     println!(
@@ -78,7 +169,7 @@ pub fn run(args: InfoArgs) -> anyhow::Result<u8> {
                 "board_symmetries": problem.symmetries.len() + 1,
             });
             match args.format {
-                Format::Json | Format::Svg => println!("{v}"),
+                Format::Json | Format::Svg => println!("{}", with_sizes(v)),
                 Format::Text => {
                     println!("{} ({})", problem.name, instance.file);
                     println!(
@@ -134,7 +225,7 @@ pub fn run(args: InfoArgs) -> anyhow::Result<u8> {
         "box_rotations_and_mirrors": built.rotations_and_mirrors,
     });
     match args.format {
-        Format::Json | Format::Svg => println!("{v}"),
+        Format::Json | Format::Svg => println!("{}", with_sizes(v)),
         Format::Text => {
             let [x, y, z] = pc.puzzle.dims;
             println!("{} ({}, puzzle {} of {})", problem.name, instance.file, args.puzzle, pc.puzzles_in_file);

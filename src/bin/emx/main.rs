@@ -17,7 +17,7 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -102,24 +102,41 @@ macro_rules! usage_ensure {
     };
 }
 
-/// A flag set by Ctrl-C; searches poll it and stop cleanly, and the
-/// command prints what it found so far (exit code 3). A second Ctrl-C
-/// exits at once (exit code 130).
+/// The flag Ctrl-C sets.
+static INTERRUPT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+/// Whether the running command polls [`INTERRUPT`] (a search).
+static POLLED: AtomicBool = AtomicBool::new(false);
+
+/// A flag set by Ctrl-C; searches poll it and stop cleanly (printing what
+/// they found, exit code 3). Calling this tells the Ctrl-C handler that the
+/// command polls the flag.
 fn interrupt_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let f = flag.clone();
-    // If a handler cannot be installed (already set), searches simply run
-    // without Ctrl-C support.
+    POLLED.store(true, Ordering::SeqCst);
+    INTERRUPT.get_or_init(|| Arc::new(AtomicBool::new(false))).clone()
+}
+
+/// Ctrl-C: in a command that polls the flag (a search), the first Ctrl-C
+/// sets it and the search stops cleanly. Otherwise, or on a second Ctrl-C,
+/// the temporary files of unfinished outputs are removed (the targets were
+/// never touched) and emx exits with code 3.
+fn install_interrupt_handler() {
+    let flag = INTERRUPT.get_or_init(|| Arc::new(AtomicBool::new(false))).clone();
+    // If a handler cannot be installed, Ctrl-C keeps its default effect:
+    // the process ends, and unfinished outputs stay under their temporary
+    // names, never at their targets.
     let _ = ctrlc::set_handler(move || {
-        if f.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
+        if POLLED.load(Ordering::SeqCst) && !flag.swap(true, Ordering::SeqCst) {
+            return;
         }
+        emx::write::remove_unfinished();
+        eprintln!("emx: interrupted: unfinished outputs removed");
+        std::process::exit(EXIT_LIMIT.into());
     });
-    flag
 }
 
 fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
+    install_interrupt_handler();
     let code = match cli.command {
         Command::Solve(args) => solve::run(args)?,
         Command::Info(args) => info::run(args)?,
@@ -150,10 +167,24 @@ fn main() -> ExitCode {
                 Some(load) => eprintln!("error: {load}"),
                 None => eprintln!("error: {err:#}"),
             }
+            // An output stopped by the size cap (even from inside a writer's
+            // io::Error) is a usage matter; one stopped by Ctrl-C is a limit.
+            let inner = |f: &dyn Fn(&(dyn std::error::Error + 'static)) -> bool| {
+                err.chain().any(|e| {
+                    f(e) || e
+                        .downcast_ref::<std::io::Error>()
+                        .and_then(|io| io.get_ref())
+                        .is_some_and(|i| f(i as &(dyn std::error::Error + 'static)))
+                })
+            };
+            if inner(&|e| e.is::<emx::write::Cancelled>()) {
+                return ExitCode::from(EXIT_LIMIT);
+            }
             let bad_input = err.downcast_ref::<emx::frontend::LoadError>().is_some()
                 || err.downcast_ref::<emx::frontend::ParseError>().is_some()
-                || err.downcast_ref::<emx::backend::BackendError>().is_some()
-                || err.downcast_ref::<UsageError>().is_some();
+                || inner(&|e| e.is::<emx::size_cap::TooLarge>())
+                || err.downcast_ref::<UsageError>().is_some()
+                || err.downcast_ref::<emx::backend::BackendError>().is_some();
             ExitCode::from(if bad_input { EXIT_BAD_INPUT } else { 4 })
         }
     }

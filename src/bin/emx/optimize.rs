@@ -92,16 +92,10 @@ pub struct OptimizeArgs {
     pub quiet: bool,
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory
-/// and a rename, so readers never see a half-written file.
+/// Writes `text` to `path` through [`emx::write::text_atomically`] (a
+/// temporary file and a rename), so readers never see a half-written file.
 fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    emx::write::text_atomically(path, &emx::write::OutputGuard::default(), text)
 }
 
 fn board_file(puzzle: &str, board: &Board, score: u32, joins: usize, note: &str) -> String {

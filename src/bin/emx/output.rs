@@ -21,17 +21,10 @@ fn stdout(content: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Writes `content` to `path` through a temporary file in the same
-/// directory and a rename.
+/// Writes `content` to `path` through [`emx::write::text_atomically`] (a
+/// temporary file in the same directory and a rename).
 pub fn write_file(path: &Path, content: &str) -> anyhow::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = std::fs::write(&tmp, content).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(|e| {
+    emx::write::text_atomically(path, &emx::write::OutputGuard::default(), content).map_err(|e| {
         crate::UsageError(format!(
             "cannot write {}: {e} (check that the directory exists and is writable)",
             path.display()

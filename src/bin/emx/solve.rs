@@ -67,6 +67,11 @@ pub struct SolveArgs {
     /// Stop after this many solutions found, counting symmetric copies (exit code 3).
     #[arg(long, value_name = "N")]
     pub solution_limit: Option<u64>,
+    /// Refuse to build a model larger than this many bytes (units K, M, G,
+    /// T): the IR (estimated before building) and, for --backend sat, the
+    /// CNF (counted before building).
+    #[arg(long, value_name = "SIZE", default_value = "2G")]
+    pub max_size: emx::size_cap::SizeCap,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -80,7 +85,7 @@ pub struct SolveArgs {
 
 pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let format = args.input_format.as_deref().and_then(InputFormat::from_name);
-    let instance = input::load(&args.file, format, args.puzzle)?;
+    let instance = input::load_with(&args.file, format, args.puzzle, &input::LoadOptions { max_size: args.max_size })?;
     let problem = instance.problem();
     let mode = if args.all {
         Mode::All
@@ -122,6 +127,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             excluded: vec![],
         },
     };
+    if backend_name == "sat" {
+        emx::encode::size::cnf_size(problem, &config.cnf)?.check(args.max_size)?;
+    }
     let mut engine = backend::make(backend_name, &instance, &config)?;
     if mode != Mode::First(1) && crate::progress::wanted(args.quiet) {
         // For a progress line with the fraction done and the time left.

@@ -41,6 +41,30 @@ fn cell_name(p: Point, dims: [u32; 3]) -> String {
     }
 }
 
+/// The size of the IR [`build`] would make, computed without building it:
+/// options (an upper bound: images are counted before stationary cells
+/// remove some), entries, box symmetries, and the estimated memory in bytes.
+pub fn estimate(puzzle: &Puzzle) -> crate::size_cap::IrEstimate {
+    let dims = puzzle.dims.map(|d| d as i32);
+    let group = Transform::group(puzzle.one_side, false);
+    let mut seen: std::collections::HashSet<Shape> = std::collections::HashSet::new();
+    let (mut options, mut entries) = (0u64, 0u64);
+    for d in puzzle.pieces.iter().filter(|d| !d.stationary) {
+        let shape = Shape::new(d.cells.iter().copied());
+        if !seen.insert(shape.canonical(&group)) {
+            continue;
+        }
+        for orient in shape.orientations(&group) {
+            let e = orient.extent();
+            let images: u64 = (0..3).map(|a| (dims[a] - e[a] + 1).max(0) as u64).product();
+            options += images;
+            entries += images * (orient.len() as u64 + 1);
+        }
+    }
+    let symmetries = BoxSymmetry::of_box(puzzle.dims, &Transform::all()).len() as u64;
+    crate::size_cap::IrEstimate::new(options, entries, symmetries)
+}
+
 /// Builds the IR of `puzzle`; `name` names the problem. Identical pieces
 /// form one group (counted once per arrangement).
 pub fn build(puzzle: &Puzzle, name: &str) -> Result<Built, BuildError> {

@@ -210,6 +210,7 @@ impl<'a> Parser<'a> {
             self.err(line_no, Some(1), "C: directive lacks layout=: expected `layout=x y z, x y z, ...`")
         })?;
         let mut cells: Vec<Point> = Vec::new();
+        let mut seen: std::collections::HashSet<Point> = std::collections::HashSet::new();
         for (at, triple) in split_offsets(layout, ',') {
             let base = layout_at + at;
             let nums: Vec<(usize, &str)> = tokens(triple).collect();
@@ -228,7 +229,7 @@ impl<'a> Parser<'a> {
                     self.err(line_no, Some(col), format!("bad number `{tok}`: expected an integer coordinate"))
                 })?;
             }
-            if cells.contains(&p) {
+            if !seen.insert(p) {
                 let col = col_of(line, base + nums[0].0);
                 return Err(self.err(
                     line_no,

@@ -1,0 +1,3 @@
+#![no_main]
+//! Fuzz target `dlx`: see `emx::fuzz` and docs/reliability.md.
+libfuzzer_sys::fuzz_target!(|data: &[u8]| emx::fuzz::run("dlx", data));

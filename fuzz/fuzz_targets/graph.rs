@@ -1,0 +1,3 @@
+#![no_main]
+//! Fuzz target `graph`: see `emx::fuzz` and docs/reliability.md.
+libfuzzer_sys::fuzz_target!(|data: &[u8]| emx::fuzz::run("graph", data));

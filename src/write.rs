@@ -1,0 +1,213 @@
+//! Every file emx writes goes through [`atomically`]: the bytes go to a
+//! temporary file in the target's directory, which is renamed over the
+//! target only once everything was written and synced. A run that fails,
+//! hits the size cap or is interrupted (Ctrl-C) midway removes the
+//! temporary file and leaves the target as it was (absent, or its old
+//! contents), never truncated.
+//!
+//! Writes go through a [`Guarded`] writer that enforces the size cap
+//! (`--max-size`) and stops when the cancel flag (set by Ctrl-C) is raised.
+
+use crate::size_cap::{Measure, SizeCap, TooLarge};
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Temporary files of writes in progress, for [`remove_unfinished`].
+static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn unfinished() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    UNFINISHED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes the temporary files of every write still in progress: called
+/// by the CLI's Ctrl-C handler before it exits, so an interrupted run leaves
+/// neither a truncated output nor a stray temporary file.
+pub fn remove_unfinished() {
+    for tmp in unfinished().drain(..) {
+        let _ = std::fs::remove_file(tmp);
+    }
+}
+
+/// What a written output is allowed: a size cap and a cancel flag.
+#[derive(Clone, Debug, Default)]
+pub struct OutputGuard {
+    /// Largest output, in bytes.
+    pub cap: SizeCap,
+    /// Stop writing when this becomes true (Ctrl-C).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl OutputGuard {
+    /// A guard with no cap and no cancel flag.
+    pub fn unlimited() -> Self {
+        OutputGuard { cap: SizeCap::unlimited(), cancel: None }
+    }
+}
+
+/// The write was stopped by the cancel flag (Ctrl-C).
+#[derive(Debug, thiserror::Error)]
+#[error("interrupted while writing {0}: nothing was written there")]
+pub struct Cancelled(pub String);
+
+/// A writer that enforces an [`OutputGuard`]: it fails with a [`TooLarge`]
+/// error before the output would exceed the cap, and with [`Cancelled`]
+/// once the cancel flag is raised.
+pub struct Guarded<W> {
+    inner: W,
+    written: u64,
+    guard: OutputGuard,
+    what: String,
+}
+
+impl<W: Write> Guarded<W> {
+    /// Wraps `inner`; `what` names the output in errors.
+    pub fn new(inner: W, guard: &OutputGuard, what: impl Into<String>) -> Self {
+        Guarded { inner, written: 0, guard: guard.clone(), what: what.into() }
+    }
+    /// Bytes written so far.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+    /// The wrapped writer.
+    pub fn into_inner(self) -> W {
+        self.inner
+    }
+}
+
+impl<W: Write> Write for Guarded<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.guard.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(io::Error::other(Cancelled(self.what.clone())));
+        }
+        let after = self.written.saturating_add(buf.len() as u64);
+        if after > self.guard.cap.bytes {
+            return Err(io::Error::other(TooLarge {
+                what: self.what.clone(),
+                bytes: after,
+                measure: Measure::AtLeast,
+                detail: "stopped while writing".into(),
+                cap: self.guard.cap.bytes,
+            }));
+        }
+        let n = self.inner.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The writer [`atomically`] hands to its closure.
+pub type AtomicWriter = BufWriter<Guarded<File>>;
+
+/// The temporary name an output is written under before it is renamed:
+/// hidden, in the same directory (so the rename is atomic), unique per
+/// process and call.
+pub fn temp_path(path: &Path) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let name = path.file_name().map_or_else(|| "out".into(), |s| s.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.emx-tmp-{}-{n}", std::process::id()))
+}
+
+/// Writes `path` through `write`, first to a temporary file beside it that
+/// is renamed over `path` only when everything was written (so a failed,
+/// capped or interrupted run never leaves a truncated output).
+pub fn atomically<T>(
+    path: &Path,
+    guard: &OutputGuard,
+    write: impl FnOnce(&mut AtomicWriter) -> io::Result<T>,
+) -> io::Result<T> {
+    let tmp = temp_path(path);
+    unfinished().push(tmp.clone());
+    let result = (|| {
+        let file = File::create(&tmp)?;
+        let mut w = BufWriter::with_capacity(1 << 20, Guarded::new(file, guard, path.display().to_string()));
+        let value = write(&mut w)?;
+        w.flush()?;
+        w.into_inner().map_err(|e| e.into_error())?.into_inner().sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        Ok(value)
+    })();
+    let mut list = unfinished();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    list.retain(|p| p != &tmp);
+    result
+}
+
+/// Writes `text` to `path` atomically.
+pub fn text_atomically(path: &Path, guard: &OutputGuard, text: &str) -> io::Result<()> {
+    atomically(path, guard, |w| w.write_all(text.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("emx-write-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn listing(d: &Path) -> Vec<String> {
+        let mut v: Vec<String> =
+            std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_complete_write_replaces_the_target() {
+        let d = dir("ok");
+        let p = d.join("out.cnf");
+        std::fs::write(&p, "old").unwrap();
+        text_atomically(&p, &OutputGuard::default(), "new contents").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "new contents");
+        assert_eq!(listing(&d), vec!["out.cnf"]);
+    }
+
+    #[test]
+    fn a_writer_failing_midway_leaves_nothing_at_the_target() {
+        let d = dir("fail");
+        let p = d.join("out.cnf");
+        let r: io::Result<()> = atomically(&p, &OutputGuard::default(), |w| {
+            w.write_all(&vec![b'x'; 3 << 20])?; // past the buffer: bytes reach the temporary file
+            Err(io::Error::other("the encoder failed"))
+        });
+        assert!(r.is_err());
+        assert!(!p.exists());
+        assert!(listing(&d).is_empty(), "{:?}", listing(&d));
+        // An existing target keeps its old contents.
+        std::fs::write(&p, "old").unwrap();
+        let r: io::Result<()> = atomically(&p, &OutputGuard::default(), |w| {
+            w.write_all(b"partial")?;
+            Err(io::Error::other("boom"))
+        });
+        assert!(r.is_err());
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "old");
+        assert_eq!(listing(&d), vec!["out.cnf"]);
+    }
+
+    #[test]
+    fn the_cap_and_the_cancel_flag_stop_a_write() {
+        let d = dir("guard");
+        let p = d.join("out.clq");
+        let guard = OutputGuard { cap: SizeCap::new(1000), cancel: None };
+        let e = atomically(&p, &guard, |w| w.write_all(&[b'e'; 5000])).unwrap_err();
+        assert!(e.to_string().contains("over the size cap of 1000 bytes"), "{e}");
+        assert!(listing(&d).is_empty());
+        let flag = Arc::new(AtomicBool::new(true));
+        let guard = OutputGuard { cap: SizeCap::default(), cancel: Some(flag) };
+        let e = atomically(&p, &guard, |w| w.write_all(&[b'e'; 5000])).unwrap_err();
+        assert!(e.to_string().contains("interrupted while writing"), "{e}");
+        assert!(listing(&d).is_empty());
+    }
+}
