@@ -3,11 +3,13 @@
 //! with an error; none silently falls back to another.
 
 use crate::dlx::Dlx;
-use crate::input::Instance;
+use crate::input::{Instance, InstanceKind};
+use crate::ir::Equivalence;
+use crate::poly::{PolyConfig, PolyEngine};
 use crate::search::Engine;
 
 /// Back-end names accepted by `--backend`.
-pub const NAMES: &[&str] = &["auto", "dlx"];
+pub const NAMES: &[&str] = &["auto", "dlx", "poly"];
 
 /// Why a back-end cannot be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -29,17 +31,47 @@ pub enum BackendError {
 
 /// Per-run settings that back-ends may read.
 #[derive(Clone, Debug, Default)]
-pub struct BackendConfig {}
+pub struct BackendConfig {
+    /// Which solutions the caller identifies (`--unique`); engines that
+    /// break symmetries use it to report one copy per class.
+    pub equivalence: Equivalence,
+    /// Settings of the polycube engines (`poly`, and `auto` on polycube
+    /// puzzles).
+    pub poly: PolyConfig,
+}
 
 /// Builds the engine `name` for `instance`. `auto` picks the best engine
 /// emx has for the instance.
 pub fn make<'a>(
     name: &str,
     instance: &'a Instance,
-    _config: &BackendConfig,
+    config: &BackendConfig,
 ) -> Result<Box<dyn Engine + 'a>, BackendError> {
+    let poly = || {
+        let mut c = config.poly.clone();
+        c.equivalence = config.equivalence;
+        PolyEngine::new(instance.problem(), &c)
+    };
+    let not_applicable = |reason: String| BackendError::NotApplicable {
+        backend: name.to_string(),
+        file: instance.file.clone(),
+        reason,
+    };
     match name {
-        "auto" | "dlx" => Ok(Box::new(Dlx::new(instance.problem()))),
+        "dlx" => Ok(Box::new(Dlx::new(instance.problem()))),
+        "poly" => match &instance.kind {
+            InstanceKind::Polycube(_) => poly().map(|e| Box::new(e) as Box<dyn Engine>).map_err(not_applicable),
+            _ => Err(not_applicable("the polycube engines solve polyomino/polycube puzzles only".into())),
+        },
+        // The best engine for the instance: the polycube engines when they
+        // handle the puzzle (an error in the user's poly settings is
+        // reported, not bypassed), plain DLX otherwise.
+        "auto" => match &instance.kind {
+            InstanceKind::Polycube(_) if crate::poly::handles(instance.problem()) => {
+                poly().map(|e| Box::new(e) as Box<dyn Engine>).map_err(not_applicable)
+            }
+            _ => Ok(Box::new(Dlx::new(instance.problem()))),
+        },
         other => Err(BackendError::Unknown(other.to_string())),
     }
 }

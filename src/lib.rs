@@ -14,6 +14,7 @@ pub mod frontend;
 pub mod geometry;
 pub mod input;
 pub mod ir;
+pub mod poly;
 pub mod render;
 pub mod search;
 pub mod solve;

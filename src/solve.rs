@@ -110,7 +110,7 @@ pub fn solve(
     Ok(SolveReport {
         engine: engine.describe(),
         reported,
-        found: stats.solutions,
+        found: stats.fixed_box.unwrap_or(stats.solutions),
         equivalence: opts.equivalence,
         solutions: kept,
         stats,

@@ -21,6 +21,7 @@ struct Node {
 }
 
 /// The dancing-links matrix of a problem.
+#[derive(Clone)]
 ///
 /// Invariants: header `i` (`1..=n_items`) stands for IR item `i - 1`;
 /// `nodes[i].top` is the number of rows linked in column `i`; the circular

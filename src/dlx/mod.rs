@@ -16,8 +16,10 @@
 //! branches, so each set of chosen options is reached exactly once: a box of
 //! identical pieces is counted once, not once per permutation.
 
+mod heuristic;
 mod matrix;
 
+pub use heuristic::Heuristic;
 pub use matrix::Matrix;
 
 use crate::ir::{OptionId, Problem, Solution};
