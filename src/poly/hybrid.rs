@@ -61,6 +61,7 @@ pub struct Shared<B> {
     parity: Option<ParityTable>,
     volume: Option<VolumeTable>,
     knobs: Knobs,
+    has_triggers: bool,
     stride: usize,
 }
 
@@ -130,7 +131,8 @@ impl<B: Bits> Shared<B> {
         };
         let per_group = images.images_per_group().into_iter().max().unwrap_or(0);
         let stride = tables.cover.max_per_cell.max(per_group).max(1);
-        Ok(Shared { images, tables, matrix, heuristics, keys, stage_of, parity, volume, knobs, stride })
+        let has_triggers = knobs.parity_trigger.is_some() || knobs.volume_trigger.is_some();
+        Ok(Shared { images, tables, matrix, heuristics, keys, stage_of, parity, volume, knobs, has_triggers, stride })
     }
 
     /// A walker at the root.
@@ -150,8 +152,9 @@ impl<B: Bits> Shared<B> {
             pstate,
             prem: self.images.parity_target as i64,
             vstate,
-            path: Vec::with_capacity(n_left as usize),
-            branch: Vec::with_capacity(n_left as usize),
+            path: vec![0; n_left as usize + 1],
+            branch: vec![0; n_left as usize + 1],
+            depth: 0,
             cand: vec![0; self.stride * (n_left as usize + 1)],
             hidden: Vec::new(),
             nodes: 0,
@@ -241,8 +244,11 @@ pub struct Walker<'s, B> {
     pstate: usize,
     prem: i64,
     vstate: usize,
+    /// Images placed, `path[..depth]`.
     path: Vec<u32>,
+    /// Sibling index of each placement (for split searches).
     branch: Vec<u32>,
+    depth: usize,
     cand: Vec<u32>,
     hidden: Vec<u32>,
     /// Placements made at depth `>= count_from`.
@@ -309,10 +315,11 @@ impl<B: Bits> Walker<'_, B> {
         if let Some(v) = &self.s.volume {
             self.vstate -= v.table.delta(g);
         }
-        if self.path.len() >= self.count_from {
+        if self.depth >= self.count_from {
             self.nodes += 1;
         }
-        self.path.push(k);
+        self.path[self.depth] = k;
+        self.depth += 1;
     }
 
     #[inline(always)]
@@ -320,7 +327,7 @@ impl<B: Bits> Walker<'_, B> {
         let t = &self.s.tables;
         let ku = k as usize;
         let g = t.group[ku] as usize;
-        self.path.pop();
+        self.depth -= 1;
         self.occ = self.occ.andnot(t.mask[ku]);
         self.left[g] += 1;
         self.avail |= 1u128 << g;
@@ -359,7 +366,7 @@ impl<B: Bits> Walker<'_, B> {
             if let Walk::Probe { weight, solutions, .. } = &mut self.walk {
                 *solutions += *weight;
             }
-            return match visit(&self.path) {
+            return match visit(&self.path[..self.depth]) {
                 Flow::Continue => Ok(()),
                 Flow::Stop => Err(Stop::Limit(StopReason::Visitor)),
             };
@@ -368,19 +375,91 @@ impl<B: Bits> Walker<'_, B> {
             return Ok(());
         }
         if let Walk::Collect { depth, out } = &mut self.walk {
-            if self.path.len() == *depth {
-                out.push(Task { branch: self.branch.clone(), images: self.path.clone() });
+            if self.depth == *depth {
+                out.push(Task { branch: self.branch[..self.depth].to_vec(), images: self.path[..self.depth].to_vec() });
                 return Ok(());
             }
         }
         match self.s.stage_of[self.n_left as usize] {
             Kind::Dlx(h) => self.dlx_node(h, visit),
-            kind => self.bit_node(kind, visit),
+            kind => {
+                let plain = match &self.walk {
+                    Walk::All => true,
+                    Walk::Guided(g) => self.depth >= g.len(),
+                    _ => false,
+                };
+                if plain && !(self.depth == 0 && self.s.knobs.force_first.is_some()) {
+                    self.fast(visit)
+                } else {
+                    self.bit_node(kind, visit)
+                }
+            }
         }
     }
 
+    /// The bit-field engines when every branch is searched: the tight loop
+    /// (no walk modes, no sibling bookkeeping; de Bruijn iterates its image
+    /// lists directly instead of gathering candidates). Entered at a node
+    /// with pieces left and triggers checked; stays below in bit-field
+    /// stages (the schedule never returns to DLX).
+    fn fast(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {
+        let s = self.s;
+        let t = &s.tables;
+        let occ = self.occ;
+        let kind = s.stage_of[self.n_left as usize];
+        if kind == Kind::DeBruijn {
+            let Some(hole) = occ.not().lowest() else { return Ok(()) };
+            let mut gs = self.avail & t.root.groups[hole];
+            while gs != 0 {
+                let g = gs.trailing_zeros() as usize;
+                gs &= gs - 1;
+                for idx in t.root.range(hole, g) {
+                    if t.root.mask[idx].disjoint(&occ) {
+                        let k = t.root.img[idx];
+                        self.place(k);
+                        let r = self.fast_child(visit);
+                        self.unplace(k);
+                        r?;
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let base = self.depth * s.stride;
+        let out = &mut self.cand[base..base + s.stride];
+        let n = match kind {
+            Kind::Mch => mch::candidates(t, occ, self.avail, out),
+            Kind::Emch => emch::candidates(t, occ, self.avail, out),
+            _ => unreachable!("DLX and de Bruijn are handled above"),
+        };
+        for j in 0..n {
+            let k = self.cand[base + j];
+            self.place(k);
+            let r = self.fast_child(visit);
+            self.unplace(k);
+            r?;
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn fast_child(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {
+        self.tick()?;
+        if self.n_left == 0 {
+            self.solutions += 1;
+            return match visit(&self.path[..self.depth]) {
+                Flow::Continue => Ok(()),
+                Flow::Stop => Err(Stop::Limit(StopReason::Visitor)),
+            };
+        }
+        if self.s.has_triggers && !self.triggers_ok() {
+            return Ok(());
+        }
+        self.fast(visit)
+    }
+
     fn bit_node(&mut self, kind: Kind, visit: &mut Visit<'_>) -> Result<(), Stop> {
-        let depth = self.path.len();
+        let depth = self.depth;
         let stride = self.s.stride;
         let base = depth * stride;
         let t = &self.s.tables;
@@ -432,9 +511,8 @@ impl<B: Bits> Walker<'_, B> {
         for j in range {
             let k = self.cand[base + j];
             self.place(k);
-            self.branch.push(j as u32);
+            self.branch[self.depth - 1] = j as u32;
             let r = self.node(visit);
-            self.branch.pop();
             self.unplace(k);
             r?;
             self.trial_over()?;
@@ -451,7 +529,7 @@ impl<B: Bits> Walker<'_, B> {
     }
 
     fn dlx_node(&mut self, h: usize, visit: &mut Visit<'_>) -> Result<(), Stop> {
-        let depth = self.path.len();
+        let depth = self.depth;
         let mark = self.hidden.len();
         if depth > 0 {
             self.apply_filters();
@@ -483,7 +561,7 @@ impl<B: Bits> Walker<'_, B> {
     /// Collects the rows of column `i` into this depth's candidate slice,
     /// ordered as the walk wants them.
     fn collect_rows(&mut self, i: u32) -> (usize, usize) {
-        let base = self.path.len() * self.s.stride;
+        let base = self.depth * self.s.stride;
         let m = self.m.as_ref().expect("matrix");
         let mut n = 0;
         let mut x = m.down(i);
@@ -500,7 +578,7 @@ impl<B: Bits> Walker<'_, B> {
 
     /// Which of `n` children to try at this depth.
     fn children(&mut self, n: usize) -> std::ops::Range<usize> {
-        let depth = self.path.len();
+        let depth = self.depth;
         match &mut self.walk {
             Walk::Guided(guide) => match guide.get(depth) {
                 Some(&j) => (j as usize).min(n)..(j as usize + 1).min(n),
@@ -527,9 +605,8 @@ impl<B: Bits> Walker<'_, B> {
             m.commit_row_except(x);
             let k = m.option_of(x);
             self.place(k);
-            self.branch.push(j as u32);
+            self.branch[self.depth - 1] = j as u32;
             result = self.node(visit);
-            self.branch.pop();
             self.unplace(k);
             self.m.as_mut().expect("matrix").uncommit_row_except(x);
             if result.is_err() {
@@ -564,9 +641,8 @@ impl<B: Bits> Walker<'_, B> {
                 m.select_row(x);
                 let k = m.option_of(x);
                 self.place(k);
-                self.branch.push(j as u32);
+                self.branch[self.depth - 1] = j as u32;
                 result = self.node(visit);
-                self.branch.pop();
                 self.unplace(k);
                 self.m.as_mut().expect("matrix").unselect_row(x);
                 if result.is_err() {

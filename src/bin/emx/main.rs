@@ -2,6 +2,7 @@
 //! does the work.
 
 mod info;
+mod sample;
 mod solve;
 
 use clap::{Parser, Subcommand};

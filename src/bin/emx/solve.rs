@@ -5,6 +5,10 @@ use clap::Args;
 use emx::backend::{self, BackendConfig};
 use emx::input::{self, InputFormat};
 use emx::ir::Equivalence;
+use emx::poly::model::CellOrder;
+use emx::poly::redundancy::RedundancyMode;
+use emx::poly::schedule::ScheduleSpec;
+use emx::poly::{FitFilter, PolyConfig, Threshold};
 use emx::search::Limits;
 use emx::solve::{solve, Mode, SolveOptions, SolveReport};
 use serde_json::json;
@@ -54,6 +58,118 @@ pub struct SolveArgs {
     /// Do not draw solutions (text format).
     #[arg(long, short)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub poly: PolyArgs,
+}
+
+/// Settings of the polycube engines (`--backend poly`, and `auto` on
+/// polycube puzzles). Each defaults to `auto`'s choice.
+#[derive(Args, Debug, Default)]
+pub struct PolyArgs {
+    /// Engine schedule: `auto`, or stages `ENGINE[:HEURISTIC][@N]` taking
+    /// over at N remaining pieces, e.g. `dlx:min-fit@12,mch@11,emch@6,debruijn@4`
+    /// (engines dlx, mch, emch, debruijn; DLX heuristics min-fit, x, y, z,
+    /// X, Y, Z, R, a@DEG; see docs/poly.md).
+    #[arg(long, value_name = "SPEC")]
+    pub schedule: Option<String>,
+    /// Rotational-redundancy filter: off, auto, rot, mirror, rot:PIECE or
+    /// mirror:PIECE (constrain one uniquely shaped piece so that one
+    /// solution per symmetry class is searched).
+    #[arg(long, value_name = "MODE")]
+    pub redundancy: Option<String>,
+    /// Place the piece constrained by the redundancy filter first.
+    #[arg(long)]
+    pub force_first: bool,
+    /// Parity backtrack trigger while at least N pieces remain (`off`).
+    #[arg(long, value_name = "N|off")]
+    pub parity_trigger: Option<String>,
+    /// Volume backtrack trigger while at least N pieces remain (`off`).
+    #[arg(long, value_name = "N|off")]
+    pub volume_trigger: Option<String>,
+    /// Parity image filter: once before the search when N >= the number
+    /// of pieces, and at every DLX step while at least N pieces remain.
+    #[arg(long, value_name = "N|off")]
+    pub parity_filter: Option<String>,
+    /// Volume image filter (same semantics as --parity-filter).
+    #[arg(long, value_name = "N|off")]
+    pub volume_filter: Option<String>,
+    /// Fit image filter before the search: off, once, fixpoint.
+    #[arg(long, value_name = "MODE")]
+    pub fit_filter: Option<String>,
+    /// Cell order of the bit-field engines: short (shortest axis fastest)
+    /// or xyz (Busche's order).
+    #[arg(long, value_name = "ORDER", value_parser = ["short", "xyz"])]
+    pub cell_order: Option<String>,
+    /// Worker threads (the search tree is split at a shallow depth).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Monte-Carlo sampling instead of a full search: TRIALS,REMAINING,SEED.
+    #[arg(long, value_name = "T,R,S", conflicts_with_all = ["all", "first", "unique", "estimate"])]
+    pub sample: Option<String>,
+    /// Knuth's estimate of the full search (nodes, solutions, time) from
+    /// PROBES random paths: PROBES[,SEED].
+    #[arg(long, value_name = "PROBES[,SEED]", conflicts_with_all = ["all", "first", "unique"])]
+    pub estimate: Option<String>,
+}
+
+impl PolyArgs {
+    /// The flags given, by name (to reject them where they cannot act).
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        let flags: [(&'static str, bool); 12] = [
+            ("--schedule", self.schedule.is_some()),
+            ("--redundancy", self.redundancy.is_some()),
+            ("--force-first", self.force_first),
+            ("--parity-trigger", self.parity_trigger.is_some()),
+            ("--volume-trigger", self.volume_trigger.is_some()),
+            ("--parity-filter", self.parity_filter.is_some()),
+            ("--volume-filter", self.volume_filter.is_some()),
+            ("--fit-filter", self.fit_filter.is_some()),
+            ("--cell-order", self.cell_order.is_some()),
+            ("--threads", self.threads.is_some()),
+            ("--sample", self.sample.is_some()),
+            ("--estimate", self.estimate.is_some()),
+        ];
+        for (name, set) in flags {
+            if set {
+                v.push(name);
+            }
+        }
+        v
+    }
+
+    /// The engine configuration these flags describe.
+    pub fn config(&self) -> anyhow::Result<PolyConfig> {
+        let threshold = |flag: &str, v: &Option<String>| -> anyhow::Result<Option<Threshold>> {
+            v.as_deref().map(|s| Threshold::parse(s).map_err(|e| anyhow::anyhow!("{flag}: {e}"))).transpose()
+        };
+        let threads = match self.threads {
+            Some(0) => anyhow::bail!("--threads needs at least 1"),
+            Some(n) => n,
+            None => 1,
+        };
+        Ok(PolyConfig {
+            schedule: self.schedule.as_deref().map(ScheduleSpec::parse).transpose()?,
+            redundancy: self
+                .redundancy
+                .as_deref()
+                .map(|s| RedundancyMode::parse(s).map_err(|e| anyhow::anyhow!("--redundancy: {e}")))
+                .transpose()?,
+            force_first: self.force_first.then_some(true),
+            parity_trigger: threshold("--parity-trigger", &self.parity_trigger)?,
+            volume_trigger: threshold("--volume-trigger", &self.volume_trigger)?,
+            parity_filter: threshold("--parity-filter", &self.parity_filter)?,
+            volume_filter: threshold("--volume-filter", &self.volume_filter)?,
+            fit_filter: self
+                .fit_filter
+                .as_deref()
+                .map(|s| FitFilter::parse(s).map_err(|e| anyhow::anyhow!("--fit-filter: {e}")))
+                .transpose()?,
+            cell_order: self.cell_order.as_deref().map(|s| if s == "xyz" { CellOrder::Xyz } else { CellOrder::ShortAxisFirst }),
+            threads,
+            equivalence: Equivalence::None,
+        })
+    }
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
@@ -85,7 +201,26 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     .with_time_limit(args.time_limit.map(Duration::from_secs_f64));
     let opts = SolveOptions { mode: Some(mode), equivalence, limits };
     let verify = |s: &emx::ir::Solution| instance.verify(s);
-    let mut engine = backend::make(&args.backend, &instance, &BackendConfig::default())?;
+    let given = args.poly.given();
+    let uses_poly = args.backend == "poly"
+        || (args.backend == "auto"
+            && matches!(instance.kind, input::InstanceKind::Polycube(_))
+            && emx::poly::handles(problem));
+    if !uses_poly {
+        if let Some(flag) = given.first() {
+            anyhow::bail!(
+                "{flag} sets the polycube engines, which do not run here (backend `{}` on {}): use --backend poly on a polycube puzzle",
+                args.backend,
+                instance.file
+            );
+        }
+    }
+    let poly = args.poly.config()?;
+    let config = BackendConfig { equivalence, poly };
+    if args.poly.sample.is_some() || args.poly.estimate.is_some() {
+        return crate::sample::run(&args, &instance, &config, &opts.limits);
+    }
+    let mut engine = backend::make(&args.backend, &instance, &config)?;
     let report = solve(engine.as_mut(), problem, &opts, &verify)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -140,6 +275,13 @@ fn print_text(
     if report.equivalence != Equivalence::None {
         write!(out, " ({} counting every symmetric copy)", report.found)?;
     }
+    if report.stats.fixed_box.is_some() && report.found != report.stats.solutions {
+        write!(
+            out,
+            "\n  ({} searched under the redundancy filter, each weighted by its orbit to give the fixed-box count {})",
+            report.stats.solutions, report.found
+        )?;
+    }
     writeln!(out)?;
     let s = &report.stats;
     writeln!(
@@ -172,6 +314,7 @@ fn print_json(
         "backend": report.engine,
         "solutions": report.reported,
         "found": report.found,
+        "searched": s.solutions,
         "equivalence": report.equivalence,
         "complete": s.complete(),
         "stopped": s.stopped,
