@@ -209,6 +209,8 @@ pub enum Walk {
         nodes: f64,
         /// Estimated solutions.
         solutions: f64,
+        /// Estimated placements per depth.
+        per_depth: Vec<f64>,
     },
 }
 
@@ -497,10 +499,11 @@ impl<B: Bits> Walker<'_, B> {
                 rng.shuffle(&mut self.cand[base..base + n]);
                 self.try_range(base, 0..n, visit)
             }
-            Walk::Probe { rng, weight, nodes, .. } => {
+            Walk::Probe { rng, weight, nodes, per_depth, .. } => {
                 let j = rng.below(n as u64) as usize;
                 *weight *= n as f64;
                 *nodes += *weight;
+                per_depth[depth] += *weight;
                 self.try_range(base, j..j + 1, visit)
             }
         }
@@ -584,10 +587,11 @@ impl<B: Bits> Walker<'_, B> {
                 Some(&j) => (j as usize).min(n)..(j as usize + 1).min(n),
                 None => 0..n,
             },
-            Walk::Probe { rng, weight, nodes, .. } => {
+            Walk::Probe { rng, weight, nodes, per_depth, .. } => {
                 let j = rng.below(n as u64) as usize;
                 *weight *= n as f64;
                 *nodes += *weight;
+                per_depth[depth] += *weight;
                 j..j + 1
             }
             _ => 0..n,

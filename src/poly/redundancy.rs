@@ -133,8 +133,17 @@ pub fn apply(
     images: &Images,
     mode: &RedundancyMode,
 ) -> Result<(Images, Option<Redundancy>), String> {
-    let rotations: Vec<usize> = (0..problem.symmetries.len()).filter(|&s| !problem.symmetries[s].reflection).collect();
-    let all: Vec<usize> = (0..problem.symmetries.len()).collect();
+    // Symmetries as distinct, non-trivial option permutations (a flat box
+    // turned over through its own plane maps every placement to itself).
+    let mut distinct: Vec<usize> = Vec::new();
+    for (k, s) in problem.symmetries.iter().enumerate() {
+        let trivial = s.option_map.iter().enumerate().all(|(o, &t)| o as OptionId == t);
+        if !trivial && !distinct.iter().any(|&d| problem.symmetries[d].option_map == s.option_map) {
+            distinct.push(k);
+        }
+    }
+    let rotations: Vec<usize> = distinct.iter().copied().filter(|&s| !problem.symmetries[s].reflection).collect();
+    let all: Vec<usize> = distinct;
     let has_mirrors = all.len() > rotations.len();
     let attempts: Vec<(bool, Option<&String>)> = match mode {
         RedundancyMode::Off => return Ok((images.clone(), None)),
@@ -180,13 +189,18 @@ pub fn apply(
             .filter_map(|&g| analyse(problem, images, syms, g))
             .min_by_key(|c| (c.extra, c.reps.len(), c.group));
         let Some(c) = best else {
-            if let Some(name) = named {
-                return Err(format!(
-                    "piece `{name}` is not mapped onto itself by every {} of the box",
-                    if mirror { "rotation and reflection" } else { "rotation" }
-                ));
+            let what = if mirror { "rotation and reflection" } else { "rotation" };
+            match (named, mode) {
+                (Some(name), _) => {
+                    return Err(format!("piece `{name}` is not mapped onto itself by every {what} of the box"))
+                }
+                (None, RedundancyMode::Auto) => continue,
+                (None, _) => {
+                    return Err(format!(
+                        "no uniquely shaped piece is mapped onto itself by every {what} of the box, so none can be constrained"
+                    ))
+                }
             }
-            continue;
         };
         let mut orbit_maps = vec![Vec::new(); problem.n_options()];
         let mut imperfect = 0;

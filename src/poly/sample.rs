@@ -187,6 +187,8 @@ pub struct Estimate {
     pub nodes_per_sec: f64,
     /// `nodes / nodes_per_sec`.
     pub seconds: f64,
+    /// Mean estimated placements by depth (index 0: the first piece).
+    pub per_depth: Vec<f64>,
 }
 
 fn mean_and_stderr(xs: &[f64]) -> (f64, f64) {
@@ -205,14 +207,20 @@ pub fn estimate<B: Bits>(shared: &Shared<B>, spec: EstimateSpec, rate_window: Du
     let mut rng = Rng::new(spec.seed);
     let none = Limits::none();
     let (mut nodes, mut sols) = (Vec::new(), Vec::new());
+    let depth = shared.n_pieces() as usize + 1;
+    let mut per_depth = vec![0.0; depth];
     for _ in 0..spec.probes {
-        let walk = Walk::Probe { rng: rng.clone(), weight: 1.0, nodes: 0.0, solutions: 0.0 };
+        let walk =
+            Walk::Probe { rng: rng.clone(), weight: 1.0, nodes: 0.0, solutions: 0.0, per_depth: vec![0.0; depth] };
         let mut w = shared.walker(&none, walk);
         let _ = w.run(&mut |_| Flow::Continue);
-        if let Walk::Probe { rng: used, nodes: n, solutions: s, .. } = &w.walk {
+        if let Walk::Probe { rng: used, nodes: n, solutions: s, per_depth: pd, .. } = &w.walk {
             rng = used.clone();
             nodes.push(*n);
             sols.push(*s);
+            for (a, b) in per_depth.iter_mut().zip(pd) {
+                *a += b / spec.probes as f64;
+            }
         }
         rng.next_u64();
     }
@@ -232,6 +240,7 @@ pub fn estimate<B: Bits>(shared: &Shared<B>, spec: EstimateSpec, rate_window: Du
         solutions_stderr: s_se,
         nodes_per_sec: rate,
         seconds: if rate > 0.0 { n_mean / rate } else { f64::NAN },
+        per_depth,
     }
 }
 

@@ -3,6 +3,7 @@
 mod cli;
 mod polycube_counts;
 mod polycube_errors;
+mod poly;
 
 use std::path::PathBuf;
 

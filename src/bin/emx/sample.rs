@@ -92,6 +92,15 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
                 e.nodes_per_sec / 1e6,
                 500
             );
+            let n = e.per_depth.len();
+            let levels: Vec<String> = e
+                .per_depth
+                .iter()
+                .enumerate()
+                .filter(|(_, &x)| x > 0.0)
+                .map(|(d, x)| format!("{}:{x:.2e}", n.saturating_sub(2 + d)))
+                .collect();
+            println!("nodes by pieces left after the placement: {}", levels.join(" "));
         }
     }
     Ok(EXIT_OK)

@@ -1,0 +1,305 @@
+//! The polycube engines against plain DLX: every engine, heuristic, filter,
+//! trigger and thread count must give the same counts (fixed box and
+//! `--unique`), with every reported solution verified by the solve loop.
+
+use crate::repo_path;
+use emx::backend::{self, BackendConfig};
+use emx::input::{self, Instance};
+use emx::ir::Equivalence;
+use emx::poly::model::CellOrder;
+use emx::poly::redundancy::RedundancyMode;
+use emx::poly::sample::Rng;
+use emx::poly::schedule::ScheduleSpec;
+use emx::poly::{FitFilter, PolyConfig, Threshold};
+use emx::search::Limits;
+use emx::solve::{solve, Mode, SolveOptions};
+use std::path::Path;
+
+fn load(name: &str) -> Instance {
+    input::load(&repo_path(&format!("instances/polycube/{name}")), None, 1).unwrap()
+}
+
+/// `(reported, found)` of a complete count with `backend` and `poly`.
+fn counts(inst: &Instance, backend: &str, poly: PolyConfig, eq: Equivalence) -> (u64, u64) {
+    try_counts(inst, backend, poly, eq).unwrap()
+}
+
+/// Like [`counts`], `None` when the configuration does not apply.
+fn try_counts(inst: &Instance, backend: &str, poly: PolyConfig, eq: Equivalence) -> Option<(u64, u64)> {
+    let config = BackendConfig { equivalence: eq, poly };
+    let mut engine = backend::make(backend, inst, &config).ok()?;
+    let opts = SolveOptions { mode: Some(Mode::Count), equivalence: eq, limits: Limits::none() };
+    let r = solve(engine.as_mut(), inst.problem(), &opts, &|s| inst.verify(s)).unwrap();
+    assert!(r.stats.complete(), "{}", r.engine);
+    Some((r.reported, r.found))
+}
+
+fn sched(s: &str) -> Option<ScheduleSpec> {
+    Some(ScheduleSpec::parse(s).unwrap())
+}
+
+fn base() -> PolyConfig {
+    PolyConfig::default()
+}
+
+/// Configurations exercising each engine and constraint once on top of a
+/// base, plus a few combinations.
+fn variants() -> Vec<(String, PolyConfig)> {
+    let mut v: Vec<(String, PolyConfig)> = Vec::new();
+    v.push(("auto".into(), base()));
+    for s in [
+        "dlx:min-fit",
+        "dlx:x",
+        "dlx:Y",
+        "dlx:R",
+        "dlx:a@160",
+        "x,min-fit@4",
+        "mch",
+        "emch",
+        "debruijn",
+        "dlx,mch@5,emch@3,debruijn@2",
+        "dlx:z,debruijn@3",
+    ] {
+        v.push((format!("schedule {s}"), PolyConfig { schedule: sched(s), ..base() }));
+    }
+    for r in ["off", "rot", "mirror"] {
+        v.push((
+            format!("redundancy {r}"),
+            PolyConfig { redundancy: Some(RedundancyMode::parse(r).unwrap()), ..base() },
+        ));
+    }
+    v.push((
+        "force first with de Bruijn".into(),
+        PolyConfig { schedule: sched("debruijn"), force_first: Some(true), ..base() },
+    ));
+    v.push((
+        "triggers".into(),
+        PolyConfig {
+            parity_trigger: Some(Threshold::From(1)),
+            volume_trigger: Some(Threshold::From(1)),
+            ..base()
+        },
+    ));
+    v.push((
+        "per-step filters in DLX".into(),
+        PolyConfig {
+            schedule: sched("dlx:min-fit,debruijn@2"),
+            parity_filter: Some(Threshold::From(2)),
+            volume_filter: Some(Threshold::From(2)),
+            ..base()
+        },
+    ));
+    v.push(("fit filter".into(), PolyConfig { fit_filter: Some(FitFilter::Fixpoint), ..base() }));
+    v.push(("xyz order".into(), PolyConfig { cell_order: Some(CellOrder::Xyz), schedule: sched("debruijn"), ..base() }));
+    v.push(("2 threads".into(), PolyConfig { threads: 2, ..base() }));
+    v.push((
+        "2 threads with DLX and identical-piece branching".into(),
+        PolyConfig { threads: 2, schedule: sched("dlx,debruijn@2"), redundancy: Some(RedundancyMode::Off), ..base() },
+    ));
+    v
+}
+
+fn check_all(inst: &Instance, expected: &[(Equivalence, u64, u64)], skip: &[&str]) {
+    for (name, cfg) in variants() {
+        if skip.iter().any(|s| name.contains(s)) {
+            continue;
+        }
+        for &(eq, reported, found) in expected {
+            let got = counts(inst, "poly", cfg.clone(), eq);
+            assert_eq!(got, (reported, found), "{} with {name} under {eq:?}", inst.file);
+        }
+    }
+}
+
+#[test]
+fn soma_every_configuration() {
+    let inst = load("somacube_def.txt");
+    check_all(
+        &inst,
+        &[
+            (Equivalence::None, 11520, 11520),
+            (Equivalence::Rotations, 480, 11520),
+            (Equivalence::RotationsAndMirrors, 240, 11520),
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn pentominoes_10x6_every_configuration() {
+    let inst = load("pentominoes_10x6_def.txt");
+    // Without the redundancy filter the bit-field engines search four
+    // times the tree; those runs stay in the ignored tests.
+    let slow = ["redundancy off", "identical", "dlx:", "x,min", "xyz"];
+    let fast: Vec<(String, PolyConfig)> =
+        variants().into_iter().filter(|(n, _)| !slow.iter().any(|s| n.contains(s))).collect();
+    for (name, cfg) in fast {
+        for (eq, reported, found) in [(Equivalence::Rotations, 2339, 9356), (Equivalence::None, 9356, 9356)] {
+            let got = counts(&inst, "poly", cfg.clone(), eq);
+            assert_eq!(got, (reported, found), "10x6 with {name} under {eq:?}");
+        }
+    }
+}
+
+#[test]
+fn one_sided_30x3_every_configuration() {
+    let inst = load("pentominoes_onesided_30x3_def.txt");
+    check_all(&inst, &[(Equivalence::Rotations, 46, 184)], &["redundancy off", "identical", "dlx:", "x,min", "mch", "force", "xyz"]);
+    for s in ["dlx:min-fit,mch@17,emch@8,debruijn@4", "dlx:x,min-fit@12,debruijn@6"] {
+        let cfg = PolyConfig { schedule: sched(s), ..base() };
+        assert_eq!(counts(&inst, "poly", cfg, Equivalence::Rotations), (46, 184), "{s}");
+    }
+}
+
+#[test]
+fn auto_backend_uses_the_polycube_engines() {
+    let inst = load("somacube_def.txt");
+    let config = BackendConfig::default();
+    let engine = backend::make("auto", &inst, &config).unwrap();
+    assert!(engine.describe().starts_with("poly "), "{}", engine.describe());
+    let dlx = backend::make("dlx", &inst, &config).unwrap();
+    assert_eq!(dlx.describe(), "dlx min-fit");
+}
+
+/// A random puzzle: the box cut into random connected pieces of 2 to 5
+/// cells (so it has a solution), sometimes with identical copies.
+fn random_puzzle(rng: &mut Rng, dims: [i32; 3], copies: bool) -> String {
+    let [dx, dy, dz] = dims;
+    let n = (dx * dy * dz) as usize;
+    let idx = |p: [i32; 3]| (p[0] + dx * (p[1] + dy * p[2])) as usize;
+    let mut owner = vec![usize::MAX; n];
+    let mut pieces: Vec<Vec<[i32; 3]>> = Vec::new();
+    let cells: Vec<[i32; 3]> =
+        (0..dz).flat_map(|z| (0..dy).flat_map(move |y| (0..dx).map(move |x| [x, y, z]))).collect();
+    for &start in &cells {
+        if owner[idx(start)] != usize::MAX {
+            continue;
+        }
+        let target = 2 + rng.below(4) as usize;
+        let id = pieces.len();
+        let mut piece = vec![start];
+        owner[idx(start)] = id;
+        while piece.len() < target {
+            let mut options = Vec::new();
+            for p in &piece {
+                for axis in 0..3 {
+                    for d in [-1, 1] {
+                        let mut q = *p;
+                        q[axis] += d;
+                        if (0..3).all(|k| (0..dims[k]).contains(&q[k])) && owner[idx(q)] == usize::MAX {
+                            options.push(q);
+                        }
+                    }
+                }
+            }
+            if options.is_empty() {
+                break;
+            }
+            let q = options[rng.below(options.len() as u64) as usize];
+            owner[idx(q)] = id;
+            piece.push(q);
+        }
+        pieces.push(piece);
+    }
+    if copies {
+        // Replace the pieces by copies of two shapes: fill with dominoes
+        // and a few L-trominoes when the volume allows.
+        let vol = n as i32;
+        pieces.clear();
+        let trominoes = vol % 2 + 2 * ((vol / 2) % 3 == 0) as i32;
+        let dominoes = (vol - 3 * trominoes) / 2;
+        for _ in 0..trominoes {
+            pieces.push(vec![[0, 0, 0], [1, 0, 0], [0, 1, 0]]);
+        }
+        for _ in 0..dominoes {
+            pieces.push(vec![[0, 0, 0], [1, 0, 0]]);
+        }
+    }
+    let mut text = format!("D:xDim={dx}:yDim={dy}:zDim={dz}\n");
+    for (k, p) in pieces.iter().enumerate() {
+        let layout: Vec<String> = p.iter().map(|c| format!("{} {} {}", c[0], c[1], c[2])).collect();
+        text.push_str(&format!("C:name=P{k}:layout={}\n", layout.join(", ")));
+    }
+    text.push_str("~D\n");
+    text
+}
+
+#[test]
+fn random_boxes_agree_with_dlx() {
+    let dir = std::env::temp_dir().join(format!("emx-poly-random-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Rng::new(2024);
+    let shapes = [[4, 3, 1], [5, 2, 2], [3, 3, 2], [2, 2, 4], [4, 4, 1], [3, 2, 3]];
+    let mut checked = 0;
+    for (t, &dims) in shapes.iter().cycle().take(12).enumerate() {
+        let copies = t % 3 == 2 && dims.iter().product::<i32>() <= 16;
+        let text = random_puzzle(&mut rng, dims, copies);
+        let path = dir.join(format!("r{t}.txt"));
+        std::fs::write(&path, &text).unwrap();
+        let Ok(inst) = input::load(Path::new(&path), None, 1) else { continue };
+        for eq in [Equivalence::None, Equivalence::Rotations, Equivalence::RotationsAndMirrors] {
+            let want = counts(&inst, "dlx", PolyConfig::default(), eq);
+            for (name, cfg) in variants() {
+                // An explicit redundancy mode may not apply to a random box.
+                let Some(got) = try_counts(&inst, "poly", cfg, eq) else {
+                    assert!(name.starts_with("redundancy"), "{text}\n{name} does not apply");
+                    continue;
+                };
+                assert_eq!(got, want, "{text}\nwith {name} under {eq:?}");
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} random puzzles loaded");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_settings_are_errors() {
+    let inst = load("somacube_def.txt");
+    let make = |poly: PolyConfig| backend::make("poly", &inst, &BackendConfig { poly, ..Default::default() }).err();
+    let e = make(PolyConfig { redundancy: Some(RedundancyMode::parse("rot:Q").unwrap()), ..base() }).unwrap();
+    assert!(e.to_string().contains("`Q`"), "{e}");
+    let e = make(PolyConfig { schedule: sched("dlx@3,mch@2"), ..base() }).unwrap();
+    assert!(e.to_string().contains("dlx:min-fit@3"), "{e}");
+    let e = make(PolyConfig { force_first: Some(true), redundancy: Some(RedundancyMode::Off), ..base() }).unwrap();
+    assert!(e.to_string().contains("force-first"), "{e}");
+    let tc = load("tetriscube_def.txt");
+    let e = backend::make(
+        "poly",
+        &tc,
+        &BackendConfig { poly: PolyConfig { redundancy: Some(RedundancyMode::parse("mirror").unwrap()), ..base() }, ..Default::default() },
+    )
+    .err()
+    .unwrap();
+    assert!(e.to_string().contains("closed under reflection"), "{e}");
+}
+
+/// Minutes: the Tetris Cube with the hybrid engines and with Westen's
+/// constrained L. Run with `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn tetris_cube_hybrid() {
+    let inst = load("tetriscube_def.txt");
+    assert_eq!(counts(&inst, "poly", base(), Equivalence::Rotations), (9839, 236136));
+    let westen = PolyConfig {
+        redundancy: Some(RedundancyMode::parse("rot:L").unwrap()),
+        schedule: sched("dlx:min-fit,mch@11,emch@6,debruijn@4"),
+        parity_trigger: Some(Threshold::From(1)),
+        threads: 2,
+        ..base()
+    };
+    assert_eq!(counts(&inst, "poly", westen, Equivalence::Rotations), (9839, 236136));
+}
+
+/// The 10x6 pentominoes without the redundancy filter (every engine
+/// searches all 9356 solutions).
+#[test]
+#[ignore]
+fn pentominoes_10x6_without_redundancy() {
+    let inst = load("pentominoes_10x6_def.txt");
+    for s in ["debruijn", "emch", "mch", "dlx:x,min-fit@8,debruijn@4"] {
+        let cfg = PolyConfig { schedule: sched(s), redundancy: Some(RedundancyMode::Off), ..base() };
+        assert_eq!(counts(&inst, "poly", cfg, Equivalence::Rotations), (2339, 9356), "{s}");
+    }
+}
