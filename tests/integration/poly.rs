@@ -303,3 +303,65 @@ fn pentominoes_10x6_without_redundancy() {
         assert_eq!(counts(&inst, "poly", cfg, Equivalence::Rotations), (2339, 9356), "{s}");
     }
 }
+
+mod cli {
+    use crate::repo_path;
+    use std::process::{Command, Output};
+
+    fn emx(args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_emx")).args(args).current_dir(repo_path("")).output().unwrap()
+    }
+
+    fn json(out: &Output) -> serde_json::Value {
+        let text = String::from_utf8_lossy(&out.stdout);
+        serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_else(|e| panic!("{e}: {text}"))
+    }
+
+    #[test]
+    fn split_solve_merge_gives_the_counts() {
+        let dir = std::env::temp_dir().join(format!("emx-split-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let d = dir.to_str().unwrap();
+        let out = emx(&["split", "instances/polycube/somacube_def.txt", "--depth", "2", "--out", d]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+        let parts = manifest["parts"].as_array().unwrap();
+        assert!(parts.len() > 1);
+        for p in parts {
+            let file = dir.join(p["file"].as_str().unwrap());
+            let r = emx(&["solve", file.to_str().unwrap(), "--format", "json", "--all"]);
+            assert!(matches!(r.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&r.stderr));
+            std::fs::write(file.with_extension("json"), &r.stdout).unwrap();
+        }
+        let m = emx(&["merge", dir.join("manifest.json").to_str().unwrap(), "--format", "json"]);
+        assert_eq!(m.status.code(), Some(0), "{}", String::from_utf8_lossy(&m.stderr));
+        let v = json(&m);
+        assert_eq!(v["merged"]["fixed_box"], 11520);
+        assert_eq!(v["merged"]["unique_mirror"], 240);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn flags_act_or_are_rejected() {
+        let soma = "instances/polycube/somacube_def.txt";
+        let out = emx(&["solve", soma, "--backend", "dlx", "--schedule", "mch"]);
+        assert_eq!(out.status.code(), Some(4));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--schedule"));
+        let out = emx(&["solve", soma, "--schedule", "dlx,mcx@3"]);
+        assert!(String::from_utf8_lossy(&out.stderr).contains("`mcx@3`"));
+        let out = emx(&["solve", soma, "--schedule", "emch", "--format", "json", "--unique"]);
+        let v = json(&out);
+        assert_eq!((v["solutions"].as_u64(), v["found"].as_u64()), (Some(480), Some(11520)));
+        assert!(v["backend"].as_str().unwrap().starts_with("poly emch"));
+        let out = emx(&["solve", soma, "--threads", "2", "--format", "json"]);
+        assert_eq!(json(&out)["solutions"], 11520);
+        let out = emx(&["solve", soma, "--sample", "20,3,7", "--format", "json"]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(json(&out)["sample"]["trials"], 20);
+        let out = emx(&["solve", soma, "--estimate", "50", "--format", "json"]);
+        assert!(json(&out)["estimate"]["nodes"].as_f64().unwrap() > 0.0);
+        let out = emx(&["solve", soma, "--sample", "20,3"]);
+        assert_ne!(out.status.code(), Some(0));
+    }
+}

@@ -2,8 +2,10 @@
 //! does the work.
 
 mod info;
+mod merge;
 mod sample;
 mod solve;
+mod split;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -37,6 +39,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Describe a puzzle: pieces, orientations, images, items, options, symmetries.
     Info(info::InfoArgs),
+    /// Cut a polycube search into independent subproblem files (placed pieces stationary).
+    Split(split::SplitArgs),
+    /// Add up the results of the parts of an `emx split`.
+    Merge(merge::MergeArgs),
 }
 
 /// Output format of a command.
@@ -63,6 +69,8 @@ fn run() -> anyhow::Result<ExitCode> {
     let code = match cli.command {
         Command::Solve(args) => solve::run(args)?,
         Command::Info(args) => info::run(args)?,
+        Command::Split(args) => split::run(args)?,
+        Command::Merge(args) => merge::run(args)?,
     };
     Ok(ExitCode::from(code))
 }
