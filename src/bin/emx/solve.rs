@@ -104,11 +104,11 @@ pub struct PolyArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Monte-Carlo sampling instead of a full search: TRIALS,REMAINING,SEED.
-    #[arg(long, value_name = "T,R,S", conflicts_with_all = ["all", "first", "unique", "estimate"])]
+    #[arg(long, value_name = "T,R,S")]
     pub sample: Option<String>,
     /// Knuth's estimate of the full search (nodes, solutions, time) from
     /// PROBES random paths: PROBES[,SEED].
-    #[arg(long, value_name = "PROBES[,SEED]", conflicts_with_all = ["all", "first", "unique"])]
+    #[arg(long, value_name = "PROBES[,SEED]")]
     pub estimate: Option<String>,
 }
 
@@ -218,6 +218,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let poly = args.poly.config()?;
     let config = BackendConfig { equivalence, poly };
     if args.poly.sample.is_some() || args.poly.estimate.is_some() {
+        let flag = if args.poly.sample.is_some() { "--sample" } else { "--estimate" };
+        anyhow::ensure!(
+            !(args.poly.sample.is_some() && args.poly.estimate.is_some()),
+            "--sample and --estimate are two different runs: give one"
+        );
+        anyhow::ensure!(
+            !args.all && args.first.is_none() && args.unique.is_none(),
+            "{flag} reports rates and estimates, not solution lists: drop --all/--first/--unique"
+        );
         return crate::sample::run(&args, &instance, &config, &opts.limits);
     }
     let mut engine = backend::make(&args.backend, &instance, &config)?;
