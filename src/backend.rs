@@ -52,11 +52,8 @@ pub fn make<'a>(
         c.equivalence = config.equivalence;
         PolyEngine::new(instance.problem(), &c)
     };
-    let not_applicable = |reason: String| BackendError::NotApplicable {
-        backend: name.to_string(),
-        file: instance.file.clone(),
-        reason,
-    };
+    let not_applicable =
+        |reason: String| BackendError::NotApplicable { backend: name.to_string(), file: instance.file.clone(), reason };
     match name {
         "dlx" => Ok(Box::new(Dlx::new(instance.problem()))),
         "poly" => match &instance.kind {

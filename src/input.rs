@@ -209,7 +209,12 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
             })?;
             Ok(Instance {
                 file,
-                kind: InstanceKind::Polycube(Box::new(PolycubeInstance { verifier: polycube::Verifier::new(&puzzle), puzzle, built, puzzles_in_file: n })),
+                kind: InstanceKind::Polycube(Box::new(PolycubeInstance {
+                    verifier: polycube::Verifier::new(&puzzle),
+                    puzzle,
+                    built,
+                    puzzles_in_file: n,
+                })),
             })
         }
     }

@@ -55,9 +55,7 @@ impl Heuristic {
                     Heuristic::Angular { degrees }
                 }
                 None => {
-                    return Err(format!(
-                        "unknown heuristic `{s}`: expected min-fit (f), x, y, z, X, Y, Z, R or a@DEG"
-                    ))
+                    return Err(format!("unknown heuristic `{s}`: expected min-fit (f), x, y, z, X, Y, Z, R or a@DEG"))
                 }
             },
         })

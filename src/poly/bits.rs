@@ -176,24 +176,24 @@ impl<const N: usize> Bits for Wide<N> {
     #[inline]
     fn or(self, o: Self) -> Self {
         let mut w = self.0;
-        for k in 0..N {
-            w[k] |= o.0[k];
+        for (a, b) in w.iter_mut().zip(o.0) {
+            *a |= b;
         }
         Wide(w)
     }
     #[inline]
     fn and(self, o: Self) -> Self {
         let mut w = self.0;
-        for k in 0..N {
-            w[k] &= o.0[k];
+        for (a, b) in w.iter_mut().zip(o.0) {
+            *a &= b;
         }
         Wide(w)
     }
     #[inline]
     fn andnot(self, o: Self) -> Self {
         let mut w = self.0;
-        for k in 0..N {
-            w[k] &= !o.0[k];
+        for (a, b) in w.iter_mut().zip(o.0) {
+            *a &= !b;
         }
         Wide(w)
     }

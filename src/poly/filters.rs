@@ -36,10 +36,9 @@ pub fn parity(images: &Images, table: &ParityTable) -> Vec<bool> {
     (0..images.len())
         .map(|k| {
             let g = images.group[k] as usize;
-            table.table.achievable(
-                state - table.table.delta(g),
-                images.parity_target as i64 - table.image_parity[k] as i64,
-            )
+            table
+                .table
+                .achievable(state - table.table.delta(g), images.parity_target as i64 - table.image_parity[k] as i64)
         })
         .collect()
 }
@@ -49,11 +48,8 @@ pub fn volume<B: Bits>(images: &Images, table: &VolumeTable) -> Vec<bool> {
     let left = all_left(images);
     let state = table.table.state_of(&left);
     let masks = masks::<B>(images);
-    let neighbours: Vec<B> = images
-        .neighbours()
-        .iter()
-        .map(|ns| ns.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize))))
-        .collect();
+    let neighbours: Vec<B> =
+        images.neighbours().iter().map(|ns| ns.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize)))).collect();
     let cells = B::below(images.n_cells);
     (0..images.len())
         .map(|k| {

@@ -73,8 +73,7 @@ pub fn image_problem(images: &Images) -> Problem {
     for c in 0..images.n_cells {
         b.primary(format!("c{c}"));
     }
-    let groups: Vec<u32> =
-        images.groups.iter().map(|g| b.primary_with_multiplicity(g.name.clone(), g.count)).collect();
+    let groups: Vec<u32> = images.groups.iter().map(|g| b.primary_with_multiplicity(g.name.clone(), g.count)).collect();
     for k in 0..images.len() {
         let g = groups[images.group[k] as usize];
         b.option_items(std::iter::once(g).chain(images.cells[k].iter().copied()));
@@ -692,9 +691,7 @@ impl<B: Bits> Walker<'_, B> {
                 let mut bad = false;
                 if pf {
                     let p = self.s.parity.as_ref().expect("parity table");
-                    bad = !p
-                        .table
-                        .achievable(self.pstate - p.table.delta(g), self.prem - p.image_parity[img] as i64);
+                    bad = !p.table.achievable(self.pstate - p.table.delta(g), self.prem - p.image_parity[img] as i64);
                 }
                 if vf && !bad {
                     let v = self.s.volume.as_ref().expect("volume table");

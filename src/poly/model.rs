@@ -125,8 +125,7 @@ impl Images {
             if entries.len() != p.cells.len() + 1 {
                 return Err(bad(o, "it does not cover its cells and one piece item"));
             }
-            let piece_items: Vec<ItemId> =
-                entries.iter().map(|e| e.item).filter(|&i| i as usize >= n_cells).collect();
+            let piece_items: Vec<ItemId> = entries.iter().map(|e| e.item).filter(|&i| i as usize >= n_cells).collect();
             if piece_items.len() != 1 {
                 return Err(bad(o, "it does not name exactly one piece item"));
             }
@@ -157,9 +156,11 @@ impl Images {
             cells.push(bits);
         }
         // Geometry pieces are mobile groups first, then stationary pieces.
-        let groups: Vec<Group> = groups.into_iter().take(n_pieces).collect::<Option<Vec<_>>>().ok_or_else(|| {
-            ModelError("a mobile piece has no image (the front-end rejects such puzzles)".into())
-        })?;
+        let groups: Vec<Group> = groups
+            .into_iter()
+            .take(n_pieces)
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| ModelError("a mobile piece has no image (the front-end rejects such puzzles)".into()))?;
         if groups.len() > 128 {
             return Err(ModelError(format!(
                 "{} piece groups: the bit-field engines handle at most 128 (use --backend dlx)",

@@ -30,10 +30,8 @@ impl ParityTable {
         let mut values: Vec<i64> = magnitude.iter().copied().filter(|&m| m > 0).collect();
         values.sort_unstable();
         values.dedup();
-        let class_of_group: Vec<Option<u16>> = magnitude
-            .iter()
-            .map(|m| values.iter().position(|v| v == m).map(|c| c as u16))
-            .collect();
+        let class_of_group: Vec<Option<u16>> =
+            magnitude.iter().map(|m| values.iter().position(|v| v == m).map(|c| c as u16)).collect();
         let mut totals = vec![0usize; values.len()];
         for (g, c) in class_of_group.iter().enumerate() {
             if let Some(c) = c {

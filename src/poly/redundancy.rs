@@ -178,7 +178,9 @@ pub fn apply(
                     .position(|gr| gr.names.iter().any(|n| n == name))
                     .ok_or_else(|| format!("no mobile piece is named `{name}`"))?;
                 if images.groups[g].count > 1 {
-                    return Err(format!("piece `{name}` has identical copies; the filter needs a uniquely shaped piece"));
+                    return Err(format!(
+                        "piece `{name}` has identical copies; the filter needs a uniquely shaped piece"
+                    ));
                 }
                 vec![g as u16]
             }
@@ -238,7 +240,13 @@ impl Redundancy {
     /// of the constrained image's orbit, so no copy is produced twice),
     /// the solution and one mirror image when only rotations are
     /// identified but reflections were broken, else the solution alone.
-    pub fn expand(&self, problem: &Problem, options: &[OptionId], equivalence: Equivalence, out: &mut Vec<Vec<OptionId>>) {
+    pub fn expand(
+        &self,
+        problem: &Problem,
+        options: &[OptionId],
+        equivalence: Equivalence,
+        out: &mut Vec<Vec<OptionId>>,
+    ) {
         out.clear();
         let apply = |s: usize| -> Vec<OptionId> {
             if s == usize::MAX {

@@ -118,7 +118,11 @@ impl Schedule {
             let stage = parse_body(body).map_err(|r| err(token, r))?;
             if let Some(prev) = stages.last() {
                 let Some(n) = threshold else {
-                    return Err(err(token, "every stage after the first needs `@N` (the remaining-piece count at which it takes over)".into()));
+                    return Err(err(
+                        token,
+                        "every stage after the first needs `@N` (the remaining-piece count at which it takes over)"
+                            .into(),
+                    ));
                 };
                 if let Some(p) = prev.0 {
                     if n >= p {

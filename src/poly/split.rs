@@ -181,18 +181,10 @@ pub fn merge(
     if results.iter().any(|r| r.solution_list.is_none()) {
         return Ok(merged);
     }
-    let group_of: HashMap<&str, u32> = geo
-        .pieces
-        .iter()
-        .enumerate()
-        .flat_map(|(g, p)| p.names.iter().map(move |n| (n.as_str(), g as u32)))
-        .collect();
-    let option_of: HashMap<(u32, Vec<u32>), OptionId> = geo
-        .placements
-        .iter()
-        .enumerate()
-        .map(|(o, p)| ((p.piece, p.cells.clone()), o as OptionId))
-        .collect();
+    let group_of: HashMap<&str, u32> =
+        geo.pieces.iter().enumerate().flat_map(|(g, p)| p.names.iter().map(move |n| (n.as_str(), g as u32))).collect();
+    let option_of: HashMap<(u32, Vec<u32>), OptionId> =
+        geo.placements.iter().enumerate().map(|(o, p)| ((p.piece, p.cells.clone()), o as OptionId)).collect();
     let to_options = |pieces: &[&PlacedPiece]| -> Result<Solution, MergeError> {
         let mut options = Vec::new();
         for p in pieces {

@@ -26,7 +26,13 @@ pub struct CellLists<B> {
 }
 
 impl<B: Bits> CellLists<B> {
-    fn build(n_cells: usize, n_groups: usize, entries: impl Fn(usize) -> Vec<u32>, images: &Images, masks: &[B]) -> Self {
+    fn build(
+        n_cells: usize,
+        n_groups: usize,
+        entries: impl Fn(usize) -> Vec<u32>,
+        images: &Images,
+        masks: &[B],
+    ) -> Self {
         let mut start = Vec::with_capacity(n_cells * n_groups + 1);
         let mut mask = Vec::new();
         let mut img = Vec::new();

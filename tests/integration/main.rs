@@ -1,9 +1,9 @@
 //! emx integration tests: one binary, one module per area.
 
 mod cli;
+mod poly;
 mod polycube_counts;
 mod polycube_errors;
-mod poly;
 
 use std::path::PathBuf;
 

@@ -74,11 +74,7 @@ fn variants() -> Vec<(String, PolyConfig)> {
     ));
     v.push((
         "triggers".into(),
-        PolyConfig {
-            parity_trigger: Some(Threshold::From(1)),
-            volume_trigger: Some(Threshold::From(1)),
-            ..base()
-        },
+        PolyConfig { parity_trigger: Some(Threshold::From(1)), volume_trigger: Some(Threshold::From(1)), ..base() },
     ));
     v.push((
         "per-step filters in DLX".into(),
@@ -90,7 +86,10 @@ fn variants() -> Vec<(String, PolyConfig)> {
         },
     ));
     v.push(("fit filter".into(), PolyConfig { fit_filter: Some(FitFilter::Fixpoint), ..base() }));
-    v.push(("xyz order".into(), PolyConfig { cell_order: Some(CellOrder::Xyz), schedule: sched("debruijn"), ..base() }));
+    v.push((
+        "xyz order".into(),
+        PolyConfig { cell_order: Some(CellOrder::Xyz), schedule: sched("debruijn"), ..base() },
+    ));
     v.push(("2 threads".into(), PolyConfig { threads: 2, ..base() }));
     v.push((
         "2 threads with DLX and identical-piece branching".into(),
@@ -144,7 +143,11 @@ fn pentominoes_10x6_every_configuration() {
 #[test]
 fn one_sided_30x3_every_configuration() {
     let inst = load("pentominoes_onesided_30x3_def.txt");
-    check_all(&inst, &[(Equivalence::Rotations, 46, 184)], &["redundancy off", "identical", "dlx:", "x,min", "mch", "force", "xyz"]);
+    check_all(
+        &inst,
+        &[(Equivalence::Rotations, 46, 184)],
+        &["redundancy off", "identical", "dlx:", "x,min", "mch", "force", "xyz"],
+    );
     for s in ["dlx:min-fit,mch@17,emch@8,debruijn@4", "dlx:x,min-fit@12,debruijn@6"] {
         let cfg = PolyConfig { schedule: sched(s), ..base() };
         assert_eq!(counts(&inst, "poly", cfg, Equivalence::Rotations), (46, 184), "{s}");
@@ -268,7 +271,10 @@ fn bad_settings_are_errors() {
     let e = backend::make(
         "poly",
         &tc,
-        &BackendConfig { poly: PolyConfig { redundancy: Some(RedundancyMode::parse("mirror").unwrap()), ..base() }, ..Default::default() },
+        &BackendConfig {
+            poly: PolyConfig { redundancy: Some(RedundancyMode::parse("mirror").unwrap()), ..base() },
+            ..Default::default()
+        },
     )
     .err()
     .unwrap();

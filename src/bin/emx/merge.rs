@@ -20,10 +20,10 @@ pub struct MergeArgs {
 }
 
 pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
-    let text = std::fs::read_to_string(&args.manifest)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.manifest.display()))?;
-    let manifest: Manifest =
-        serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: not an emx split manifest: {e}", args.manifest.display()))?;
+    let text =
+        std::fs::read_to_string(&args.manifest).map_err(|e| anyhow::anyhow!("{}: {e}", args.manifest.display()))?;
+    let manifest: Manifest = serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}: not an emx split manifest: {e}", args.manifest.display()))?;
     let dir = args.manifest.parent().map(PathBuf::from).unwrap_or_default();
     let files: Vec<PathBuf> = if args.results.is_empty() {
         manifest.parts.iter().map(|p| dir.join(&p.file).with_extension("json")).collect()
@@ -48,7 +48,12 @@ pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
     match args.format {
         Format::Json => println!("{}", json!({ "file": manifest.file, "merged": merged })),
         Format::Text => {
-            println!("{}: {} parts merged{}", manifest.file, merged.parts, if merged.complete { "" } else { " (some parts did not finish)" });
+            println!(
+                "{}: {} parts merged{}",
+                manifest.file,
+                merged.parts,
+                if merged.complete { "" } else { " (some parts did not finish)" }
+            );
             println!("solutions in the fixed box: {}", merged.fixed_box);
             match (merged.unique, merged.unique_mirror) {
                 (Some(u), Some(m)) => println!("up to rotation: {u}; up to rotation and reflection: {m}"),

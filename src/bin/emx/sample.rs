@@ -18,7 +18,10 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
         "--sample and --estimate use the polycube engines: {} is not a polycube puzzle",
         instance.file
     );
-    anyhow::ensure!(!matches!(args.poly.threads, Some(t) if t > 1), "--sample and --estimate run on one thread: drop --threads");
+    anyhow::ensure!(
+        !matches!(args.poly.threads, Some(t) if t > 1),
+        "--sample and --estimate run on one thread: drop --threads"
+    );
     let mut poly = config.poly.clone();
     poly.equivalence = config.equivalence;
     let engine = PolyEngine::new(instance.problem(), &poly).map_err(|e| anyhow::anyhow!("{}: {e}", instance.file))?;

@@ -165,7 +165,13 @@ impl PolyArgs {
                 .as_deref()
                 .map(|s| FitFilter::parse(s).map_err(|e| anyhow::anyhow!("--fit-filter: {e}")))
                 .transpose()?,
-            cell_order: self.cell_order.as_deref().map(|s| if s == "xyz" { CellOrder::Xyz } else { CellOrder::ShortAxisFirst }),
+            cell_order: self.cell_order.as_deref().map(|s| {
+                if s == "xyz" {
+                    CellOrder::Xyz
+                } else {
+                    CellOrder::ShortAxisFirst
+                }
+            }),
             threads,
             equivalence: Equivalence::None,
         })

@@ -50,7 +50,11 @@ pub fn run(args: SplitArgs) -> anyhow::Result<u8> {
     }
     let engine = PolyEngine::new(problem, &config).map_err(|e| anyhow::anyhow!("{}: {e}", instance.file))?;
     let n = engine.images().n_pieces() as usize;
-    anyhow::ensure!(args.depth >= 1 && args.depth < n, "--depth must be between 1 and {} (the puzzle has {n} pieces)", n - 1);
+    anyhow::ensure!(
+        args.depth >= 1 && args.depth < n,
+        "--depth must be between 1 and {} (the puzzle has {n} pieces)",
+        n - 1
+    );
     let red = engine.redundancy().cloned();
     let weight = |opts: &[u32]| red.as_ref().map_or(1, |r| r.weight(opts));
     let mut found = Vec::new();
