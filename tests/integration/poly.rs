@@ -81,7 +81,7 @@ fn variants() -> Vec<(String, PolyConfig)> {
         PolyConfig {
             schedule: sched("dlx:min-fit,debruijn@2"),
             parity_filter: Some(Threshold::From(2)),
-            volume_filter: Some(Threshold::From(2)),
+            volume_filter: Some(Threshold::From(100)),
             ..base()
         },
     ));
