@@ -156,6 +156,9 @@ impl<B: Bits> Shared<B> {
             depth: 0,
             cand: vec![0; self.stride * (n_left as usize + 1)],
             hidden: Vec::new(),
+            lo: vec![0; self.images.groups.len()],
+            lo_mask: 0,
+            cell_branch_above: 0,
             nodes: 0,
             solutions: 0,
             count_from: 0,
@@ -252,6 +255,16 @@ pub struct Walker<'s, B> {
     depth: usize,
     cand: Vec<u32>,
     hidden: Vec<u32>,
+    /// Least image id group `g` may still use: a DLX branch on a group
+    /// with copies left excludes the rows before the one it takes, and the
+    /// bit-field engines below must respect that (or the same set of
+    /// placements is found once per order of the copies).
+    lo: Vec<u32>,
+    /// Groups with `lo[g] > 0`.
+    lo_mask: u128,
+    /// Above this depth DLX never branches on a group with copies left (a
+    /// split into files cannot express the excluded rows).
+    pub cell_branch_above: usize,
     /// Placements made at depth `>= count_from`.
     pub nodes: u64,
     /// Solutions found.
@@ -267,6 +280,11 @@ pub struct Walker<'s, B> {
     /// Set when any thread stops; every thread polls it.
     pub abort: Option<&'s AtomicBool>,
     polled: u64,
+}
+
+/// The cell item with the fewest branches, if any is active.
+fn min_fit_cell(m: &Matrix, n_cells: u32) -> Option<u32> {
+    m.active_items().filter(|&i| i <= n_cells).min_by_key(|&i| m.len(i))
 }
 
 type Visit<'v> = dyn FnMut(&[u32]) -> Flow + 'v;
@@ -389,7 +407,8 @@ impl<B: Bits> Walker<'_, B> {
                     Walk::Guided(g) => self.depth >= g.len(),
                     _ => false,
                 };
-                if plain && !(self.depth == 0 && self.s.knobs.force_first.is_some()) {
+                let excluded = self.lo_mask & self.avail != 0;
+                if plain && !excluded && !(self.depth == 0 && self.s.knobs.force_first.is_some()) {
                     self.fast(visit)
                 } else {
                     self.bit_node(kind, visit)
@@ -484,6 +503,7 @@ impl<B: Bits> Walker<'_, B> {
                 Kind::Dlx(_) => unreachable!("DLX nodes go through dlx_node"),
             },
         };
+        let n = if self.lo_mask & avail != 0 { self.drop_excluded(base, n) } else { n };
         if n == 0 {
             return Ok(());
         }
@@ -506,6 +526,21 @@ impl<B: Bits> Walker<'_, B> {
                 self.try_range(base, j..j + 1, visit)
             }
         }
+    }
+
+    /// Removes from the candidates at `base..base + n` the images a DLX
+    /// branch on identical pieces excluded; returns how many are left.
+    fn drop_excluded(&mut self, base: usize, n: usize) -> usize {
+        let group = &self.s.tables.group;
+        let mut kept = 0;
+        for j in 0..n {
+            let k = self.cand[base + j];
+            if k >= self.lo[group[k as usize] as usize] {
+                self.cand[base + kept] = k;
+                kept += 1;
+            }
+        }
+        kept
     }
 
     #[inline]
@@ -538,10 +573,19 @@ impl<B: Bits> Walker<'_, B> {
         }
         let n_cells = self.s.images.n_cells as u32;
         let m = self.m.as_ref().expect("DLX stages have a matrix");
-        let chosen = match (depth, self.s.knobs.force_first) {
+        #[cfg(debug_assertions)]
+        if self.nodes % 61 == 0 {
+            if let Err(e) = m.check_invariants() {
+                panic!("DLX matrix corrupt at depth {depth}: {e}");
+            }
+        }
+        let mut chosen = match (depth, self.s.knobs.force_first) {
             (0, Some(g)) => Some(n_cells + g as u32 + 1),
             _ => self.s.heuristics[h].choose(m, &self.s.keys[h]),
         };
+        if depth < self.cell_branch_above && chosen.is_some_and(|i| i > n_cells && m.bound(i) > 1) {
+            chosen = min_fit_cell(m, n_cells);
+        }
         let result = match chosen {
             Some(i) if m.feasible(i) && m.len(i) > 0 => {
                 if m.bound(i) == 1 {
@@ -630,10 +674,16 @@ impl<B: Bits> Walker<'_, B> {
     fn dlx_multiple(&mut self, i: u32, visit: &mut Visit<'_>) -> Result<(), Stop> {
         let (base, n) = self.collect_rows(i);
         let m = self.m.as_ref().expect("matrix");
+        let g = (i - self.s.images.n_cells as u32 - 1) as usize;
+        debug_assert!(
+            self.cand[base..base + n].windows(2).all(|w| m.option_of(w[0]) < m.option_of(w[1])),
+            "a group's rows are linked in image order"
+        );
         let theta = (m.len(i) + 1 - m.bound(i)) as usize;
         let range = self.children(theta.min(n));
         let mut result = Ok(());
         let mut excluded = 0;
+        let (lo, lo_mask) = (self.lo[g], self.lo_mask);
         for j in 0..range.end {
             let x = self.cand[base + j];
             let m = self.m.as_mut().expect("matrix");
@@ -643,10 +693,16 @@ impl<B: Bits> Walker<'_, B> {
             if j >= range.start {
                 m.select_row(x);
                 let k = m.option_of(x);
+                // Rows 0..j are excluded below; the column lists rows in
+                // image order, so for the bit-field engines that is "no
+                // image of `g` before `k`" (`k` itself is placed).
+                self.lo[g] = k + 1;
+                self.lo_mask |= 1 << g;
                 self.place(k);
                 self.branch[self.depth - 1] = j as u32;
                 result = self.node(visit);
                 self.unplace(k);
+                (self.lo[g], self.lo_mask) = (lo, lo_mask);
                 self.m.as_mut().expect("matrix").unselect_row(x);
                 if result.is_err() {
                     break;

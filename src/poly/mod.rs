@@ -173,7 +173,7 @@ impl<B: Bits> Runner for Shared<B> {
         sample::estimate(self, spec, window)
     }
     fn tasks(&self, depth: usize, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> (Vec<Task>, Outcome) {
-        parallel::collect(self, depth, limits, visit)
+        parallel::collect(self, depth, true, limits, visit)
     }
 }
 
@@ -224,12 +224,6 @@ impl<'a> PolyEngine<'a> {
             Images::from_problem(problem, plan.cell_order).map_err(|e| e.to_string())?
         };
         let n_pieces = images.n_pieces();
-        if plan.volume_filter.is_some_and(|t| t < n_pieces) {
-            return Err(format!(
-                "--volume-filter {}: re-applying the volume filter at DLX steps (a threshold below the {n_pieces} pieces) is disabled in this version (it over-counts when DLX hands over to a bit-field engine); use a threshold of at least {n_pieces} (once, before the search) or the volume trigger",
-                plan.volume_filter.unwrap_or(0)
-            ));
-        }
         let mut counts = FilterCounts { images: images.len(), ..FilterCounts::default() };
         let (images, redundancy) = redundancy::apply(problem, &images, &plan.redundancy)?;
         counts.after_redundancy = images.len();

@@ -44,13 +44,23 @@ pub fn sequential<B: Bits>(shared: &Shared<B>, limits: &Limits, visit: &mut dyn 
 }
 
 /// Enumerates the nodes at `depth` (solutions met above it go to `visit`).
+/// With `standalone`, every node is a subproblem that stands alone (its
+/// placements say everything): DLX then never branches on a group with
+/// copies left above `depth`, since the rows such a branch excludes would
+/// not be part of the subproblem (a file written by `emx split` cannot say
+/// them). Without it, the nodes are replayed by [`Walk::Guided`] walkers,
+/// which repeat the exclusions.
 pub fn collect<B: Bits>(
     shared: &Shared<B>,
     depth: usize,
+    standalone: bool,
     limits: &Limits,
     visit: &mut dyn FnMut(&[u32]) -> Flow,
 ) -> (Vec<Task>, Outcome) {
     let mut w = shared.walker(limits, Walk::Collect { depth, out: Vec::new() });
+    if standalone {
+        w.cell_branch_above = depth;
+    }
     let r = w.run(visit);
     let out = Outcome { nodes: w.nodes, solutions: w.solutions, stopped: stop_reason(r), ..Outcome::default() };
     let Walk::Collect { out: tasks, .. } = std::mem::replace(&mut w.walk, Walk::All) else { unreachable!() };
@@ -71,7 +81,7 @@ pub fn parallel<B: Bits>(
     let mut pre: Vec<Vec<u32>> = Vec::new();
     let (tasks, head) = loop {
         pre.clear();
-        let (tasks, head) = collect(shared, depth, limits, &mut |p| {
+        let (tasks, head) = collect(shared, depth, false, limits, &mut |p| {
             pre.push(p.to_vec());
             Flow::Continue
         });
