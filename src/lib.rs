@@ -11,6 +11,7 @@ pub mod backend;
 pub mod dlx;
 pub mod edgematch;
 pub mod frontend;
+pub mod fxhash;
 pub mod geometry;
 pub mod input;
 pub mod ir;

@@ -23,6 +23,8 @@ pub trait Bits: Copy + Eq + Debug + Default + Send + Sync + 'static {
     fn and(self, o: Self) -> Self;
     /// `self \ o`.
     fn andnot(self, o: Self) -> Self;
+    /// Symmetric difference.
+    fn xor(self, o: Self) -> Self;
     /// Complement.
     fn not(self) -> Self;
     /// Whether the set is empty.
@@ -43,6 +45,13 @@ pub trait Bits: Copy + Eq + Debug + Default + Send + Sync + 'static {
         *self = self.andnot(Self::bit(i));
         Some(i)
     }
+    /// Bits `from..from + width` (`width <= 32`) as an integer, bit `from`
+    /// lowest; bits past the capacity read as 0.
+    fn window(&self, from: usize, width: u32) -> u64 {
+        (0..width as usize).filter(|&i| from + i < Self::CAPACITY && self.test(from + i)).fold(0, |w, i| w | 1 << i)
+    }
+    /// A 64-bit digest of the set (equal sets, equal digests).
+    fn hash64(&self) -> u64;
     /// The set `{0, ..., n-1}`.
     fn below(n: usize) -> Self {
         let mut s = Self::default();
@@ -55,6 +64,17 @@ pub trait Bits: Copy + Eq + Debug + Default + Send + Sync + 'static {
 
 impl Bits for u64 {
     const CAPACITY: usize = 64;
+    #[inline]
+    fn hash64(&self) -> u64 {
+        *self
+    }
+    #[inline]
+    fn window(&self, from: usize, width: u32) -> u64 {
+        if from >= 64 {
+            return 0;
+        }
+        (self >> from) & ((1u64 << width) - 1)
+    }
     #[inline]
     fn bit(i: usize) -> Self {
         1u64 << i
@@ -74,6 +94,10 @@ impl Bits for u64 {
     #[inline]
     fn andnot(self, o: Self) -> Self {
         self & !o
+    }
+    #[inline]
+    fn xor(self, o: Self) -> Self {
+        self ^ o
     }
     #[inline]
     fn not(self) -> Self {
@@ -105,6 +129,17 @@ impl Bits for u64 {
 impl Bits for u128 {
     const CAPACITY: usize = 128;
     #[inline]
+    fn hash64(&self) -> u64 {
+        (*self as u64) ^ ((*self >> 64) as u64).rotate_left(29)
+    }
+    #[inline]
+    fn window(&self, from: usize, width: u32) -> u64 {
+        if from >= 128 {
+            return 0;
+        }
+        ((self >> from) as u64) & ((1u64 << width) - 1)
+    }
+    #[inline]
     fn bit(i: usize) -> Self {
         1u128 << i
     }
@@ -123,6 +158,10 @@ impl Bits for u128 {
     #[inline]
     fn andnot(self, o: Self) -> Self {
         self & !o
+    }
+    #[inline]
+    fn xor(self, o: Self) -> Self {
+        self ^ o
     }
     #[inline]
     fn not(self) -> Self {
@@ -164,6 +203,20 @@ impl<const N: usize> Default for Wide<N> {
 impl<const N: usize> Bits for Wide<N> {
     const CAPACITY: usize = 64 * N;
     #[inline]
+    fn hash64(&self) -> u64 {
+        self.0.iter().fold(0u64, |h, &w| h.rotate_left(29) ^ w)
+    }
+    #[inline]
+    fn window(&self, from: usize, width: u32) -> u64 {
+        let (w, b) = (from / 64, from % 64);
+        if w >= N {
+            return 0;
+        }
+        let lo = self.0[w] >> b;
+        let hi = if b > 0 && w + 1 < N { self.0[w + 1] << (64 - b) } else { 0 };
+        (lo | hi) & ((1u64 << width) - 1)
+    }
+    #[inline]
     fn bit(i: usize) -> Self {
         let mut w = [0; N];
         w[i / 64] = 1 << (i % 64);
@@ -194,6 +247,14 @@ impl<const N: usize> Bits for Wide<N> {
         let mut w = self.0;
         for (a, b) in w.iter_mut().zip(o.0) {
             *a &= !b;
+        }
+        Wide(w)
+    }
+    #[inline]
+    fn xor(self, o: Self) -> Self {
+        let mut w = self.0;
+        for (a, b) in w.iter_mut().zip(o.0) {
+            *a ^= b;
         }
         Wide(w)
     }
@@ -242,6 +303,10 @@ mod tests {
         assert_eq!(B::below(n).not(), B::default());
         assert_eq!(B::below(3).count(), 3);
         assert_eq!(a.andnot(B::bit(0)).lowest(), Some(n / 2));
+        for from in [0, 1, n / 2 - 3, n - 4, n - 1, n] {
+            let naive = (0..8).filter(|&i| from + i < n && a.test(from + i)).fold(0u64, |w, i| w | 1 << i);
+            assert_eq!(a.window(from, 8), naive, "window at {from}");
+        }
     }
 
     #[test]

@@ -10,14 +10,19 @@
 //! Nothing is allocated in the search loop: candidates go to a per-depth
 //! slice of one buffer.
 
+use super::bdlx::LiveSource;
 use super::bits::Bits;
+use super::debruijn::{Entry, Frame, RootIndex};
 use super::model::Images;
 use super::parity::ParityTable;
 use super::sample::Rng;
 use super::schedule::{Schedule, Stage};
 use super::tables::Tables;
 use super::volume::{regions_ok, VolumeTable};
-use super::{debruijn, emch, mch};
+use super::{bdlx, debruijn, emch, mch};
+
+/// Window of de Bruijn's root index (bits after the hole).
+const BRUIJN_WINDOW: u32 = 7;
 use crate::dlx::{Heuristic, Matrix};
 use crate::ir::{Problem, ProblemBuilder};
 use crate::search::{Flow, Limits, StopReason};
@@ -41,11 +46,12 @@ pub struct Knobs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     Dlx(usize),
     Mch,
     Emch,
     DeBruijn,
+    Bdlx,
 }
 
 /// Everything a search reads and never changes, shared by threads.
@@ -55,13 +61,19 @@ pub struct Shared<B> {
     /// Bit-field tables of `images`.
     pub tables: Tables<B>,
     matrix: Option<Matrix>,
+    /// de Bruijn's root lists by window pattern (when a stage uses it).
+    pub(super) bruijn: Option<RootIndex<B>>,
+    /// The images by group for bdlx's first live list (when a stage uses it).
+    pub(super) live: Option<LiveSource<B>>,
     heuristics: Vec<Heuristic>,
     keys: Vec<Vec<f64>>,
-    stage_of: Vec<Kind>,
+    pub(super) stage_of: Vec<Kind>,
     parity: Option<ParityTable>,
     volume: Option<VolumeTable>,
     knobs: Knobs,
-    has_triggers: bool,
+    pub(super) has_triggers: bool,
+    /// Some group has identical copies.
+    multi: bool,
     stride: usize,
 }
 
@@ -100,6 +112,7 @@ impl<B: Bits> Shared<B> {
                 Stage::Mch => Kind::Mch,
                 Stage::Emch => Kind::Emch,
                 Stage::DeBruijn => Kind::DeBruijn,
+                Stage::Bdlx => Kind::Bdlx,
             });
         }
         let uses_dlx = stage_of.iter().any(|k| matches!(k, Kind::Dlx(_)));
@@ -131,7 +144,26 @@ impl<B: Bits> Shared<B> {
         let per_group = images.images_per_group().into_iter().max().unwrap_or(0);
         let stride = tables.cover.max_per_cell.max(per_group).max(1);
         let has_triggers = knobs.parity_trigger.is_some() || knobs.volume_trigger.is_some();
-        Ok(Shared { images, tables, matrix, heuristics, keys, stage_of, parity, volume, knobs, has_triggers, stride })
+        let bruijn = (stage_of.contains(&Kind::DeBruijn) && images.groups.len() <= 64)
+            .then(|| RootIndex::new(&images, &tables.mask, BRUIJN_WINDOW));
+        let multi = images.groups.iter().any(|g| g.count > 1);
+        let live = stage_of.contains(&Kind::Bdlx).then(|| LiveSource::new(&images, &tables));
+        Ok(Shared {
+            images,
+            tables,
+            matrix,
+            bruijn,
+            live,
+            heuristics,
+            keys,
+            stage_of,
+            parity,
+            volume,
+            knobs,
+            has_triggers,
+            multi,
+            stride,
+        })
     }
 
     /// A walker at the root.
@@ -157,6 +189,10 @@ impl<B: Bits> Shared<B> {
             cand: vec![0; self.stride * (n_left as usize + 1)],
             hidden: Vec::new(),
             lo: vec![0; self.images.groups.len()],
+            frames: vec![Frame::default(); n_left as usize + 1],
+            lbuf: Vec::new(),
+            lseg: Vec::new(),
+            lbuf_used: 0,
             lo_mask: 0,
             cell_branch_above: 0,
             nodes: 0,
@@ -235,33 +271,42 @@ pub enum Stop {
     TrialEnd,
 }
 
-const POLL_MASK: u64 = 0x3ff;
+pub(super) const POLL_MASK: u64 = 0x3ff;
 
 /// The mutable state of one search (one per thread).
 pub struct Walker<'s, B> {
-    s: &'s Shared<B>,
+    pub(super) s: &'s Shared<B>,
     m: Option<Matrix>,
-    occ: B,
-    left: Vec<u32>,
-    avail: u128,
-    n_left: u32,
+    pub(super) occ: B,
+    pub(super) left: Vec<u32>,
+    pub(super) avail: u128,
+    pub(super) n_left: u32,
     pstate: usize,
     prem: i64,
     vstate: usize,
     /// Images placed, `path[..depth]`.
-    path: Vec<u32>,
+    pub(super) path: Vec<u32>,
     /// Sibling index of each placement (for split searches).
     branch: Vec<u32>,
-    depth: usize,
+    pub(super) depth: usize,
     cand: Vec<u32>,
     hidden: Vec<u32>,
     /// Least image id group `g` may still use: a DLX branch on a group
     /// with copies left excludes the rows before the one it takes, and the
     /// bit-field engines below must respect that (or the same set of
     /// placements is found once per order of the copies).
-    lo: Vec<u32>,
+    pub(super) lo: Vec<u32>,
     /// Groups with `lo[g] > 0`.
-    lo_mask: u128,
+    pub(super) lo_mask: u128,
+    /// The de Bruijn kernel's stack.
+    pub(super) frames: Vec<Frame>,
+    /// bdlx's live lists, one after the other along the current path.
+    pub(super) lbuf: Vec<Entry<B>>,
+    /// bdlx's segments: at `depth * (groups + 1) + g`, where group `g`'s
+    /// live images start in `lbuf` (the last entry ends the list).
+    pub(super) lseg: Vec<u32>,
+    /// The part of `lbuf` in use by enclosing bdlx stages.
+    pub(super) lbuf_used: usize,
     /// Above this depth DLX never branches on a group with copies left (a
     /// split into files cannot express the excluded rows).
     pub cell_branch_above: usize,
@@ -287,7 +332,7 @@ fn min_fit_cell(m: &Matrix, n_cells: u32) -> Option<u32> {
     m.active_items().filter(|&i| i <= n_cells).min_by_key(|&i| m.len(i))
 }
 
-type Visit<'v> = dyn FnMut(&[u32]) -> Flow + 'v;
+pub(super) type Visit<'v> = dyn FnMut(&[u32]) -> Flow + 'v;
 
 impl<B: Bits> Walker<'_, B> {
     /// Searches from the current state, reporting each solution as the
@@ -296,7 +341,7 @@ impl<B: Bits> Walker<'_, B> {
         self.node(visit)
     }
 
-    fn tick(&mut self) -> Result<(), Stop> {
+    pub(super) fn tick(&mut self) -> Result<(), Stop> {
         if self.nodes & POLL_MASK != 0 || self.nodes == self.polled {
             return Ok(());
         }
@@ -317,7 +362,7 @@ impl<B: Bits> Walker<'_, B> {
     }
 
     #[inline(always)]
-    fn place(&mut self, k: u32) {
+    pub(super) fn place(&mut self, k: u32) {
         let t = &self.s.tables;
         let ku = k as usize;
         let g = t.group[ku] as usize;
@@ -342,7 +387,7 @@ impl<B: Bits> Walker<'_, B> {
     }
 
     #[inline(always)]
-    fn unplace(&mut self, k: u32) {
+    pub(super) fn unplace(&mut self, k: u32) {
         let t = &self.s.tables;
         let ku = k as usize;
         let g = t.group[ku] as usize;
@@ -360,7 +405,49 @@ impl<B: Bits> Walker<'_, B> {
         }
     }
 
-    fn triggers_ok(&self) -> bool {
+    /// Stores the state of a search loop that keeps it in locals (`left`
+    /// only read when some group has copies; otherwise `avail` says it).
+    #[inline]
+    pub(super) fn sync(&mut self, occ: B, avail: u64, left: &[u32; 64], n_left: u32, depth: usize, nodes: u64) {
+        self.occ = occ;
+        self.avail = avail as u128;
+        let multi = self.s.multi || self.lo_mask != 0;
+        for (g, l) in self.left.iter_mut().enumerate() {
+            *l = if multi { left[g] } else { (avail >> g & 1) as u32 };
+        }
+        self.n_left = n_left;
+        self.depth = depth;
+        self.nodes = nodes;
+    }
+
+    /// The parity and volume state after placing image `k` (the rest of
+    /// the state is kept by the caller).
+    #[inline]
+    pub(super) fn constraints_place(&mut self, k: u32) {
+        let g = self.s.tables.group[k as usize] as usize;
+        if let Some(p) = &self.s.parity {
+            self.pstate -= p.table.delta(g);
+            self.prem -= p.image_parity[k as usize] as i64;
+        }
+        if let Some(v) = &self.s.volume {
+            self.vstate -= v.table.delta(g);
+        }
+    }
+
+    /// Inverse of [`Walker::constraints_place`].
+    #[inline]
+    pub(super) fn constraints_unplace(&mut self, k: u32) {
+        let g = self.s.tables.group[k as usize] as usize;
+        if let Some(p) = &self.s.parity {
+            self.pstate += p.table.delta(g);
+            self.prem += p.image_parity[k as usize] as i64;
+        }
+        if let Some(v) = &self.s.volume {
+            self.vstate += v.table.delta(g);
+        }
+    }
+
+    pub(super) fn triggers_ok(&self) -> bool {
         let k = &self.s.knobs;
         if let (Some(min), Some(p)) = (k.parity_trigger, &self.s.parity) {
             if self.n_left >= min && !p.table.achievable(self.pstate, self.prem) {
@@ -378,7 +465,7 @@ impl<B: Bits> Walker<'_, B> {
         true
     }
 
-    fn node(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {
+    pub(super) fn node(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {
         self.tick()?;
         if self.n_left == 0 {
             self.solutions += 1;
@@ -407,8 +494,7 @@ impl<B: Bits> Walker<'_, B> {
                     Walk::Guided(g) => self.depth >= g.len(),
                     _ => false,
                 };
-                let excluded = self.lo_mask & self.avail != 0;
-                if plain && !excluded && !(self.depth == 0 && self.s.knobs.force_first.is_some()) {
+                if plain && !(self.depth == 0 && self.s.knobs.force_first.is_some()) {
                     self.fast(visit)
                 } else {
                     self.bit_node(kind, visit)
@@ -427,14 +513,27 @@ impl<B: Bits> Walker<'_, B> {
         let t = &s.tables;
         let occ = self.occ;
         let kind = s.stage_of[self.n_left as usize];
+        if kind == Kind::DeBruijn && s.bruijn.is_some() {
+            let multi = s.multi || self.lo_mask & self.avail != 0;
+            return match (s.has_triggers, multi) {
+                (false, false) => self.debruijn_kernel::<false, false>(visit),
+                (false, true) => self.debruijn_kernel::<false, true>(visit),
+                (true, false) => self.debruijn_kernel::<true, false>(visit),
+                (true, true) => self.debruijn_kernel::<true, true>(visit),
+            };
+        }
+        if kind == Kind::Bdlx && s.images.groups.len() <= 64 {
+            return if s.has_triggers { self.bdlx_kernel::<true>(visit) } else { self.bdlx_kernel::<false>(visit) };
+        }
         if kind == Kind::DeBruijn {
+            let excluded = self.lo_mask & self.avail != 0;
             let Some(hole) = occ.not().lowest() else { return Ok(()) };
             let mut gs = self.avail & t.root.groups[hole];
             while gs != 0 {
                 let g = gs.trailing_zeros() as usize;
                 gs &= gs - 1;
                 for idx in t.root.range(hole, g) {
-                    if t.root.mask[idx].disjoint(&occ) {
+                    if t.root.mask[idx].disjoint(&occ) && !(excluded && t.root.img[idx] < self.lo[g]) {
                         let k = t.root.img[idx];
                         self.place(k);
                         let r = self.fast_child(visit);
@@ -450,8 +549,10 @@ impl<B: Bits> Walker<'_, B> {
         let n = match kind {
             Kind::Mch => mch::candidates(t, occ, self.avail, out),
             Kind::Emch => emch::candidates(t, occ, self.avail, out),
+            Kind::Bdlx => bdlx::candidates(t, occ, &self.left, self.avail, &self.lo, out),
             _ => unreachable!("DLX and de Bruijn are handled above"),
         };
+        let n = if self.lo_mask & self.avail != 0 { self.drop_excluded(base, n) } else { n };
         for j in 0..n {
             let k = self.cand[base + j];
             self.place(k);
@@ -500,6 +601,7 @@ impl<B: Bits> Walker<'_, B> {
                 Kind::DeBruijn => debruijn::candidates(t, occ, avail, out),
                 Kind::Mch => mch::candidates(t, occ, avail, out),
                 Kind::Emch => emch::candidates(t, occ, avail, out),
+                Kind::Bdlx => bdlx::candidates(t, occ, &self.left, avail, &self.lo, out),
                 Kind::Dlx(_) => unreachable!("DLX nodes go through dlx_node"),
             },
         };

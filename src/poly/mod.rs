@@ -18,6 +18,7 @@
 //! [`redundancy`], [`sample`], [`parallel`], [`split`], [`auto`].
 
 pub mod auto;
+pub mod bdlx;
 pub mod bits;
 pub mod debruijn;
 pub mod emch;

@@ -7,7 +7,7 @@
 //! ```text
 //! schedule  := "auto" | stage ("," stage)*
 //! stage     := body ["@" N]                 N = remaining pieces, N >= 1
-//! body      := "dlx" [":" heuristic] | heuristic | "mch" | "emch" | "debruijn"
+//! body      := "dlx" [":" heuristic] | heuristic | "bdlx" | "mch" | "emch" | "debruijn"
 //! heuristic := "min-fit" | "f" | "x" | "y" | "z" | "X" | "Y" | "Z" | "R" | "a@" DEG
 //! ```
 //!
@@ -37,6 +37,10 @@ pub enum Stage {
     Emch,
     /// de Bruijn: fill the first empty cell in the engines' cell order.
     DeBruijn,
+    /// DLX's min-fit choice (the hole or piece with the fewest fitting
+    /// images) on bit fields: per depth an array of the images that still
+    /// fit, with bit-sliced per-cell counts, instead of dancing links.
+    Bdlx,
 }
 
 impl Stage {
@@ -53,6 +57,7 @@ impl fmt::Display for Stage {
             Stage::Mch => f.write_str("mch"),
             Stage::Emch => f.write_str("emch"),
             Stage::DeBruijn => f.write_str("debruijn"),
+            Stage::Bdlx => f.write_str("bdlx"),
         }
     }
 }
@@ -201,6 +206,7 @@ fn parse_body(body: &str) -> Result<Stage, String> {
         "mch" => return Ok(Stage::Mch),
         "emch" => return Ok(Stage::Emch),
         "debruijn" => return Ok(Stage::DeBruijn),
+        "bdlx" => return Ok(Stage::Bdlx),
         "dlx" => return Ok(Stage::Dlx(Heuristic::MinFit)),
         _ => {}
     }
@@ -209,7 +215,7 @@ fn parse_body(body: &str) -> Result<Stage, String> {
         if body.starts_with("dlx:") {
             e
         } else {
-            format!("expected an engine (dlx, mch, emch, debruijn) or a DLX heuristic: {e}")
+            format!("expected an engine (dlx, bdlx, mch, emch, debruijn) or a DLX heuristic: {e}")
         }
     })
 }

@@ -57,6 +57,8 @@ fn variants() -> Vec<(String, PolyConfig)> {
         "mch",
         "emch",
         "debruijn",
+        "bdlx",
+        "dlx,bdlx@5,debruijn@2",
         "dlx,mch@5,emch@3,debruijn@2",
         "dlx:z,debruijn@3",
     ] {
@@ -231,9 +233,9 @@ fn random_config(rng: &mut Rng, n: u32) -> (String, PolyConfig) {
         chosen.push(ts.remove(j));
     }
     chosen.sort_unstable_by(|a, b| b.cmp(a));
-    let engines = ["mch", "emch", "debruijn"];
+    let engines = ["mch", "emch", "debruijn", "bdlx"];
     let first = match pick(4) {
-        0 => engines[pick(3) as usize].to_string(),
+        0 => engines[pick(4) as usize].to_string(),
         1 => h.to_string(),
         _ => format!("dlx:{h}"),
     };
@@ -245,7 +247,7 @@ fn random_config(rng: &mut Rng, n: u32) -> (String, PolyConfig) {
             heuristics[pick(heuristics.len() as u64) as usize].to_string()
         } else {
             dlx_ok = false;
-            engines[pick(3) as usize].to_string()
+            engines[pick(4) as usize].to_string()
         };
         schedule.push_str(&format!(",{e}@{t}"));
     }

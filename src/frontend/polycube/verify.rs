@@ -3,6 +3,7 @@
 //! congruent to the mobile pieces under the allowed rotations.
 
 use super::Puzzle;
+use crate::fxhash::FxBuildHasher;
 use crate::geometry::{Point, Shape, Transform};
 use crate::ir::{verify, Problem, Solution};
 use std::collections::HashMap;
@@ -21,7 +22,7 @@ pub struct Verifier {
     stationary: Vec<Vec<Point>>,
     /// Every allowed orientation of every mobile piece shape, normalised,
     /// mapped to the class of congruent pieces.
-    class_of: HashMap<Shape, usize>,
+    class_of: HashMap<Shape, usize, FxBuildHasher>,
     /// Number of mobile pieces per class.
     wanted: Vec<i64>,
 }
@@ -30,7 +31,7 @@ impl Verifier {
     /// Prepares the checks of `puzzle`.
     pub fn new(puzzle: &Puzzle) -> Verifier {
         let group = Transform::group(puzzle.one_side, false);
-        let mut class_of: HashMap<Shape, usize> = HashMap::new();
+        let mut class_of: HashMap<Shape, usize, FxBuildHasher> = HashMap::default();
         let mut wanted: Vec<i64> = Vec::new();
         for d in puzzle.pieces.iter().filter(|d| !d.stationary) {
             let shape = Shape::new(d.cells.iter().copied());
