@@ -5,10 +5,12 @@
 use crate::dlx::Dlx;
 use crate::edgematch::scan::Scan;
 use crate::input::{Instance, InstanceKind};
+use crate::ir::Equivalence;
+use crate::poly::{PolyConfig, PolyEngine};
 use crate::search::Engine;
 
 /// Back-end names accepted by `--backend`.
-pub const NAMES: &[&str] = &["auto", "dlx", "scan", "sat"];
+pub const NAMES: &[&str] = &["auto", "dlx", "poly", "scan", "sat"];
 
 /// Why a back-end cannot be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -36,6 +38,12 @@ pub struct BackendConfig {
     pub sat_solver: Option<String>,
     /// CNF encoding options for the `sat` back-end.
     pub cnf: emx_encoders::CnfOptions,
+    /// Which solutions the caller identifies (`--unique`); engines that
+    /// break symmetries use it to report one copy per class.
+    pub equivalence: Equivalence,
+    /// Settings of the polycube engines (`poly`, and `auto` on polycube
+    /// puzzles).
+    pub poly: PolyConfig,
 }
 
 /// Builds the engine `name` for `instance`. `auto` picks the best engine
@@ -45,38 +53,47 @@ pub fn make<'a>(
     instance: &'a Instance,
     config: &BackendConfig,
 ) -> Result<Box<dyn Engine + 'a>, BackendError> {
+    let poly = || {
+        let mut c = config.poly.clone();
+        c.equivalence = config.equivalence;
+        PolyEngine::new(instance.problem(), &c)
+    };
+    let not_applicable =
+        |reason: String| BackendError::NotApplicable { backend: name.to_string(), file: instance.file.clone(), reason };
     match name {
-        // Edge matching: the scan backtracker enumerates set-2 6x6 about 30
-        // times faster than DLX (benches/edgematch.rs); DLX when scan's
-        // colour table would be too large.
+        // The best engine for the instance. Polycubes: the polycube engines
+        // when they handle the puzzle (an error in the user's poly settings
+        // is reported, not bypassed). Edge matching: the scan backtracker
+        // enumerates set-2 6x6 about 30 times faster than DLX
+        // (benches/edgematch.rs); DLX when scan's colour table would be too
+        // large. Plain DLX otherwise.
         "auto" => match &instance.kind {
+            InstanceKind::Polycube(_) if crate::poly::handles(instance.problem()) => {
+                poly().map(|e| Box::new(e) as Box<dyn Engine>).map_err(not_applicable)
+            }
             InstanceKind::EdgeMatch(e) => match Scan::new(&e.puzzle, &e.problem) {
                 Ok(scan) => Ok(Box::new(scan)),
                 Err(_) => Ok(Box::new(Dlx::new(instance.problem()))),
             },
-            InstanceKind::Polycube(_) | InstanceKind::Cover(_) => Ok(Box::new(Dlx::new(instance.problem()))),
+            _ => Ok(Box::new(Dlx::new(instance.problem()))),
         },
         "dlx" => Ok(Box::new(Dlx::new(instance.problem()))),
+        "poly" => match &instance.kind {
+            InstanceKind::Polycube(_) => poly().map(|e| Box::new(e) as Box<dyn Engine>).map_err(not_applicable),
+            _ => Err(not_applicable("the polycube engines solve polyomino/polycube puzzles only".into())),
+        },
         "scan" => match &instance.kind {
             InstanceKind::EdgeMatch(e) => {
-                Scan::new(&e.puzzle, &e.problem).map(|s| Box::new(s) as Box<dyn Engine>).map_err(|reason| {
-                    BackendError::NotApplicable { backend: name.into(), file: instance.file.clone(), reason }
-                })
+                Scan::new(&e.puzzle, &e.problem).map(|s| Box::new(s) as Box<dyn Engine>).map_err(not_applicable)
             }
-            InstanceKind::Polycube(_) | InstanceKind::Cover(_) => Err(BackendError::NotApplicable {
-                backend: name.into(),
-                file: instance.file.clone(),
-                reason: "the scan backtracker solves edge-matching puzzles only".into(),
-            }),
+            InstanceKind::Polycube(_) | InstanceKind::Cover(_) => {
+                Err(not_applicable("the scan backtracker solves edge-matching puzzles only".into()))
+            }
         },
         "sat" => {
             let solver = match &config.sat_solver {
                 None => crate::encode::sat::SatSolver::Varisat,
-                Some(spec) => crate::encode::sat::resolve(spec).map_err(|reason| BackendError::NotApplicable {
-                    backend: name.to_string(),
-                    file: instance.file.clone(),
-                    reason,
-                })?,
+                Some(spec) => crate::encode::sat::resolve(spec).map_err(not_applicable)?,
             };
             Ok(Box::new(crate::encode::sat::SatEngine::new(instance.problem(), solver, config.cnf.clone())))
         }

@@ -103,6 +103,8 @@ pub struct PolycubeInstance {
     pub built: polycube::Built,
     /// How many puzzles the file holds.
     pub puzzles_in_file: usize,
+    /// The puzzle-level verifier, prepared once.
+    pub verifier: polycube::Verifier,
 }
 
 /// A loaded puzzle, ready for any back-end.
@@ -128,7 +130,7 @@ impl Instance {
     pub fn verify(&self, solution: &Solution) -> Result<(), String> {
         match &self.kind {
             InstanceKind::Polycube(p) => {
-                polycube::verify_solution(&p.puzzle, &p.built.problem, solution).map_err(|e| e.to_string())
+                p.verifier.verify_solution(&p.built.problem, solution).map_err(|e| e.to_string())
             }
             InstanceKind::EdgeMatch(e) => {
                 crate::ir::verify(&e.problem, solution).map_err(|err| err.to_string())?;
@@ -303,7 +305,12 @@ pub fn load_text(
             })?;
             Ok(Instance {
                 file,
-                kind: InstanceKind::Polycube(Box::new(PolycubeInstance { puzzle, built, puzzles_in_file: n })),
+                kind: InstanceKind::Polycube(Box::new(PolycubeInstance {
+                    verifier: polycube::Verifier::new(&puzzle),
+                    puzzle,
+                    built,
+                    puzzles_in_file: n,
+                })),
             })
         }
     }

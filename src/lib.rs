@@ -15,10 +15,12 @@ pub mod encode;
 pub mod frontend;
 #[doc(hidden)]
 pub mod fuzz;
+pub mod fxhash;
 pub mod geometry;
 pub mod input;
 pub mod ir;
 pub mod local;
+pub mod poly;
 pub mod progress;
 pub mod render;
 pub mod search;

@@ -92,6 +92,11 @@ pub struct SearchStats {
     pub elapsed: Duration,
     /// `None` when the search space was exhausted.
     pub stopped: Option<StopReason>,
+    /// Solutions of the fixed box that `solutions` stands for, when the
+    /// engine searched only some symmetric copies (a symmetry-breaking
+    /// filter: each solution found is weighted by the size of its orbit);
+    /// `None` when `solutions` already counts every copy it saw.
+    pub fixed_box: Option<u64>,
 }
 
 fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {

@@ -110,10 +110,23 @@ pub fn solve(
     if stats.stopped == Some(StopReason::Visitor) {
         stats.stopped = Some(StopReason::SolutionLimit);
     }
+    // An engine that searched one solution per symmetry class reports the
+    // fixed-box count those classes stand for; when it listed solutions
+    // one by one (every copy expanded) and was cut short, only what it
+    // listed was found.
+    let found = match (mode, stats.fixed_box) {
+        (Mode::Count, Some(fixed)) => fixed,
+        (_, Some(fixed)) if stats.stopped.is_none() => fixed,
+        _ => stats.solutions,
+    };
+    if opts.equivalence == Equivalence::None && mode == Mode::Count {
+        // Every solution counts: the classes searched stand for `found`.
+        reported = found;
+    }
     Ok(SolveReport {
         engine: engine.describe(),
         reported,
-        found: stats.solutions,
+        found,
         equivalence: opts.equivalence,
         solutions: kept,
         stats,

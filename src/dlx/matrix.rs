@@ -21,6 +21,7 @@ struct Node {
 }
 
 /// The dancing-links matrix of a problem.
+#[derive(Clone)]
 ///
 /// Invariants: header `i` (`1..=n_items`) stands for IR item `i - 1`;
 /// `nodes[i].top` is the number of rows linked in column `i`; the circular
@@ -293,15 +294,74 @@ impl Matrix {
 
     /// Covers primary item `i` whose bound is 1, before branching on it.
     pub fn commit_primary(&mut self, i: u32) {
-        debug_assert_eq!(self.bound(i), 1);
+        assert_eq!(self.bound(i), 1, "commit_primary on an item still needed {} times", self.bound(i));
         self.bound[i as usize] = 0;
         self.cover(i);
     }
 
     /// Inverse of [`Matrix::commit_primary`].
     pub fn uncommit_primary(&mut self, i: u32) {
+        debug_assert_eq!(self.bound(i), 0, "uncommit_primary without a matching commit_primary");
         self.uncover(i);
         self.bound[i as usize] = 1;
+    }
+
+    /// Checks the structure from scratch (for debug assertions and tests):
+    /// every column's `up`/`down` links are mutual and its length is the
+    /// number of rows linked in it, every linked node names its column, and
+    /// the active list is a consistent circular list of primary items with
+    /// a positive bound. Returns a description of the first violation.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let n_items = self.bound.len() as u32 - 1;
+        for i in 1..=n_items {
+            let mut len = 0u32;
+            let mut x = i;
+            loop {
+                let next = self.nodes[x as usize].down;
+                if self.nodes[next as usize].up != x {
+                    return Err(format!("column {i}: down/up links disagree at node {x}"));
+                }
+                x = next;
+                if x == i {
+                    break;
+                }
+                if self.nodes[x as usize].top != i as i32 {
+                    return Err(format!("column {i}: node {x} belongs to column {}", self.nodes[x as usize].top));
+                }
+                len += 1;
+                if len > self.nodes.len() as u32 {
+                    return Err(format!("column {i}: the list does not close"));
+                }
+            }
+            if self.len(i) != len {
+                return Err(format!("column {i}: length field {} but {len} rows linked", self.len(i)));
+            }
+        }
+        let mut seen = vec![false; self.n_primary as usize + 1];
+        let mut i = 0u32;
+        loop {
+            let r = self.rlink[i as usize];
+            if self.llink[r as usize] != i {
+                return Err(format!("active list: rlink/llink disagree at {i}"));
+            }
+            i = r;
+            if i == 0 {
+                break;
+            }
+            if seen[i as usize] {
+                return Err(format!("active list: item {i} appears twice"));
+            }
+            seen[i as usize] = true;
+            if self.bound(i) == 0 {
+                return Err(format!("active list: item {i} has bound 0"));
+            }
+        }
+        for i in 1..=self.n_primary {
+            if self.bound(i) > 0 && !seen[i as usize] {
+                return Err(format!("item {i} still needed {} times is not in the active list", self.bound(i)));
+            }
+        }
+        Ok(())
     }
 
     /// Commits the other items of row `x` (its own column is covered).

@@ -17,8 +17,10 @@
 //! identical pieces is counted once, not once per permutation.
 
 mod estimate;
+mod heuristic;
 mod matrix;
 
+pub use heuristic::Heuristic;
 pub use matrix::Matrix;
 
 use crate::ir::{OptionId, Problem, Solution};

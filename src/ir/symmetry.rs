@@ -57,7 +57,7 @@ pub fn canonical<'a>(solution: &[OptionId], symmetries: impl IntoIterator<Item =
 #[derive(Debug)]
 pub struct UniqueFilter<'p> {
     symmetries: Vec<&'p Symmetry>,
-    seen: HashSet<Vec<OptionId>>,
+    seen: HashSet<Vec<OptionId>, crate::fxhash::FxBuildHasher>,
 }
 
 impl<'p> UniqueFilter<'p> {
@@ -68,7 +68,7 @@ impl<'p> UniqueFilter<'p> {
             Equivalence::Rotations => symmetries.iter().filter(|s| !s.reflection).collect(),
             Equivalence::RotationsAndMirrors => symmetries.iter().collect(),
         };
-        UniqueFilter { symmetries, seen: HashSet::new() }
+        UniqueFilter { symmetries, seen: HashSet::default() }
     }
 
     /// Number of non-identity symmetries in use.

@@ -72,9 +72,13 @@ fn counts_on_bundled_instances() {
             println!("skipped backend {}: {}", b["name"], b["detail"]);
             assert!(rows.iter().filter(|r| r["backend"] == b["name"]).all(|r| r["status"] == "skipped"));
         } else {
-            // An available backend must finish these small counts and agree.
+            // An available backend must finish these small counts and agree,
+            // unless it does not apply to edge matching (said as the reason).
             for (puzzle, count) in [("pieces_03x03", 8), ("pieces_04x04", 48)] {
                 let r = row(&rows, puzzle, b["name"].as_str().unwrap());
+                if r["status"] == "skipped" && r["reason"].as_str().is_some_and(|s| s.contains("puzzles only")) {
+                    continue;
+                }
                 assert_eq!((r["status"].as_str(), r["solutions"].as_u64()), (Some("count"), Some(count)), "{r}");
             }
         }

@@ -14,6 +14,7 @@ mod huge_inputs;
 mod json_schema;
 mod limits;
 mod optimize;
+mod poly;
 mod polycube_counts;
 mod polycube_errors;
 mod render;

@@ -125,7 +125,7 @@ fn interrupt_after(args: &[&str], millis: u64) -> Output {
 #[test]
 fn ctrl_c_stops_cleanly_with_the_statistics_so_far() {
     let pent = "instances/polycube/pentominoes_10x6_def.txt";
-    let out = interrupt_after(&["solve", pent, "--count", "-q"], 700);
+    let out = interrupt_after(&["solve", pent, "--backend", "dlx", "--count", "-q"], 700);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("stopped: interrupted") && text.contains("solutions: at least"), "{text}");

@@ -6,12 +6,15 @@ mod decode;
 mod encode;
 mod generate;
 mod info;
+mod merge;
 mod optimize;
 mod output;
 mod progress;
 mod render;
+mod sample;
 mod score;
 mod solve;
+mod split;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -57,7 +60,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Solve a puzzle: count, list or find solutions.
-    Solve(solve::SolveArgs),
+    Solve(Box<solve::SolveArgs>),
     /// Describe a puzzle: pieces, orientations, images, items, options, symmetries.
     Info(info::InfoArgs),
     /// Maximise the matched joins of an edge-matching puzzle by local search.
@@ -74,6 +77,10 @@ enum Command {
     Decode(decode::DecodeArgs),
     /// Score an edge-matching board: matched inner joins, border, tiles, clues.
     Score(score::ScoreArgs),
+    /// Cut a polycube search into independent subproblem files (placed pieces stationary).
+    Split(split::SplitArgs),
+    /// Add up the results of the parts of an `emx split`.
+    Merge(merge::MergeArgs),
 }
 
 /// A mistake in the command line that clap cannot see (exit code 2).
@@ -138,7 +145,7 @@ fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     install_interrupt_handler();
     let code = match cli.command {
-        Command::Solve(args) => solve::run(args)?,
+        Command::Solve(args) => solve::run(*args)?,
         Command::Info(args) => info::run(args)?,
         Command::Optimize(args) => optimize::run(args)?,
         Command::Bench(args) => bench::run(args)?,
@@ -147,6 +154,8 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Encode(args) => encode::run(args)?,
         Command::Decode(args) => decode::run(args)?,
         Command::Score(args) => score::run(args)?,
+        Command::Split(args) => split::run(args)?,
+        Command::Merge(args) => merge::run(args)?,
     };
     Ok(ExitCode::from(code))
 }

@@ -6,6 +6,10 @@ use clap::Args;
 use emx::backend::{self, BackendConfig};
 use emx::input::{self, InputFormat};
 use emx::ir::Equivalence;
+use emx::poly::model::CellOrder;
+use emx::poly::redundancy::RedundancyMode;
+use emx::poly::schedule::ScheduleSpec;
+use emx::poly::{FitFilter, PolyConfig, Threshold};
 use emx::progress::Progress;
 use emx::search::Limits;
 use emx::solve::{solve, Mode, SolveOptions, SolveReport};
@@ -81,6 +85,124 @@ pub struct SolveArgs {
     /// Write the output to this file (atomically) instead of stdout.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub poly: PolyArgs,
+}
+
+/// Settings of the polycube engines (`--backend poly`, and `auto` on
+/// polycube puzzles). Each defaults to `auto`'s choice.
+#[derive(Args, Debug, Default)]
+pub struct PolyArgs {
+    /// Engine schedule: `auto`, or stages `ENGINE[:HEURISTIC][@N]` taking
+    /// over at N remaining pieces, e.g. `dlx:min-fit@12,mch@11,emch@6,debruijn@4`
+    /// (engines dlx, mch, emch, debruijn; DLX heuristics min-fit, x, y, z,
+    /// X, Y, Z, R, a@DEG; see docs/poly.md).
+    #[arg(long, value_name = "SPEC")]
+    pub schedule: Option<String>,
+    /// Rotational-redundancy filter: off, auto, rot, mirror, rot:PIECE or
+    /// mirror:PIECE (constrain one uniquely shaped piece so that one
+    /// solution per symmetry class is searched).
+    #[arg(long, value_name = "MODE")]
+    pub redundancy: Option<String>,
+    /// Place the piece constrained by the redundancy filter first.
+    #[arg(long)]
+    pub force_first: bool,
+    /// Parity backtrack trigger while at least N pieces remain (`off`).
+    #[arg(long, value_name = "N|off")]
+    pub parity_trigger: Option<String>,
+    /// Volume backtrack trigger while at least N pieces remain (`off`).
+    #[arg(long, value_name = "N|off")]
+    pub volume_trigger: Option<String>,
+    /// Parity image filter: once before the search when N >= the number
+    /// of pieces, and at every DLX step while at least N pieces remain.
+    #[arg(long, value_name = "N|off")]
+    pub parity_filter: Option<String>,
+    /// Volume image filter (same semantics as --parity-filter).
+    #[arg(long, value_name = "N|off")]
+    pub volume_filter: Option<String>,
+    /// Fit image filter before the search: off, once, fixpoint.
+    #[arg(long, value_name = "MODE")]
+    pub fit_filter: Option<String>,
+    /// Cell order of the bit-field engines: short (shortest axis fastest)
+    /// or xyz (Busche's order).
+    #[arg(long, value_name = "ORDER", value_parser = ["short", "xyz"])]
+    pub cell_order: Option<String>,
+    /// Worker threads (the search tree is split at a shallow depth).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Monte-Carlo sampling instead of a full search: TRIALS,REMAINING,SEED.
+    #[arg(long, value_name = "T,R,S")]
+    pub sample: Option<String>,
+    /// Knuth's estimate of the full search (nodes, solutions, time) from
+    /// PROBES random paths: PROBES[,SEED].
+    #[arg(long, value_name = "PROBES[,SEED]")]
+    pub estimate: Option<String>,
+}
+
+impl PolyArgs {
+    /// The flags given, by name (to reject them where they cannot act).
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        let flags: [(&'static str, bool); 12] = [
+            ("--schedule", self.schedule.is_some()),
+            ("--redundancy", self.redundancy.is_some()),
+            ("--force-first", self.force_first),
+            ("--parity-trigger", self.parity_trigger.is_some()),
+            ("--volume-trigger", self.volume_trigger.is_some()),
+            ("--parity-filter", self.parity_filter.is_some()),
+            ("--volume-filter", self.volume_filter.is_some()),
+            ("--fit-filter", self.fit_filter.is_some()),
+            ("--cell-order", self.cell_order.is_some()),
+            ("--threads", self.threads.is_some()),
+            ("--sample", self.sample.is_some()),
+            ("--estimate", self.estimate.is_some()),
+        ];
+        for (name, set) in flags {
+            if set {
+                v.push(name);
+            }
+        }
+        v
+    }
+
+    /// The engine configuration these flags describe.
+    pub fn config(&self) -> anyhow::Result<PolyConfig> {
+        let threshold = |flag: &str, v: &Option<String>| -> anyhow::Result<Option<Threshold>> {
+            v.as_deref().map(|s| Threshold::parse(s).map_err(|e| anyhow::anyhow!("{flag}: {e}"))).transpose()
+        };
+        let threads = match self.threads {
+            Some(0) => anyhow::bail!("--threads needs at least 1"),
+            Some(n) => n,
+            None => 1,
+        };
+        Ok(PolyConfig {
+            schedule: self.schedule.as_deref().map(ScheduleSpec::parse).transpose()?,
+            redundancy: self
+                .redundancy
+                .as_deref()
+                .map(|s| RedundancyMode::parse(s).map_err(|e| anyhow::anyhow!("--redundancy: {e}")))
+                .transpose()?,
+            force_first: self.force_first.then_some(true),
+            parity_trigger: threshold("--parity-trigger", &self.parity_trigger)?,
+            volume_trigger: threshold("--volume-trigger", &self.volume_trigger)?,
+            parity_filter: threshold("--parity-filter", &self.parity_filter)?,
+            volume_filter: threshold("--volume-filter", &self.volume_filter)?,
+            fit_filter: self
+                .fit_filter
+                .as_deref()
+                .map(|s| FitFilter::parse(s).map_err(|e| anyhow::anyhow!("--fit-filter: {e}")))
+                .transpose()?,
+            cell_order: self.cell_order.as_deref().map(|s| {
+                if s == "xyz" {
+                    CellOrder::Xyz
+                } else {
+                    CellOrder::ShortAxisFirst
+                }
+            }),
+            threads,
+            equivalence: Equivalence::None,
+        })
+    }
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
@@ -119,6 +241,19 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         ("sat", _) | (_, None) => args.backend.as_str(),
         (other, Some(_)) => anyhow::bail!("--sat-solver needs --backend sat (got --backend {other})"),
     };
+    let given = args.poly.given();
+    let uses_poly = backend_name == "poly"
+        || (backend_name == "auto"
+            && matches!(instance.kind, input::InstanceKind::Polycube(_))
+            && emx::poly::handles(problem));
+    if !uses_poly {
+        if let Some(flag) = given.first() {
+            anyhow::bail!(
+                "{flag} sets the polycube engines, which do not run here (backend `{backend_name}` on {}): use --backend poly on a polycube puzzle",
+                instance.file
+            );
+        }
+    }
     let config = BackendConfig {
         sat_solver: args.sat_solver.clone(),
         cnf: emx_encoders::CnfOptions {
@@ -126,7 +261,22 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             colors: args.colors.parse().map_err(anyhow::Error::msg)?,
             excluded: vec![],
         },
+        equivalence,
+        poly: args.poly.config()?,
     };
+    if args.poly.sample.is_some() || args.poly.estimate.is_some() {
+        let flag = if args.poly.sample.is_some() { "--sample" } else { "--estimate" };
+        anyhow::ensure!(
+            !(args.poly.sample.is_some() && args.poly.estimate.is_some()),
+            "--sample and --estimate are two different runs: give one"
+        );
+        anyhow::ensure!(
+            !args.all && args.first.is_none() && args.unique.is_none(),
+            "{flag} reports rates and estimates, not solution lists: drop --all/--first/--unique"
+        );
+        crate::usage_ensure!(args.format != Format::Svg, "{flag} draws nothing: use --format text or json");
+        return crate::sample::run(&args, &instance, &config, &opts.limits);
+    }
     if backend_name == "sat" {
         emx::encode::size::cnf_size(problem, &config.cnf)?.check(args.max_size)?;
     }
@@ -208,6 +358,13 @@ fn print_text(
     } else if !problem.symmetries.is_empty() {
         write!(out, " (every symmetric copy counted; --unique counts up to rotation)")?;
     }
+    if report.stats.fixed_box.is_some() && report.found != report.stats.solutions {
+        write!(
+            out,
+            "\n  ({} searched under the redundancy filter, each weighted by its orbit to give the fixed-box count {})",
+            report.stats.solutions, report.found
+        )?;
+    }
     writeln!(out)?;
     if let input::InstanceKind::EdgeMatch(e) = &instance.kind {
         let groups = emx::edgematch::identical_tiles(&e.puzzle);
@@ -260,6 +417,7 @@ fn print_json(
         },
         "solutions": report.reported,
         "found": report.found,
+        "searched": s.solutions,
         "equivalence": report.equivalence,
         "complete": s.complete(),
         "stopped": s.stopped,

@@ -13,7 +13,7 @@ mod verify;
 
 pub use build::{build, build_grouped, estimate, Built, PieceGroup};
 pub use parse::{parse, MAX_DIM, MAX_VOLUME};
-pub use verify::{verify_cells, verify_solution, PuzzleError};
+pub use verify::{verify_cells, verify_solution, PuzzleError, Verifier};
 
 use super::{read_text, LoadError};
 use crate::geometry::Point;

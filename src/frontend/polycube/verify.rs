@@ -3,6 +3,7 @@
 //! congruent to the mobile pieces under the allowed rotations.
 
 use super::Puzzle;
+use crate::fxhash::FxBuildHasher;
 use crate::geometry::{Point, Shape, Transform};
 use crate::ir::{verify, Problem, Solution};
 use std::collections::HashMap;
@@ -12,49 +13,103 @@ use std::collections::HashMap;
 #[error("{0}")]
 pub struct PuzzleError(pub String);
 
+/// A puzzle-level verifier prepared once per puzzle (the orientations of
+/// every mobile piece precomputed), so that checking many solutions is
+/// cheap. It reads the definition only, never the IR.
+#[derive(Clone, Debug)]
+pub struct Verifier {
+    dims: [i32; 3],
+    stationary: Vec<Vec<Point>>,
+    /// Every allowed orientation of every mobile piece shape, normalised,
+    /// mapped to the class of congruent pieces.
+    class_of: HashMap<Shape, usize, FxBuildHasher>,
+    /// Number of mobile pieces per class.
+    wanted: Vec<i64>,
+}
+
+impl Verifier {
+    /// Prepares the checks of `puzzle`.
+    pub fn new(puzzle: &Puzzle) -> Verifier {
+        let group = Transform::group(puzzle.one_side, false);
+        let mut class_of: HashMap<Shape, usize, FxBuildHasher> = HashMap::default();
+        let mut wanted: Vec<i64> = Vec::new();
+        for d in puzzle.pieces.iter().filter(|d| !d.stationary) {
+            let shape = Shape::new(d.cells.iter().copied());
+            match class_of.get(&shape) {
+                Some(&c) => wanted[c] += 1,
+                None => {
+                    let c = wanted.len();
+                    wanted.push(1);
+                    for o in shape.orientations(&group) {
+                        class_of.insert(o, c);
+                    }
+                }
+            }
+        }
+        Verifier {
+            dims: puzzle.dims.map(|d| d as i32),
+            stationary: puzzle.pieces.iter().filter(|d| d.stationary).map(|d| d.cells.clone()).collect(),
+            class_of,
+            wanted,
+        }
+    }
+
+    /// Checks that `placed` (one cell list per mobile piece) tiles the free
+    /// part of the box with pieces congruent, as a multiset, to the mobile
+    /// pieces.
+    pub fn verify_cells(&self, placed: &[Vec<Point>]) -> Result<(), PuzzleError> {
+        let [dx, dy, dz] = self.dims;
+        let volume = (dx * dy * dz) as usize;
+        let mut covered = vec![false; volume];
+        let mut n_covered = 0;
+        for cells in self.stationary.iter().chain(placed.iter()) {
+            for &c in cells {
+                if !(0..dx).contains(&c[0]) || !(0..dy).contains(&c[1]) || !(0..dz).contains(&c[2]) {
+                    return Err(PuzzleError(format!("cell {c:?} is outside the box")));
+                }
+                let k = (c[0] + dx * (c[1] + dy * c[2])) as usize;
+                if covered[k] {
+                    return Err(PuzzleError(format!("cell {c:?} is covered twice")));
+                }
+                covered[k] = true;
+                n_covered += 1;
+            }
+        }
+        if n_covered != volume {
+            return Err(PuzzleError(format!("{n_covered} of {volume} cells are covered")));
+        }
+        let mut left = self.wanted.clone();
+        for cells in placed {
+            let shape = Shape::new(cells.iter().copied());
+            match self.class_of.get(&shape) {
+                Some(&c) if left[c] > 0 => left[c] -= 1,
+                _ => return Err(PuzzleError(format!("placed cells {cells:?} match no unused piece"))),
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks `solution` both as an exact cover of `problem` and, through
+    /// the problem's geometry, as a solution of the puzzle.
+    pub fn verify_solution(&self, problem: &Problem, solution: &Solution) -> Result<(), PuzzleError> {
+        verify(problem, solution).map_err(|e| PuzzleError(e.to_string()))?;
+        let geo = problem.geometry.as_ref().ok_or_else(|| PuzzleError("problem has no geometry".into()))?;
+        let placed: Vec<Vec<Point>> = solution
+            .options
+            .iter()
+            .map(|&o| geo.placements[o as usize].cells.iter().map(|&c| geo.coords(c).map(|v| v as i32)).collect())
+            .collect();
+        self.verify_cells(&placed)
+    }
+}
+
 /// Checks that `placed` (one cell list per mobile piece) solves `puzzle`.
 pub fn verify_cells(puzzle: &Puzzle, placed: &[Vec<Point>]) -> Result<(), PuzzleError> {
-    let [dx, dy, dz] = puzzle.dims.map(|d| d as i32);
-    let mut owner: HashMap<Point, usize> = HashMap::new();
-    let stationary = puzzle.pieces.iter().filter(|d| d.stationary);
-    for (k, cells) in stationary.map(|d| &d.cells).chain(placed.iter()).enumerate() {
-        for &c in cells {
-            if !(0..dx).contains(&c[0]) || !(0..dy).contains(&c[1]) || !(0..dz).contains(&c[2]) {
-                return Err(PuzzleError(format!("cell {c:?} is outside the box")));
-            }
-            if owner.insert(c, k).is_some() {
-                return Err(PuzzleError(format!("cell {c:?} is covered twice")));
-            }
-        }
-    }
-    let volume = (dx * dy * dz) as usize;
-    if owner.len() != volume {
-        return Err(PuzzleError(format!("{} of {volume} cells are covered", owner.len())));
-    }
-    let group = Transform::group(puzzle.one_side, false);
-    let mut wanted: HashMap<Shape, i64> = HashMap::new();
-    for d in puzzle.pieces.iter().filter(|d| !d.stationary) {
-        *wanted.entry(Shape::new(d.cells.iter().copied()).canonical(&group)).or_default() += 1;
-    }
-    for cells in placed {
-        let canon = Shape::new(cells.iter().copied()).canonical(&group);
-        match wanted.get_mut(&canon) {
-            Some(n) if *n > 0 => *n -= 1,
-            _ => return Err(PuzzleError(format!("placed cells {cells:?} match no unused piece"))),
-        }
-    }
-    Ok(())
+    Verifier::new(puzzle).verify_cells(placed)
 }
 
 /// Checks `solution` both as an exact cover of `problem` and, through the
 /// problem's geometry, as a solution of `puzzle`.
 pub fn verify_solution(puzzle: &Puzzle, problem: &Problem, solution: &Solution) -> Result<(), PuzzleError> {
-    verify(problem, solution).map_err(|e| PuzzleError(e.to_string()))?;
-    let geo = problem.geometry.as_ref().ok_or_else(|| PuzzleError("problem has no geometry".into()))?;
-    let placed: Vec<Vec<Point>> = solution
-        .options
-        .iter()
-        .map(|&o| geo.placements[o as usize].cells.iter().map(|&c| geo.coords(c).map(|v| v as i32)).collect())
-        .collect();
-    verify_cells(puzzle, &placed)
+    Verifier::new(puzzle).verify_solution(problem, solution)
 }

@@ -1,0 +1,69 @@
+//! `emx merge`: add up the results of the parts of an `emx split`.
+
+use crate::{Format, EXIT_LIMIT, EXIT_OK};
+use clap::Args;
+use emx::input::{self, InputFormat};
+use emx::poly::split::{merge, Manifest, PartResult};
+use serde_json::json;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct MergeArgs {
+    /// The `manifest.json` written by `emx split`.
+    pub manifest: PathBuf,
+    /// Result files of the parts (`emx solve PART --format json`), in part
+    /// order; default: each part's file with the extension `.json`.
+    pub results: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
+    crate::usage_ensure!(args.format != Format::Svg, "emx merge prints counts: use --format text or json");
+    let text =
+        std::fs::read_to_string(&args.manifest).map_err(|e| anyhow::anyhow!("{}: {e}", args.manifest.display()))?;
+    let manifest: Manifest = serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}: not an emx split manifest: {e}", args.manifest.display()))?;
+    let dir = args.manifest.parent().map(PathBuf::from).unwrap_or_default();
+    let files: Vec<PathBuf> = if args.results.is_empty() {
+        manifest.parts.iter().map(|p| dir.join(&p.file).with_extension("json")).collect()
+    } else {
+        anyhow::ensure!(
+            args.results.len() == manifest.parts.len(),
+            "{} result files for {} parts",
+            args.results.len(),
+            manifest.parts.len()
+        );
+        args.results.clone()
+    };
+    let mut results = Vec::with_capacity(files.len());
+    for f in &files {
+        let t = std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+        let r: PartResult = serde_json::from_str(t.lines().last().unwrap_or(""))
+            .map_err(|e| anyhow::anyhow!("{}: not an `emx solve --format json` result: {e}", f.display()))?;
+        results.push(r);
+    }
+    let instance = input::load(std::path::Path::new(&manifest.file), Some(InputFormat::Polycube), manifest.puzzle)?;
+    let merged = merge(instance.problem(), &manifest, &results, &|s| instance.verify(s))?;
+    match args.format {
+        Format::Json | Format::Svg => {
+            println!("{}", json!({ "command": "merge", "file": manifest.file, "merged": merged }))
+        }
+        Format::Text => {
+            println!(
+                "{}: {} parts merged{}",
+                manifest.file,
+                merged.parts,
+                if merged.complete { "" } else { " (some parts did not finish)" }
+            );
+            println!("solutions in the fixed box: {}", merged.fixed_box);
+            match (merged.unique, merged.unique_mirror) {
+                (Some(u), Some(m)) => println!("up to rotation: {u}; up to rotation and reflection: {m}"),
+                (None, Some(m)) => println!("up to rotation and reflection: {m} (the split broke reflections, so rotation classes are not counted)"),
+                _ => println!("(solve the parts with --all to count classes up to rotation)"),
+            }
+        }
+    }
+    Ok(if merged.complete { EXIT_OK } else { EXIT_LIMIT })
+}

@@ -1,0 +1,105 @@
+//! `emx split`: cut a polycube search into independent subproblem files.
+
+use crate::solve::PolyArgs;
+use crate::EXIT_OK;
+use clap::Args;
+use emx::input::{self, InputFormat, InstanceKind};
+use emx::poly::redundancy::RedundancyMode;
+use emx::poly::split::{part_text, placed_pieces, write_atomically, Found, Manifest, Part};
+use emx::poly::PolyEngine;
+use emx::search::{Engine, Flow};
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct SplitArgs {
+    /// Puzzle file (polycube definition file).
+    pub file: PathBuf,
+    /// Which puzzle of a file holding several (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub puzzle: usize,
+    /// Number of pieces placed in every part (the split depth).
+    #[arg(long, value_name = "D")]
+    pub depth: usize,
+    /// Output directory (created; default: FILE's stem + `-split`).
+    #[arg(long, short, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub poly: PolyArgs,
+}
+
+pub fn run(args: SplitArgs) -> anyhow::Result<u8> {
+    for flag in ["--threads", "--sample", "--estimate"] {
+        anyhow::ensure!(!args.poly.given().contains(&flag), "{flag} does not apply to emx split");
+    }
+    let instance = input::load(&args.file, Some(InputFormat::Polycube), args.puzzle)?;
+    let InstanceKind::Polycube(pc) = &instance.kind else { unreachable!("loaded as polycube") };
+    let problem = instance.problem();
+    let mut config = args.poly.config()?;
+    // Rotations only by default, so that merged solution lists give the
+    // classes under rotation; the constrained piece goes first, so every
+    // part carries it and its weight.
+    if config.redundancy.is_none() {
+        config.redundancy = Some(if problem.symmetries.iter().any(|s| !s.reflection) {
+            RedundancyMode::Auto
+        } else {
+            RedundancyMode::Off
+        });
+    }
+    if config.redundancy != Some(RedundancyMode::Off) {
+        config.force_first = Some(true);
+    }
+    let engine = PolyEngine::new(problem, &config).map_err(|e| anyhow::anyhow!("{}: {e}", instance.file))?;
+    let n = engine.images().n_pieces() as usize;
+    anyhow::ensure!(
+        args.depth >= 1 && args.depth < n,
+        "--depth must be between 1 and {} (the puzzle has {n} pieces)",
+        n - 1
+    );
+    let red = engine.redundancy().cloned();
+    let weight = |opts: &[u32]| red.as_ref().map_or(1, |r| r.weight(opts));
+    let mut found = Vec::new();
+    let parts = engine.split(args.depth, &mut |opts| {
+        found.push(Found { weight: weight(opts), solution: placed_pieces(problem, opts) });
+        Flow::Continue
+    });
+    let out = args.out.clone().unwrap_or_else(|| {
+        let stem = args.file.file_stem().map_or("puzzle".into(), |s| s.to_string_lossy().into_owned());
+        args.file.with_file_name(format!("{stem}-split"))
+    });
+    std::fs::create_dir_all(&out)?;
+    let width = parts.len().to_string().len().max(4);
+    let mut manifest = Manifest {
+        file: std::fs::canonicalize(&args.file)?.display().to_string(),
+        puzzle: args.puzzle,
+        depth: args.depth,
+        engine: engine.describe(),
+        mirror: red.as_ref().is_some_and(|r| r.mirror),
+        parts: Vec::new(),
+        found,
+    };
+    for (k, (options, w)) in parts.iter().enumerate() {
+        let name = format!("part-{:0width$}.txt", k + 1);
+        let placed = placed_pieces(problem, options);
+        let header = format!(
+            "emx split: part {} of {} of {} (puzzle {}), depth {}\nweight {w}: each solution of this part stands for {w} solutions of the fixed box",
+            k + 1,
+            parts.len(),
+            instance.file,
+            args.puzzle,
+            args.depth
+        );
+        write_atomically(&out.join(&name), &part_text(&pc.puzzle, &placed, &header))?;
+        manifest.parts.push(Part { file: name, weight: *w, placed });
+    }
+    write_atomically(&out.join("manifest.json"), &serde_json::to_string_pretty(&manifest)?)?;
+    println!(
+        "{}: {} parts at depth {} in {} ({} solutions above the split); solve each with\n  emx solve PART --format json --all > PART.json\nthen: emx merge {}",
+        instance.file,
+        parts.len(),
+        args.depth,
+        out.display(),
+        manifest.found.len(),
+        out.join("manifest.json").display()
+    );
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,65 @@
+//! `--schedule auto` and the other automatic choices: engines, thresholds
+//! and filters picked from the puzzle's size, dimension and piece
+//! complexity.
+
+use super::model::{CellOrder, Images};
+use super::redundancy::RedundancyMode;
+use super::schedule::{Schedule, ScheduleSpec};
+use super::{FitFilter, Plan, PolyConfig, Threshold};
+use crate::ir::Problem;
+
+/// Whether the puzzle is flat (one cell thick on some axis).
+pub fn is_flat(images: &Images) -> bool {
+    images.dims.contains(&1)
+}
+
+/// The schedule `auto` picks.
+pub fn schedule(images: &Images) -> Schedule {
+    let n = images.n_pieces();
+    let text = if n <= 2 {
+        "debruijn".to_string()
+    } else if is_flat(images) {
+        format!("dlx:min-fit,debruijn@{}", n - 1)
+    } else {
+        let emch = 6.min(n - 1);
+        let bruijn = 4.min(emch.saturating_sub(1)).max(1);
+        if n - 1 > emch {
+            format!("dlx:min-fit,mch@{},emch@{emch},debruijn@{bruijn}", n - 1)
+        } else {
+            format!("dlx:min-fit,emch@{emch},debruijn@{bruijn}")
+        }
+    };
+    Schedule::parse(&text).expect("auto schedules parse")
+}
+
+/// Fills in what `config` leaves open.
+pub fn resolve(_problem: &Problem, images: &Images, config: &PolyConfig) -> Result<Plan, String> {
+    let n = images.n_pieces();
+    let flat = is_flat(images);
+    let schedule = match &config.schedule {
+        Some(ScheduleSpec::Fixed(s)) => s.clone(),
+        Some(ScheduleSpec::Auto) | None => schedule(images),
+    };
+    if let (Some(t), stage) = &schedule.stages[0] {
+        if *t < n {
+            return Err(format!(
+                "the schedule's first stage `{stage}@{t}` starts at {t} remaining pieces, but this puzzle has {n}: say which engine places the first pieces (drop `@{t}` or add a stage before it)"
+            ));
+        }
+    }
+    let get = |t: Option<Threshold>, auto: Option<u32>| match t {
+        Some(t) => t.get(),
+        None => auto,
+    };
+    Ok(Plan {
+        schedule,
+        redundancy: config.redundancy.clone().unwrap_or(RedundancyMode::Auto),
+        force_first: config.force_first.unwrap_or(false),
+        parity_trigger: get(config.parity_trigger, if flat { None } else { Some(1) }),
+        volume_trigger: get(config.volume_trigger, None),
+        parity_filter: get(config.parity_filter, None),
+        volume_filter: get(config.volume_filter, if flat { Some(n) } else { None }),
+        fit_filter: config.fit_filter.unwrap_or(FitFilter::Off),
+        cell_order: config.cell_order.unwrap_or(CellOrder::ShortAxisFirst),
+    })
+}

@@ -1,0 +1,447 @@
+//! de Bruijn's algorithm (Busche, "De Bruijn's Algorithm"): fill the first
+//! empty cell in the engines' cell order. Every earlier cell is full, so
+//! only images whose *root* (least cell) is that hole can fill it: one fit
+//! test per orientation instead of one per orientation and cube.
+//!
+//! [`RootIndex`] refines the per-root lists by the occupancy of the few
+//! cells right after the hole (a *window* of `width` bits): the list for a
+//! window pattern holds only the images whose cells in the window are free,
+//! so most images that cannot fit are never looked at. The search loop
+//! ([`Walker::debruijn_kernel`]) is iterative and allocation-free: per depth
+//! it keeps the position in one contiguous list of `(mask, image, group)`
+//! entries; the remaining pieces are a bitmask (with counts when pieces
+//! have identical copies).
+
+use super::bits::Bits;
+use super::hybrid::{Kind, Stop, Walker};
+use super::model::Images;
+use super::tables::Tables;
+use crate::search::{Flow, StopReason};
+
+/// Writes the images that fill the first empty cell and fit into `out`;
+/// returns how many. `occ` includes the padding bits, so a free cell exists
+/// whenever pieces remain.
+#[inline]
+pub fn candidates<B: Bits>(t: &Tables<B>, occ: B, avail: u128, out: &mut [u32]) -> usize {
+    let Some(hole) = occ.not().lowest() else { return 0 };
+    let mut n = 0;
+    let mut gs = avail & t.root.groups[hole];
+    while gs != 0 {
+        let g = gs.trailing_zeros() as usize;
+        gs &= gs - 1;
+        let r = t.root.range(hole, g);
+        for (m, &k) in t.root.mask[r.clone()].iter().zip(&t.root.img[r]) {
+            if m.disjoint(&occ) {
+                out[n] = k;
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// One image of a root list: its cells and id, side by side.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub struct Entry<B> {
+    /// The image's cells.
+    pub mask: B,
+    /// Image id.
+    pub img: u32,
+}
+
+/// The images rooted at each cell, by the occupancy of the `width` cells
+/// after it, and by piece group.
+///
+/// Invariant: for cell `c` and pattern `p` (bit `i` set iff cell `c + 1 + i`
+/// is occupied), key `k = (c << width) | p` has `groups[k]` = the groups
+/// with an image in its lists, and with `G` groups the images of group `g`
+/// are `entries[gstart[k * (G + 1) + g]..gstart[k * (G + 1) + g + 1]]`, in
+/// image order: exactly the images of `g` whose least cell is `c` and whose
+/// cells among `c + 1 ..= c + width` are all free under `p`. Groups are
+/// below 64.
+#[derive(Clone, Debug)]
+pub struct RootIndex<B> {
+    width: u32,
+    n_groups: usize,
+    groups: Vec<u64>,
+    gstart: Vec<u32>,
+    entries: Vec<Entry<B>>,
+    /// The images by exact cell set, to place a last piece by one lookup.
+    last: LastPiece<B>,
+    /// Cells next to each image.
+    halo: Vec<B>,
+    /// Whether an empty cell with no empty neighbour is a dead end (no
+    /// piece has a single cell).
+    prune_single: bool,
+}
+
+/// Memory the index may take (bytes); the window narrows to stay below.
+const INDEX_BUDGET: usize = 24 << 20;
+
+impl<B: Bits> RootIndex<B> {
+    /// Builds the index with the widest window (at most `max_width` bits)
+    /// that fits the memory budget. Needs at most 64 groups.
+    pub fn new(images: &Images, masks: &[B], max_width: u32) -> Self {
+        assert!(images.groups.len() <= 64);
+        let n = images.n_cells;
+        let n_groups = images.groups.len();
+        let entry = std::mem::size_of::<Entry<B>>();
+        let per_key = 8 + 4 * (n_groups + 1);
+        let mut width = max_width.min(16);
+        loop {
+            let copies: usize = images
+                .cells
+                .iter()
+                .map(|cs| {
+                    let root = cs[0] as usize;
+                    let inside = cs.iter().filter(|&&c| (c as usize) > root && (c as usize) <= root + width as usize);
+                    1usize << (width as usize - inside.count())
+                })
+                .sum();
+            if width == 0 || copies * entry + (n << width) * per_key <= INDEX_BUDGET {
+                break;
+            }
+            width -= 1;
+        }
+        let mut rooted: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (k, cs) in images.cells.iter().enumerate() {
+            rooted[cs[0] as usize].push(k as u32);
+        }
+        let mut groups = Vec::with_capacity(n << width);
+        let mut gstart = Vec::with_capacity((n << width) * (n_groups + 1));
+        let mut entries = Vec::new();
+        for (c, ks) in rooted.iter_mut().enumerate() {
+            ks.sort_by_key(|&k| (images.group[k as usize], k));
+            let windows: Vec<u64> = ks.iter().map(|&k| masks[k as usize].window(c + 1, width)).collect();
+            for p in 0..1u64 << width {
+                let mut present = 0u64;
+                let mut next = 0;
+                for g in 0..n_groups {
+                    gstart.push(entries.len() as u32);
+                    while next < ks.len() && images.group[ks[next] as usize] as usize == g {
+                        let k = ks[next];
+                        if windows[next] & p == 0 {
+                            entries.push(Entry { mask: masks[k as usize], img: k });
+                            present |= 1 << g;
+                        }
+                        next += 1;
+                    }
+                }
+                gstart.push(entries.len() as u32);
+                groups.push(present);
+            }
+        }
+        let last = LastPiece::new(images, masks);
+        let nb = images.neighbours();
+        let halo = images
+            .cells
+            .iter()
+            .enumerate()
+            .map(|(k, cs)| {
+                cs.iter()
+                    .flat_map(|&c| nb[c as usize].iter())
+                    .fold(B::default(), |h, &b| h.or(B::bit(b as usize)))
+                    .andnot(masks[k])
+            })
+            .collect();
+        let prune_single = images.groups.iter().all(|g| g.size > 1);
+        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single }
+    }
+
+    /// Window width in bits.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// The key of the hole `hole` under occupancy `occ`.
+    #[inline(always)]
+    fn key(&self, occ: &B, hole: usize) -> usize {
+        (hole << self.width) | occ.window(hole + 1, self.width) as usize
+    }
+}
+
+/// An open-addressing table from an image's exact cell set to the image.
+///
+/// Invariant: `slots.len()` is a power of two at least twice the number
+/// of images; a slot holds `(mask, image)` or `u32::MAX` as image when
+/// empty; every image sits in the first free slot of its probe sequence
+/// (linear probing from `hash(mask)`). Masks of distinct images differ
+/// (identical pieces form one group; distinct groups differ in shape).
+#[derive(Clone, Debug)]
+struct LastPiece<B> {
+    slots: Vec<(B, u32)>,
+    shift: u32,
+}
+
+impl<B: Bits> LastPiece<B> {
+    fn new(images: &Images, masks: &[B]) -> Self {
+        let bits = (2 * images.len().max(1)).next_power_of_two().trailing_zeros().max(1);
+        let mut t = LastPiece { slots: vec![(B::default(), u32::MAX); 1 << bits], shift: 64 - bits };
+        for (k, m) in masks.iter().enumerate() {
+            let mut i = t.slot(m);
+            while t.slots[i].1 != u32::MAX {
+                if t.slots[i].0 == *m {
+                    break;
+                }
+                i = (i + 1) & (t.slots.len() - 1);
+            }
+            if t.slots[i].1 == u32::MAX {
+                t.slots[i] = (*m, k as u32);
+            }
+        }
+        t
+    }
+
+    #[inline(always)]
+    fn slot(&self, m: &B) -> usize {
+        (m.hash64().wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    /// The image covering exactly `cells`, if any.
+    #[inline(always)]
+    fn find(&self, cells: &B) -> Option<u32> {
+        let mut i = self.slot(cells);
+        loop {
+            // SAFETY: `i` is masked to the table size.
+            let (m, k) = unsafe { *self.slots.get_unchecked(i) };
+            if k == u32::MAX {
+                return None;
+            }
+            if m == *cells {
+                return Some(k);
+            }
+            i = (i + 1) & (self.slots.len() - 1);
+        }
+    }
+}
+
+/// The state of one depth of the de Bruijn loop.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Frame {
+    /// Groups still to try.
+    gs: u64,
+    /// Index in `gstart` of the node's key.
+    kg: u32,
+    /// Group being tried.
+    g: u32,
+    /// Next entry of that group.
+    cur: u32,
+}
+
+impl<B: Bits> Walker<'_, B> {
+    /// de Bruijn's algorithm from this node down to the leaves or to the
+    /// next stage of the schedule, every branch searched. Needs at most 64
+    /// piece groups and a [`RootIndex`]. `TRIG`: backtrack triggers are on;
+    /// `MULTI`: some group has copies (counts instead of one bit per group)
+    /// or a DLX branch above excluded images (`lo`).
+    ///
+    /// The last piece is placed by looking the empty cells up among the
+    /// images instead of scanning the hole's lists.
+    pub(super) fn debruijn_kernel<const TRIG: bool, const MULTI: bool>(
+        &mut self,
+        visit: &mut super::hybrid::Visit<'_>,
+    ) -> Result<(), Stop> {
+        let s = self.s;
+        let idx = s.bruijn.as_ref().expect("de Bruijn stages have a root index");
+        let entries = &idx.entries[..];
+        let gstart = &idx.gstart[..];
+        let groups = &idx.groups[..];
+        let g1 = idx.n_groups + 1;
+        let group_of = &s.tables.group[..];
+        let halo = &idx.halo[..];
+        // The kernel runs while de Bruijn is the stage; `handover` is the
+        // remaining-piece count at which the next stage takes over (0: none).
+        let handover = (1..self.n_left).rev().find(|&n| s.stage_of[n as usize] != Kind::DeBruijn).unwrap_or(0);
+        let base = self.depth;
+        let mut d = base;
+        let mut occ = self.occ;
+        let mut avail = self.avail as u64;
+        let mut left = [0u32; 64];
+        let mut lo = [0u32; 64];
+        if MULTI {
+            for (g, (&n, &l)) in self.left.iter().zip(&self.lo).enumerate() {
+                left[g] = n;
+                lo[g] = l;
+            }
+        }
+        let mut n_left = self.n_left;
+        let mut nodes = self.nodes;
+        #[cfg(debug_assertions)]
+        let (occ_entry, n_left_entry) = (self.occ, self.n_left);
+        let mut frames = std::mem::take(&mut self.frames);
+        debug_assert!(frames.len() > base + n_left as usize);
+        // SAFETY (all unchecked accesses below): `kg + g + 1 < gstart.len()`
+        // for a key `kg / g1 < groups.len()` and a group `g < n_groups`;
+        // `cur < end <= entries.len()` by the index invariant; depths stay
+        // below `base + n_left <= frames.len()`.
+        let (mut kg, mut gs, mut g, mut cur, mut end);
+        // The path of placements below `base` is in `frames` (entry
+        // `cur - 1` of each depth); `self.path` is filled for reports.
+        let fill_path = |path: &mut [u32], frames: &[Frame], to: usize| {
+            for (dd, f) in frames.iter().enumerate().take(to).skip(base) {
+                path[dd] = unsafe { entries.get_unchecked(f.cur as usize - 1) }.img;
+            }
+        };
+        let result: Result<(), Stop> = 'search: loop {
+            // A node with pieces left.
+            if n_left == 1 {
+                // The empty cells must be exactly an image of the last piece.
+                if let Some(k) = idx.last.find(&occ.not()) {
+                    let gk = group_of[k as usize] as usize;
+                    let ok = if MULTI { left[gk] > 0 && k >= lo[gk] } else { avail >> gk & 1 != 0 };
+                    if ok {
+                        nodes += 1;
+                        self.solutions += 1;
+                        fill_path(&mut self.path, &frames, d);
+                        self.path[d] = k;
+                        if visit(&self.path[..=d]) == Flow::Stop {
+                            break 'search Err(Stop::Limit(StopReason::Visitor));
+                        }
+                    }
+                }
+                (gs, kg, g, cur, end) = (0, 0, 0, 0, 0);
+            } else {
+                let hole = occ.not().lowest().expect("free cells remain while pieces do");
+                let key = idx.key(&occ, hole);
+                gs = avail & unsafe { *groups.get_unchecked(key) };
+                kg = key * g1;
+                (g, cur, end) = (0, 0, 0);
+            }
+            loop {
+                loop {
+                    while cur < end {
+                        let e = unsafe { entries.get_unchecked(cur) };
+                        cur += 1;
+                        if (MULTI && e.img < lo[g as usize]) || !e.mask.disjoint(&occ) {
+                            continue;
+                        }
+                        let gu = g as usize;
+                        occ = occ.or(e.mask);
+                        if MULTI {
+                            left[gu] -= 1;
+                            if left[gu] == 0 {
+                                avail &= !(1 << g);
+                            }
+                        } else {
+                            avail ^= 1 << g;
+                        }
+                        n_left -= 1;
+                        nodes += 1;
+                        if idx.prune_single && n_left > 1 {
+                            let free = occ.not();
+                            let mut h = unsafe { *halo.get_unchecked(e.img as usize) }.and(free);
+                            let mut dead = false;
+                            while let Some(c) = h.pop_lowest() {
+                                if s.tables.neighbours[c].and(free).is_zero() {
+                                    dead = true;
+                                    break;
+                                }
+                            }
+                            if dead {
+                                occ = occ.andnot(e.mask);
+                                n_left += 1;
+                                if MULTI {
+                                    left[gu] += 1;
+                                }
+                                avail |= 1 << g;
+                                continue;
+                            }
+                        }
+                        let f = Frame { gs, kg: kg as u32, g, cur: cur as u32 };
+                        unsafe { *frames.get_unchecked_mut(d) = f };
+                        let mut descend = true;
+                        if n_left == 0 {
+                            self.solutions += 1;
+                            fill_path(&mut self.path, &frames, d + 1);
+                            if visit(&self.path[..=d]) == Flow::Stop {
+                                break 'search Err(Stop::Limit(StopReason::Visitor));
+                            }
+                            descend = false;
+                        } else if TRIG || n_left == handover {
+                            // The parity and volume states are kept only when
+                            // triggers read them (bit-field stages use no filters).
+                            self.sync(occ, avail, &left, n_left, d + 1, nodes);
+                            if TRIG {
+                                self.constraints_place(e.img);
+                                descend = self.triggers_ok();
+                            }
+                            if descend && n_left == handover {
+                                fill_path(&mut self.path, &frames, d + 1);
+                                // A later de Bruijn stage uses the depths
+                                // below ours of the same stack.
+                                self.frames = std::mem::take(&mut frames);
+                                let r = self.node(visit);
+                                frames = std::mem::take(&mut self.frames);
+                                nodes = self.nodes;
+                                descend = false;
+                                if r.is_err() {
+                                    break 'search r;
+                                }
+                            }
+                            if TRIG && !descend {
+                                self.constraints_unplace(e.img);
+                            }
+                        }
+                        if nodes & super::hybrid::POLL_MASK == 0 {
+                            self.nodes = nodes;
+                            if let Err(stop) = self.tick() {
+                                break 'search Err(stop);
+                            }
+                        }
+                        if descend {
+                            d += 1;
+                            continue 'search;
+                        }
+                        // Undo a leaf placement.
+                        occ = occ.andnot(e.mask);
+                        n_left += 1;
+                        if MULTI {
+                            left[gu] += 1;
+                        }
+                        avail |= 1 << g;
+                    }
+                    if gs == 0 {
+                        break;
+                    }
+                    g = gs.trailing_zeros();
+                    gs &= gs - 1;
+                    unsafe {
+                        cur = *gstart.get_unchecked(kg + g as usize) as usize;
+                        end = *gstart.get_unchecked(kg + g as usize + 1) as usize;
+                    }
+                }
+                // This node is done: back to the parent's list.
+                if d == base {
+                    break 'search Ok(());
+                }
+                d -= 1;
+                let f = unsafe { *frames.get_unchecked(d) };
+                (gs, kg, g, cur) = (f.gs, f.kg as usize, f.g, f.cur as usize);
+                end = unsafe { *gstart.get_unchecked(kg + g as usize + 1) } as usize;
+                let e = unsafe { entries.get_unchecked(cur - 1) };
+                occ = occ.andnot(e.mask);
+                n_left += 1;
+                if MULTI {
+                    left[g as usize] += 1;
+                }
+                avail |= 1 << g;
+                if TRIG {
+                    self.constraints_unplace(e.img);
+                }
+            }
+        };
+        // On an early stop the walker is abandoned (a stopped search is
+        // over): only the counters matter. On completion the state is as on
+        // entry.
+        self.frames = frames;
+        if result.is_ok() {
+            #[cfg(debug_assertions)]
+            assert!(occ == occ_entry && n_left == n_left_entry && d == base);
+            self.sync(occ, avail, &left, n_left, base, nodes);
+        }
+        self.nodes = nodes;
+        self.depth = base;
+        result
+    }
+}

@@ -1,0 +1,503 @@
+//! The polycube engines (Busche, "Solving Polyomino and Polycube Puzzles"):
+//! bit-field occupancy, de Bruijn, MCH and EMCH, switched with DLX (and its
+//! ordering heuristics) by remaining-piece thresholds; parity and volume
+//! backtrack triggers; image filters (bounds, rotational and mirror
+//! redundancy, parity, volume, fit); Monte-Carlo sampling and Knuth's
+//! estimator; parallel search and split/merge of a search into files.
+//!
+//! [`PolyEngine`] implements [`Engine`]: it reads the IR problem the
+//! polycube front-end builds (images are options, groups of identical
+//! pieces are items with multiplicities) and reports solutions as IR option
+//! ids, so the shared solve loop verifies each one.
+//!
+//! Module map: [`bits`] (occupancy sets), [`model`] (images read from the
+//! IR), [`tables`] (per-cell image lists), [`schedule`] (the `--schedule`
+//! grammar), [`debruijn`], [`mch`], [`emch`] (the bit-field engines),
+//! [`hybrid`] (the search driver, DLX stages included), [`multiset`],
+//! [`parity`], [`volume`] (constraint tables and triggers), [`filters`],
+//! [`redundancy`], [`sample`], [`parallel`], [`split`], [`auto`].
+
+pub mod auto;
+pub mod bdlx;
+pub mod bits;
+pub mod debruijn;
+pub mod emch;
+pub mod filters;
+pub mod hybrid;
+pub mod mch;
+pub mod model;
+pub mod multiset;
+pub mod parallel;
+pub mod parity;
+pub mod redundancy;
+pub mod sample;
+pub mod schedule;
+pub mod split;
+pub mod tables;
+pub mod volume;
+
+use crate::ir::{Equivalence, OptionId, Problem};
+use crate::search::{Engine, Flow, Limits, SearchStats, StopReason};
+use bits::{Bits, Wide};
+use hybrid::{Knobs, Shared, Task};
+use model::{CellOrder, Images};
+use parallel::Outcome;
+use redundancy::{Redundancy, RedundancyMode};
+use sample::{Estimate, EstimateSpec, SampleReport, SampleSpec};
+use schedule::{Schedule, ScheduleSpec};
+use std::time::{Duration, Instant};
+
+/// A constraint threshold: off, or active while at least `N` pieces remain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threshold {
+    /// Not applied.
+    Off,
+    /// Applied while at least this many pieces remain.
+    From(u32),
+}
+
+impl Threshold {
+    /// Parses `off` or a number.
+    pub fn parse(s: &str) -> Result<Threshold, String> {
+        if s == "off" {
+            return Ok(Threshold::Off);
+        }
+        s.parse().map(Threshold::From).map_err(|_| format!("`{s}`: expected a remaining-piece count or `off`"))
+    }
+    pub(crate) fn get(self) -> Option<u32> {
+        match self {
+            Threshold::Off => None,
+            Threshold::From(n) => Some(n),
+        }
+    }
+}
+
+/// The fit filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FitFilter {
+    /// Not applied.
+    Off,
+    /// One pass.
+    Once,
+    /// Repeated until no image is removed.
+    Fixpoint,
+}
+
+impl FitFilter {
+    /// Parses `off`, `once`, `fixpoint`.
+    pub fn parse(s: &str) -> Result<FitFilter, String> {
+        match s {
+            "off" => Ok(FitFilter::Off),
+            "once" => Ok(FitFilter::Once),
+            "fixpoint" => Ok(FitFilter::Fixpoint),
+            _ => Err(format!("`{s}`: expected off, once or fixpoint")),
+        }
+    }
+}
+
+/// What the user asked of the polycube engines. `None` fields are chosen
+/// by [`auto`].
+#[derive(Clone, Debug, Default)]
+pub struct PolyConfig {
+    /// Engine schedule.
+    pub schedule: Option<ScheduleSpec>,
+    /// Rotational / mirror redundancy filter.
+    pub redundancy: Option<RedundancyMode>,
+    /// Place the constrained piece first.
+    pub force_first: Option<bool>,
+    /// Parity backtrack trigger.
+    pub parity_trigger: Option<Threshold>,
+    /// Volume backtrack trigger.
+    pub volume_trigger: Option<Threshold>,
+    /// Parity image filter (one-shot if the threshold is at least the
+    /// number of pieces, re-applied at DLX steps below that).
+    pub parity_filter: Option<Threshold>,
+    /// Volume image filter (same semantics).
+    pub volume_filter: Option<Threshold>,
+    /// Fit image filter (one-shot).
+    pub fit_filter: Option<FitFilter>,
+    /// Cell order of the bit-field engines.
+    pub cell_order: Option<CellOrder>,
+    /// Worker threads (0 or 1: the calling thread).
+    pub threads: usize,
+    /// Which solutions the caller identifies (`--unique`): decides which
+    /// copies of a solution found under the redundancy filter are reported.
+    pub equivalence: Equivalence,
+}
+
+/// A fully resolved configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// Engine schedule.
+    pub schedule: Schedule,
+    /// Redundancy filter.
+    pub redundancy: RedundancyMode,
+    /// Place the constrained piece first.
+    pub force_first: bool,
+    /// Parity trigger threshold.
+    pub parity_trigger: Option<u32>,
+    /// Volume trigger threshold.
+    pub volume_trigger: Option<u32>,
+    /// Parity filter threshold.
+    pub parity_filter: Option<u32>,
+    /// Volume filter threshold.
+    pub volume_filter: Option<u32>,
+    /// Fit filter.
+    pub fit_filter: FitFilter,
+    /// Cell order.
+    pub cell_order: CellOrder,
+}
+
+trait Runner: Send + Sync {
+    fn images(&self) -> &Images;
+    fn search(&self, limits: &Limits, threads: usize, visit: &mut dyn FnMut(&[u32]) -> Flow) -> Outcome;
+    fn sample(&self, spec: SampleSpec, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> SampleReport;
+    fn estimate(&self, spec: EstimateSpec, window: Duration) -> Estimate;
+    fn tasks(&self, depth: usize, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> (Vec<Task>, Outcome);
+}
+
+impl<B: Bits> Runner for Shared<B> {
+    fn images(&self) -> &Images {
+        &self.images
+    }
+    fn search(&self, limits: &Limits, threads: usize, visit: &mut dyn FnMut(&[u32]) -> Flow) -> Outcome {
+        if threads > 1 {
+            parallel::parallel(self, threads, limits, visit)
+        } else {
+            parallel::sequential(self, limits, visit)
+        }
+    }
+    fn sample(&self, spec: SampleSpec, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> SampleReport {
+        sample::sample(self, spec, limits, visit)
+    }
+    fn estimate(&self, spec: EstimateSpec, window: Duration) -> Estimate {
+        sample::estimate(self, spec, window)
+    }
+    fn tasks(&self, depth: usize, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> (Vec<Task>, Outcome) {
+        parallel::collect(self, depth, true, limits, visit)
+    }
+}
+
+/// Image counts through the one-shot filters, for reports.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct FilterCounts {
+    /// Images of the puzzle (bounds filter applied by the front-end).
+    pub images: usize,
+    /// After the redundancy filter.
+    pub after_redundancy: usize,
+    /// After the parity filter.
+    pub after_parity: usize,
+    /// After the volume filter.
+    pub after_volume: usize,
+    /// After the fit filter.
+    pub after_fit: usize,
+}
+
+/// The polycube back-end: a hybrid search over one puzzle.
+pub struct PolyEngine<'a> {
+    problem: &'a Problem,
+    runner: Box<dyn Runner + 'a>,
+    redundancy: Option<Redundancy>,
+    /// The resolved configuration.
+    pub plan: Plan,
+    /// Image counts through the filters.
+    pub counts: FilterCounts,
+    threads: usize,
+    equivalence: Equivalence,
+}
+
+fn build_runner<B: Bits>(images: Images, plan: &Plan, knobs: Knobs) -> Result<Box<dyn Runner>, String> {
+    Ok(Box::new(Shared::<B>::new(images, &plan.schedule, knobs)?))
+}
+
+/// Probes of the Knuth estimate that compares constrained pieces.
+const PIECE_PROBES: u64 = 3000;
+
+/// Below this estimated tree size the automatic piece is kept as is (the
+/// comparison would cost more than it saves).
+const PIECE_MIN_NODES: f64 = 1e6;
+
+impl<'a> PolyEngine<'a> {
+    /// Prepares the engine for a polycube problem.
+    ///
+    /// With the automatic redundancy filter on a 3-D puzzle whose box
+    /// symmetries are broken by rotation only, the constrained piece is
+    /// chosen by measurement: the static choice (fewest images) can be far
+    /// from the best (Tetris Cube: G gives 419 M nodes, L 162 M), so every
+    /// uniquely shaped piece that qualifies is tried with a Knuth estimate
+    /// ([`PIECE_PROBES`] probes, fixed seed, so the choice is reproducible)
+    /// and the one with the smallest estimated tree is kept. Counts do not
+    /// depend on the piece.
+    pub fn new(problem: &'a Problem, config: &PolyConfig) -> Result<PolyEngine<'a>, String> {
+        let engine = Self::build(problem, config)?;
+        if !matches!(config.redundancy, None | Some(RedundancyMode::Auto)) {
+            return Ok(engine);
+        }
+        let Some(chosen) = engine.redundancy.as_ref() else { return Ok(engine) };
+        if chosen.mirror || auto::is_flat(engine.images()) {
+            return Ok(engine);
+        }
+        let spec = EstimateSpec { probes: PIECE_PROBES, seed: 1 };
+        let size = engine.runner.estimate(spec, Duration::ZERO).nodes;
+        if size < PIECE_MIN_NODES {
+            return Ok(engine);
+        }
+        let names: Vec<String> = engine
+            .images()
+            .groups
+            .iter()
+            .filter(|g| g.count == 1 && g.name != chosen.piece)
+            .map(|g| g.names[0].clone())
+            .collect();
+        let mut best = (size, engine);
+        for name in names {
+            let cfg =
+                PolyConfig { redundancy: Some(RedundancyMode::Rotations { piece: Some(name) }), ..config.clone() };
+            let Ok(other) = Self::build(problem, &cfg) else { continue };
+            let size = other.runner.estimate(spec, Duration::ZERO).nodes;
+            if size < best.0 {
+                best = (size, other);
+            }
+        }
+        Ok(best.1)
+    }
+
+    /// [`PolyEngine::new`] with the redundancy filter's static choice.
+    fn build(problem: &'a Problem, config: &PolyConfig) -> Result<PolyEngine<'a>, String> {
+        let order = config.cell_order.unwrap_or_default();
+        let images = Images::from_problem(problem, order).map_err(|e| e.to_string())?;
+        if images.n_cells > 1024 {
+            return Err(format!("{} free cells: the bit-field engines handle at most 1024", images.n_cells));
+        }
+        let plan = auto::resolve(problem, &images, config)?;
+        let images = if plan.cell_order == order {
+            images
+        } else {
+            Images::from_problem(problem, plan.cell_order).map_err(|e| e.to_string())?
+        };
+        let n_pieces = images.n_pieces();
+        let mut counts = FilterCounts { images: images.len(), ..FilterCounts::default() };
+        let (images, redundancy) = redundancy::apply(problem, &images, &plan.redundancy)?;
+        counts.after_redundancy = images.len();
+        if plan.force_first && redundancy.is_none() {
+            return Err("--force-first places the piece constrained by the redundancy filter first, but no piece is constrained (--redundancy off, or no piece qualifies)".into());
+        }
+        let one_shot = |t: Option<u32>| t.is_some_and(|t| t <= n_pieces.max(1));
+        let mut images = images;
+        if one_shot(plan.parity_filter) {
+            let table = parity::ParityTable::new(&images).map_err(|e| format!("parity filter unavailable: {e}"))?;
+            let keep = filters::parity(&images, &table);
+            images = images.retain(|k| keep[k]);
+        }
+        counts.after_parity = images.len();
+        if one_shot(plan.volume_filter) {
+            let table = volume::VolumeTable::new(&images).map_err(|e| format!("volume filter unavailable: {e}"))?;
+            let keep = match images.n_cells {
+                0..=64 => filters::volume::<u64>(&images, &table),
+                65..=128 => filters::volume::<u128>(&images, &table),
+                129..=256 => filters::volume::<Wide<4>>(&images, &table),
+                257..=512 => filters::volume::<Wide<8>>(&images, &table),
+                _ => filters::volume::<Wide<16>>(&images, &table),
+            };
+            images = images.retain(|k| keep[k]);
+        }
+        counts.after_volume = images.len();
+        if plan.fit_filter != FitFilter::Off {
+            let fixpoint = plan.fit_filter == FitFilter::Fixpoint;
+            images = match images.n_cells {
+                0..=64 => filters::fit_fixpoint::<u64>(images, fixpoint).0,
+                65..=128 => filters::fit_fixpoint::<u128>(images, fixpoint).0,
+                129..=256 => filters::fit_fixpoint::<Wide<4>>(images, fixpoint).0,
+                257..=512 => filters::fit_fixpoint::<Wide<8>>(images, fixpoint).0,
+                _ => filters::fit_fixpoint::<Wide<16>>(images, fixpoint).0,
+            };
+        }
+        counts.after_fit = images.len();
+        let knobs = Knobs {
+            parity_trigger: plan.parity_trigger,
+            volume_trigger: plan.volume_trigger,
+            parity_filter: plan.parity_filter,
+            volume_filter: plan.volume_filter,
+            force_first: if plan.force_first { redundancy.as_ref().map(|r| r.group) } else { None },
+        };
+        let runner = match images.n_cells {
+            0..=64 => build_runner::<u64>(images, &plan, knobs)?,
+            65..=128 => build_runner::<u128>(images, &plan, knobs)?,
+            129..=256 => build_runner::<Wide<4>>(images, &plan, knobs)?,
+            257..=512 => build_runner::<Wide<8>>(images, &plan, knobs)?,
+            _ => build_runner::<Wide<16>>(images, &plan, knobs)?,
+        };
+        Ok(PolyEngine {
+            problem,
+            runner,
+            redundancy,
+            plan,
+            counts,
+            threads: config.threads.max(1),
+            equivalence: config.equivalence,
+        })
+    }
+
+    /// The constrained piece, if any.
+    pub fn redundancy(&self) -> Option<&Redundancy> {
+        self.redundancy.as_ref()
+    }
+
+    /// The images searched.
+    pub fn images(&self) -> &Images {
+        self.runner.images()
+    }
+
+    /// Monte-Carlo trials; `visit` sees the solutions found, as option ids.
+    pub fn sample(
+        &self,
+        spec: SampleSpec,
+        limits: &Limits,
+        visit: &mut dyn FnMut(&[OptionId]) -> Flow,
+    ) -> Result<SampleReport, String> {
+        let n = self.images().n_pieces();
+        if spec.remaining > n {
+            return Err(format!("REMAINING is {} but the puzzle has only {n} pieces", spec.remaining));
+        }
+        let images = self.runner.images();
+        let mut buf = Vec::new();
+        Ok(self.runner.sample(spec, limits, &mut |path| {
+            buf.clear();
+            buf.extend(path.iter().map(|&k| images.option[k as usize]));
+            visit(&buf)
+        }))
+    }
+
+    /// Knuth's estimate of this search, with a short timed run to convert
+    /// nodes to seconds.
+    pub fn estimate(&self, spec: EstimateSpec, window: Duration) -> Estimate {
+        self.runner.estimate(spec, window)
+    }
+
+    /// The nodes at `depth` of this search (solutions met above it go to
+    /// `visit`), as IR options placed, with the weight of each subtree (the
+    /// number of fixed-box solutions each solution below stands for).
+    pub fn split(&self, depth: usize, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> Vec<(Vec<OptionId>, u64)> {
+        let images = self.runner.images();
+        let mut buf = Vec::new();
+        let (tasks, _) = self.runner.tasks(depth, &Limits::none(), &mut |path| {
+            buf.clear();
+            buf.extend(path.iter().map(|&k| images.option[k as usize]));
+            visit(&buf)
+        });
+        tasks
+            .into_iter()
+            .map(|t| {
+                let options: Vec<OptionId> = t.images.iter().map(|&k| images.option[k as usize]).collect();
+                let w = match &self.redundancy {
+                    Some(r) => r.weight(&options),
+                    None => 1,
+                };
+                (options, w)
+            })
+            .collect()
+    }
+}
+
+impl Engine for PolyEngine<'_> {
+    fn describe(&self) -> String {
+        let p = &self.plan;
+        let mut s = format!("poly {}", p.schedule);
+        match &self.redundancy {
+            Some(r) => s.push_str(&format!(
+                ", {} redundancy on {} ({} of {} images{})",
+                if r.mirror { "mirror" } else { "rotational" },
+                r.piece,
+                r.after,
+                r.before,
+                if r.imperfect > 0 { format!(", {} with symmetric stabiliser", r.imperfect) } else { String::new() }
+            )),
+            None => s.push_str(", no redundancy filter"),
+        }
+        if p.force_first {
+            s.push_str(", constrained piece first");
+        }
+        for (name, t) in [
+            ("parity trigger", p.parity_trigger),
+            ("volume trigger", p.volume_trigger),
+            ("parity filter", p.parity_filter),
+            ("volume filter", p.volume_filter),
+        ] {
+            if let Some(t) = t {
+                s.push_str(&format!(", {name} @{t}"));
+            }
+        }
+        match p.fit_filter {
+            FitFilter::Off => {}
+            FitFilter::Once => s.push_str(", fit filter"),
+            FitFilter::Fixpoint => s.push_str(", fit filter to fixpoint"),
+        }
+        if self.counts.after_fit != self.counts.images {
+            s.push_str(&format!(", {} of {} images searched", self.counts.after_fit, self.counts.images));
+        }
+        if self.threads > 1 {
+            s.push_str(&format!(", {} threads", self.threads));
+        }
+        s
+    }
+
+    fn estimate_nodes(&mut self, probes: u32, seed: u64) -> Option<f64> {
+        // Knuth's estimate alone: no timed run for a rate.
+        let spec = sample::EstimateSpec { probes: probes.into(), seed };
+        Some(self.estimate(spec, Duration::ZERO).nodes)
+    }
+
+    fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
+        let start = Instant::now();
+        let images = self.runner.images();
+        let (problem, red, eq) = (self.problem, self.redundancy.as_ref(), self.equivalence);
+        let mut visited = 0u64;
+        let mut fixed = 0u64;
+        let mut hit_max = false;
+        let mut buf: Vec<OptionId> = Vec::new();
+        let mut copies: Vec<Vec<OptionId>> = Vec::new();
+        let outcome = self.runner.search(limits, self.threads, &mut |path| {
+            buf.clear();
+            buf.extend(path.iter().map(|&k| images.option[k as usize]));
+            match red {
+                Some(r) => {
+                    fixed += r.weight(&buf);
+                    r.expand(problem, &buf, eq, &mut copies);
+                }
+                None => {
+                    copies.clear();
+                    copies.push(buf.clone());
+                }
+            }
+            for c in &copies {
+                visited += 1;
+                if visit(c) == Flow::Stop {
+                    return Flow::Stop;
+                }
+                if limits.max_solutions.is_some_and(|m| visited >= m) {
+                    hit_max = true;
+                    return Flow::Stop;
+                }
+            }
+            Flow::Continue
+        });
+        let stopped = match outcome.stopped {
+            Some(StopReason::Visitor) if hit_max => Some(StopReason::SolutionLimit),
+            other => other,
+        };
+        SearchStats {
+            solutions: visited,
+            nodes: outcome.nodes,
+            updates: 0,
+            elapsed: start.elapsed(),
+            stopped,
+            fixed_box: red.map(|_| fixed),
+        }
+    }
+}
+
+/// Whether the polycube engines can search `problem` (a polycube problem
+/// with at most 1024 free cells and 128 piece groups).
+pub fn handles(problem: &Problem) -> bool {
+    Images::from_problem(problem, CellOrder::default()).is_ok_and(|i| i.n_cells <= 1024)
+}

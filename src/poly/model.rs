@@ -1,0 +1,260 @@
+//! The geometric model the polycube engines work on, read back from an IR
+//! [`Problem`] built by the polycube front-end: the free cells in the
+//! engines' cell order, the piece groups with their multiplicities, and the
+//! images (one per IR option) as cell lists.
+//!
+//! An image *is* an option: image `k` carries the IR option id it stands
+//! for, so every engine reports solutions as option ids.
+
+use crate::ir::{ItemId, OptionId, Problem};
+
+/// Why a problem cannot be searched by the polycube engines.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ModelError(pub String);
+
+/// A group of interchangeable mobile pieces (one IR item of multiplicity
+/// `count`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// The piece names of the group, joined (`A` or `A+B`).
+    pub name: String,
+    /// The names of the copies.
+    pub names: Vec<String>,
+    /// Cells per piece.
+    pub size: u32,
+    /// Number of identical copies to place.
+    pub count: u32,
+    /// The IR item of the group.
+    pub item: ItemId,
+}
+
+/// The set of images an engine may use, with everything the engines and
+/// filters need to know about them.
+///
+/// Invariants: `cells[k]` is sorted ascending (in bit order) and non-empty;
+/// `group[k] < groups.len()`; `option[k]` is the IR option that places the
+/// same cells; every bit is `< n_cells`; `order` and `coords` have
+/// `n_cells` entries.
+#[derive(Clone, Debug)]
+pub struct Images {
+    /// Grid extent.
+    pub dims: [u32; 3],
+    /// Number of free cells (the bits).
+    pub n_cells: usize,
+    /// Grid coordinates of each bit.
+    pub coords: Vec<[i32; 3]>,
+    /// Linear grid index (`Geometry::cell`) of each bit.
+    pub grid_cell: Vec<u32>,
+    /// The piece groups (geometry pieces that are not stationary).
+    pub groups: Vec<Group>,
+    /// Group of each image.
+    pub group: Vec<u16>,
+    /// IR option of each image.
+    pub option: Vec<OptionId>,
+    /// Cells (bits) of each image, ascending.
+    pub cells: Vec<Vec<u32>>,
+    /// Parity target of the free region: black cells minus white cells.
+    pub parity_target: i32,
+}
+
+/// The order in which the engines number the free cells (de Bruijn fills
+/// the lowest empty bit first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CellOrder {
+    /// Shortest axis varies fastest (a 10x6 box is filled column by column
+    /// of 6): the frontier stays short. The default.
+    #[default]
+    ShortAxisFirst,
+    /// Busche's order: x fastest, then y, then z.
+    Xyz,
+}
+
+impl Images {
+    /// Reads the images of a polycube problem (one with geometry whose
+    /// items are the free cells in z, y, x order followed by the piece
+    /// groups, as [`crate::frontend::polycube::build`] makes them).
+    pub fn from_problem(problem: &Problem, order: CellOrder) -> Result<Images, ModelError> {
+        let geo = problem
+            .geometry
+            .as_ref()
+            .ok_or_else(|| ModelError("the problem carries no geometry (not a polycube puzzle)".into()))?;
+        let volume = geo.volume();
+        let mut blocked = vec![false; volume];
+        for p in &geo.fixed {
+            for &c in &p.cells {
+                blocked[c as usize] = true;
+            }
+        }
+        let free: Vec<u32> = (0..volume as u32).filter(|&c| !blocked[c as usize]).collect();
+        let n_cells = free.len();
+        // Item of a free grid cell: its rank among free cells.
+        let mut item_of_cell = vec![u32::MAX; volume];
+        for (k, &c) in free.iter().enumerate() {
+            item_of_cell[c as usize] = k as u32;
+        }
+        // Engine bit order.
+        let dims = geo.dims;
+        let mut axes = [0usize, 1, 2];
+        if order == CellOrder::ShortAxisFirst {
+            axes.sort_by_key(|&a| dims[a]);
+        }
+        let mut by_order: Vec<u32> = free.clone();
+        by_order.sort_by_key(|&c| {
+            let p = geo.coords(c);
+            (p[axes[2]], p[axes[1]], p[axes[0]])
+        });
+        let mut bit_of_cell = vec![u32::MAX; volume];
+        for (b, &c) in by_order.iter().enumerate() {
+            bit_of_cell[c as usize] = b as u32;
+        }
+        let coords: Vec<[i32; 3]> = by_order.iter().map(|&c| geo.coords(c).map(|v| v as i32)).collect();
+
+        let n_pieces = geo.pieces.iter().filter(|p| !p.stationary).count();
+        let mut groups: Vec<Option<Group>> = vec![None; geo.pieces.len()];
+        let mut group = Vec::with_capacity(problem.n_options());
+        let mut option = Vec::with_capacity(problem.n_options());
+        let mut cells = Vec::with_capacity(problem.n_options());
+        let bad = |o: usize, why: &str| ModelError(format!("option {o} does not look like a polycube image: {why}"));
+        for (o, p) in geo.placements.iter().enumerate() {
+            let entries = problem.option(o as OptionId);
+            let g = p.piece as usize;
+            if g >= geo.pieces.len() || geo.pieces[g].stationary {
+                return Err(bad(o, "it places a stationary or unknown piece"));
+            }
+            if entries.len() != p.cells.len() + 1 {
+                return Err(bad(o, "it does not cover its cells and one piece item"));
+            }
+            let piece_items: Vec<ItemId> = entries.iter().map(|e| e.item).filter(|&i| i as usize >= n_cells).collect();
+            if piece_items.len() != 1 {
+                return Err(bad(o, "it does not name exactly one piece item"));
+            }
+            let cell_items: Vec<ItemId> = entries.iter().map(|e| e.item).filter(|&i| (i as usize) < n_cells).collect();
+            let expected: Vec<ItemId> = p.cells.iter().map(|&c| item_of_cell[c as usize]).collect();
+            if cell_items != expected {
+                return Err(bad(o, "its cell items do not match its placement"));
+            }
+            let item = piece_items[0];
+            match &groups[g] {
+                Some(gr) if gr.item != item => return Err(bad(o, "two items for one piece")),
+                Some(_) => {}
+                None => {
+                    let names = geo.pieces[g].names.clone();
+                    groups[g] = Some(Group {
+                        name: names.join("+"),
+                        names,
+                        size: p.cells.len() as u32,
+                        count: problem.multiplicity(item),
+                        item,
+                    })
+                }
+            }
+            let mut bits: Vec<u32> = p.cells.iter().map(|&c| bit_of_cell[c as usize]).collect();
+            bits.sort_unstable();
+            group.push(g as u16);
+            option.push(o as OptionId);
+            cells.push(bits);
+        }
+        // Geometry pieces are mobile groups first, then stationary pieces.
+        let groups: Vec<Group> = groups
+            .into_iter()
+            .take(n_pieces)
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| ModelError("a mobile piece has no image (the front-end rejects such puzzles)".into()))?;
+        if groups.len() > 128 {
+            return Err(ModelError(format!(
+                "{} piece groups: the bit-field engines handle at most 128 (use --backend dlx)",
+                groups.len()
+            )));
+        }
+        let parity_target = coords.iter().map(|p| color(*p)).sum();
+        Ok(Images { dims, n_cells, coords, grid_cell: by_order, groups, group, option, cells, parity_target })
+    }
+
+    /// Number of images.
+    pub fn len(&self) -> usize {
+        self.option.len()
+    }
+
+    /// Whether there are no images.
+    pub fn is_empty(&self) -> bool {
+        self.option.is_empty()
+    }
+
+    /// Number of pieces to place (copies counted).
+    pub fn n_pieces(&self) -> u32 {
+        self.groups.iter().map(|g| g.count).sum()
+    }
+
+    /// The images for which `keep` holds, in the same order.
+    pub fn retain(&self, keep: impl Fn(usize) -> bool) -> Images {
+        let ks: Vec<usize> = (0..self.len()).filter(|&k| keep(k)).collect();
+        Images {
+            group: ks.iter().map(|&k| self.group[k]).collect(),
+            option: ks.iter().map(|&k| self.option[k]).collect(),
+            cells: ks.iter().map(|&k| self.cells[k].clone()).collect(),
+            ..self.clone_header()
+        }
+    }
+
+    fn clone_header(&self) -> Images {
+        Images {
+            dims: self.dims,
+            n_cells: self.n_cells,
+            coords: self.coords.clone(),
+            grid_cell: self.grid_cell.clone(),
+            groups: self.groups.clone(),
+            group: Vec::new(),
+            option: Vec::new(),
+            cells: Vec::new(),
+            parity_target: self.parity_target,
+        }
+    }
+
+    /// Parity of image `k`: black cells minus white cells.
+    pub fn parity(&self, k: usize) -> i32 {
+        self.cells[k].iter().map(|&b| color(self.coords[b as usize])).sum()
+    }
+
+    /// The face neighbours of each bit.
+    pub fn neighbours(&self) -> Vec<Vec<u32>> {
+        let mut at = std::collections::HashMap::new();
+        for (b, p) in self.coords.iter().enumerate() {
+            at.insert(*p, b as u32);
+        }
+        self.coords
+            .iter()
+            .map(|p| {
+                let mut v = Vec::new();
+                for axis in 0..3 {
+                    for d in [-1, 1] {
+                        let mut q = *p;
+                        q[axis] += d;
+                        if let Some(&b) = at.get(&q) {
+                            v.push(b);
+                        }
+                    }
+                }
+                v
+            })
+            .collect()
+    }
+
+    /// Images per group.
+    pub fn images_per_group(&self) -> Vec<usize> {
+        let mut n = vec![0; self.groups.len()];
+        for &g in &self.group {
+            n[g as usize] += 1;
+        }
+        n
+    }
+}
+
+/// +1 on black cells (`x + y + z` even), -1 on white ones.
+pub fn color(p: [i32; 3]) -> i32 {
+    if (p[0] + p[1] + p[2]).rem_euclid(2) == 0 {
+        1
+    } else {
+        -1
+    }
+}

@@ -1,0 +1,156 @@
+//! Sequential and parallel runs of the hybrid search.
+//!
+//! Parallel search splits the tree at a shallow depth: one pass enumerates
+//! the nodes at depth `d` (the smallest depth giving enough tasks per
+//! thread), then rayon workers search below each node, each with its own
+//! walker (its own copy of the DLX matrix), replaying the path to its node
+//! by sibling index. Solutions travel to the calling thread over a channel,
+//! so the caller's visitor (verification, `--unique`) runs on one thread.
+
+use super::bits::Bits;
+use super::hybrid::{Shared, Stop, Task, Walk};
+use crate::search::{Flow, Limits, StopReason};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Mutex};
+
+/// What a run did.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// Placements.
+    pub nodes: u64,
+    /// Solutions found by the search (before any expansion).
+    pub solutions: u64,
+    /// Why it stopped early.
+    pub stopped: Option<StopReason>,
+    /// Split depth used (parallel runs).
+    pub split_depth: Option<usize>,
+    /// Number of tasks (parallel runs).
+    pub tasks: usize,
+}
+
+fn stop_reason(r: Result<(), Stop>) -> Option<StopReason> {
+    match r {
+        Ok(()) | Err(Stop::TrialEnd) => None,
+        Err(Stop::Limit(reason)) => Some(reason),
+    }
+}
+
+/// Searches on the calling thread.
+pub fn sequential<B: Bits>(shared: &Shared<B>, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> Outcome {
+    let mut w = shared.walker(limits, Walk::All);
+    let r = w.run(visit);
+    Outcome { nodes: w.nodes, solutions: w.solutions, stopped: stop_reason(r), ..Outcome::default() }
+}
+
+/// Enumerates the nodes at `depth` (solutions met above it go to `visit`).
+/// With `standalone`, every node is a subproblem that stands alone (its
+/// placements say everything): DLX then never branches on a group with
+/// copies left above `depth`, since the rows such a branch excludes would
+/// not be part of the subproblem (a file written by `emx split` cannot say
+/// them). Without it, the nodes are replayed by [`Walk::Guided`] walkers,
+/// which repeat the exclusions.
+pub fn collect<B: Bits>(
+    shared: &Shared<B>,
+    depth: usize,
+    standalone: bool,
+    limits: &Limits,
+    visit: &mut dyn FnMut(&[u32]) -> Flow,
+) -> (Vec<Task>, Outcome) {
+    let mut w = shared.walker(limits, Walk::Collect { depth, out: Vec::new() });
+    if standalone {
+        w.cell_branch_above = depth;
+    }
+    let r = w.run(visit);
+    let out = Outcome { nodes: w.nodes, solutions: w.solutions, stopped: stop_reason(r), ..Outcome::default() };
+    let Walk::Collect { out: tasks, .. } = std::mem::replace(&mut w.walk, Walk::All) else { unreachable!() };
+    (tasks, out)
+}
+
+/// Searches with `threads` worker threads.
+pub fn parallel<B: Bits>(
+    shared: &Shared<B>,
+    threads: usize,
+    limits: &Limits,
+    visit: &mut dyn FnMut(&[u32]) -> Flow,
+) -> Outcome {
+    let n_pieces = shared.n_pieces() as usize;
+    // Shallowest depth with enough tasks to balance the load.
+    let want = 24 * threads;
+    let mut depth = 1;
+    let mut pre: Vec<Vec<u32>> = Vec::new();
+    let (tasks, head) = loop {
+        pre.clear();
+        let (tasks, head) = collect(shared, depth, false, limits, &mut |p| {
+            pre.push(p.to_vec());
+            Flow::Continue
+        });
+        if tasks.len() >= want || depth + 1 >= n_pieces || head.stopped.is_some() {
+            break (tasks, head);
+        }
+        depth += 1;
+    };
+    let mut outcome = Outcome { split_depth: Some(depth), tasks: tasks.len(), ..head };
+    for p in &pre {
+        if visit(p) == Flow::Stop {
+            outcome.stopped = Some(StopReason::Visitor);
+            return outcome;
+        }
+    }
+    if outcome.stopped.is_some() {
+        return outcome;
+    }
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(p) => p,
+        Err(_) => return sequential(shared, limits, visit),
+    };
+    let nodes = AtomicU64::new(outcome.nodes);
+    let polled = AtomicU64::new(outcome.nodes);
+    let found = AtomicU64::new(0);
+    let abort = AtomicBool::new(false);
+    let reason: Mutex<Option<StopReason>> = Mutex::new(None);
+    let (tx, rx) = mpsc::sync_channel::<Vec<u32>>(4096);
+    std::thread::scope(|scope| {
+        let (nodes, polled, found, abort, reason, tasks) = (&nodes, &polled, &found, &abort, &reason, &tasks);
+        scope.spawn(move || {
+            pool.install(|| {
+                tasks.par_iter().for_each_with(tx, |tx, task| {
+                    if abort.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let mut w = shared.walker(limits, Walk::Guided(task.branch.clone()));
+                    w.count_from = depth;
+                    w.shared_nodes = Some(polled);
+                    w.abort = Some(abort);
+                    let r = w.run(&mut |p| {
+                        if tx.send(p.to_vec()).is_err() {
+                            return Flow::Stop;
+                        }
+                        Flow::Continue
+                    });
+                    nodes.fetch_add(w.nodes, Ordering::Relaxed);
+                    found.fetch_add(w.solutions, Ordering::Relaxed);
+                    if let Some(r) = stop_reason(r) {
+                        if r != StopReason::Interrupted || !abort.load(Ordering::Relaxed) {
+                            reason.lock().expect("no poisoning").get_or_insert(r);
+                        }
+                        abort.store(true, Ordering::Relaxed);
+                    }
+                });
+            });
+        });
+        for p in rx.iter() {
+            if abort.load(Ordering::Relaxed) {
+                continue;
+            }
+            if visit(&p) == Flow::Stop {
+                reason.lock().expect("no poisoning").get_or_insert(StopReason::Visitor);
+                abort.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+    outcome.nodes = nodes.load(Ordering::Relaxed);
+    outcome.solutions += found.load(Ordering::Relaxed);
+    outcome.stopped = reason.into_inner().expect("no poisoning");
+    outcome
+}

@@ -1,0 +1,285 @@
+//! Rotational (and mirror) redundancy filter (Busche, "Rotational
+//! Redundancy Constraint Violations"): keep, of one uniquely shaped piece,
+//! one image per orbit of the box symmetries, so the search meets each
+//! class of symmetric solutions once instead of once per symmetry.
+//!
+//! The symmetries come from the IR (`Problem::symmetries`, option
+//! permutations). The filter group `H` is the box rotations, plus the
+//! reflections when the problem has them (the piece set is closed under
+//! reflection: Soma, pentominoes) and mirror filtering is asked for.
+//!
+//! Counting stays exact: a solution found with the constrained piece at
+//! image `r` stands for `|H·r|` solutions of the fixed box (the orbit of
+//! its class meets the fibre over `r` in `|class| / |H·r|` solutions), so
+//! the fixed-box count is the sum of those orbit sizes. To let `--unique`
+//! and plain enumeration see every class, [`Redundancy::expand`] maps a
+//! found solution to the copies a caller must see.
+
+use super::model::Images;
+use crate::ir::{canonical, Equivalence, OptionId, Problem, Symmetry};
+
+/// Which symmetries to break.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RedundancyMode {
+    /// No filter.
+    Off,
+    /// Rotations of the box.
+    Rotations {
+        /// Constrain this piece (by name) instead of the automatic choice.
+        piece: Option<String>,
+    },
+    /// Rotations and reflections (needs a piece set closed under
+    /// reflection and a constrained piece that is its own mirror image).
+    Mirror {
+        /// Constrain this piece (by name) instead of the automatic choice.
+        piece: Option<String>,
+    },
+    /// Mirror when possible, else rotations, else off.
+    Auto,
+}
+
+impl RedundancyMode {
+    /// Parses `off`, `auto`, `rot`, `mirror`, `rot:PIECE`, `mirror:PIECE`.
+    pub fn parse(s: &str) -> Result<RedundancyMode, String> {
+        let (kind, piece) = match s.split_once(':') {
+            Some((k, p)) if !p.is_empty() => (k, Some(p.to_string())),
+            Some(_) => return Err(format!("`{s}`: a piece name must follow `:`")),
+            None => (s, None),
+        };
+        match (kind, piece) {
+            ("off", None) => Ok(RedundancyMode::Off),
+            ("auto", None) => Ok(RedundancyMode::Auto),
+            ("rot", piece) => Ok(RedundancyMode::Rotations { piece }),
+            ("mirror", piece) => Ok(RedundancyMode::Mirror { piece }),
+            _ => Err(format!("`{s}`: expected off, auto, rot, mirror, rot:PIECE or mirror:PIECE")),
+        }
+    }
+}
+
+/// A constrained piece and what the search needs to count exactly.
+#[derive(Clone, Debug)]
+pub struct Redundancy {
+    /// Constrained group (index into `Images::groups`).
+    pub group: u16,
+    /// Its name.
+    pub piece: String,
+    /// Whether reflections are broken too.
+    pub mirror: bool,
+    /// Symmetries of `H` (indices into `Problem::symmetries`), identity
+    /// excluded.
+    pub syms: Vec<usize>,
+    /// For each IR option kept for the constrained piece: the symmetries
+    /// (`usize::MAX` for the identity) mapping it to each member of its
+    /// orbit, one per member. Other options: empty.
+    orbit_maps: Vec<Vec<usize>>,
+    /// Images of the constrained piece before and after the filter.
+    pub before: usize,
+    /// Images kept.
+    pub after: usize,
+    /// Kept images whose stabiliser is not trivial (some classes are then
+    /// found more than once).
+    pub imperfect: usize,
+}
+
+struct Candidate {
+    group: u16,
+    reps: Vec<OptionId>,
+    orbits: Vec<Vec<(OptionId, usize)>>,
+    extra: usize,
+    before: usize,
+}
+
+fn analyse(problem: &Problem, images: &Images, syms: &[usize], g: u16) -> Option<Candidate> {
+    let geo = problem.geometry.as_ref()?;
+    let own: Vec<OptionId> = (0..images.len()).filter(|&k| images.group[k] == g).map(|k| images.option[k]).collect();
+    for &o in &own {
+        for &s in syms {
+            let t = problem.symmetries[s].option_map[o as usize];
+            if geo.placements[t as usize].piece != geo.placements[o as usize].piece {
+                return None;
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut reps = Vec::new();
+    let mut orbits = Vec::new();
+    let mut extra = 0;
+    for &o in &own {
+        if seen.contains(&o) {
+            continue;
+        }
+        let mut orbit: Vec<(OptionId, usize)> = vec![(o, usize::MAX)];
+        for &s in syms {
+            let t = problem.symmetries[s].option_map[o as usize];
+            if !orbit.iter().any(|&(x, _)| x == t) {
+                orbit.push((t, s));
+            }
+        }
+        for &(x, _) in &orbit {
+            seen.insert(x);
+        }
+        extra += (syms.len() + 1) / orbit.len() - 1;
+        reps.push(o);
+        orbits.push(orbit);
+    }
+    Some(Candidate { group: g, reps, orbits, extra, before: own.len() })
+}
+
+/// Chooses and applies the filter. Returns the filtered images and the
+/// constraint, or the images unchanged and `None` when `mode` is `Off` or
+/// (for `Auto`) no piece qualifies.
+pub fn apply(
+    problem: &Problem,
+    images: &Images,
+    mode: &RedundancyMode,
+) -> Result<(Images, Option<Redundancy>), String> {
+    // Symmetries as distinct, non-trivial option permutations (a flat box
+    // turned over through its own plane maps every placement to itself).
+    let mut distinct: Vec<usize> = Vec::new();
+    for (k, s) in problem.symmetries.iter().enumerate() {
+        let trivial = s.option_map.iter().enumerate().all(|(o, &t)| o as OptionId == t);
+        if !trivial && !distinct.iter().any(|&d| problem.symmetries[d].option_map == s.option_map) {
+            distinct.push(k);
+        }
+    }
+    let rotations: Vec<usize> = distinct.iter().copied().filter(|&s| !problem.symmetries[s].reflection).collect();
+    let all: Vec<usize> = distinct;
+    let has_mirrors = all.len() > rotations.len();
+    let attempts: Vec<(bool, Option<&String>)> = match mode {
+        RedundancyMode::Off => return Ok((images.clone(), None)),
+        RedundancyMode::Auto => vec![(true, None), (false, None)],
+        RedundancyMode::Rotations { piece } => vec![(false, piece.as_ref())],
+        RedundancyMode::Mirror { piece } => {
+            if !has_mirrors {
+                return Err("mirror redundancy needs a piece set closed under reflection and a box with mirror symmetry; this puzzle has neither (use rot)".into());
+            }
+            vec![(true, piece.as_ref())]
+        }
+    };
+    if all.is_empty() {
+        return match mode {
+            RedundancyMode::Auto => Ok((images.clone(), None)),
+            _ => Err("the box has no symmetry to break (no rotation maps the puzzle onto itself)".into()),
+        };
+    }
+    for (mirror, named) in attempts {
+        if mirror && !has_mirrors {
+            continue;
+        }
+        let syms = if mirror { &all } else { &rotations };
+        if syms.is_empty() {
+            continue;
+        }
+        let groups: Vec<u16> = match named {
+            Some(name) => {
+                let g = images
+                    .groups
+                    .iter()
+                    .position(|gr| gr.names.iter().any(|n| n == name))
+                    .ok_or_else(|| format!("no mobile piece is named `{name}`"))?;
+                if images.groups[g].count > 1 {
+                    return Err(format!(
+                        "piece `{name}` has identical copies; the filter needs a uniquely shaped piece"
+                    ));
+                }
+                vec![g as u16]
+            }
+            None => (0..images.groups.len() as u16).filter(|&g| images.groups[g as usize].count == 1).collect(),
+        };
+        let best = groups
+            .iter()
+            .filter_map(|&g| analyse(problem, images, syms, g))
+            .min_by_key(|c| (c.extra, c.reps.len(), c.group));
+        let Some(c) = best else {
+            let what = if mirror { "rotation and reflection" } else { "rotation" };
+            match (named, mode) {
+                (Some(name), _) => {
+                    return Err(format!("piece `{name}` is not mapped onto itself by every {what} of the box"))
+                }
+                (None, RedundancyMode::Auto) => continue,
+                (None, _) => {
+                    return Err(format!(
+                        "no uniquely shaped piece is mapped onto itself by every {what} of the box, so none can be constrained"
+                    ))
+                }
+            }
+        };
+        let mut orbit_maps = vec![Vec::new(); problem.n_options()];
+        let mut imperfect = 0;
+        for (rep, orbit) in c.reps.iter().zip(&c.orbits) {
+            orbit_maps[*rep as usize] = orbit.iter().map(|&(_, s)| s).collect();
+            if orbit.len() < syms.len() + 1 {
+                imperfect += 1;
+            }
+        }
+        let keep: std::collections::HashSet<OptionId> = c.reps.iter().copied().collect();
+        let filtered = images.retain(|k| images.group[k] != c.group || keep.contains(&images.option[k]));
+        let red = Redundancy {
+            group: c.group,
+            piece: images.groups[c.group as usize].name.clone(),
+            mirror,
+            syms: syms.clone(),
+            orbit_maps,
+            before: c.before,
+            after: c.reps.len(),
+            imperfect,
+        };
+        return Ok((filtered, Some(red)));
+    }
+    Ok((images.clone(), None))
+}
+
+impl Redundancy {
+    /// The number of fixed-box solutions a found solution stands for.
+    pub fn weight(&self, options: &[OptionId]) -> u64 {
+        options.iter().map(|&o| self.orbit_maps[o as usize].len() as u64).sum::<u64>().max(1)
+    }
+
+    /// The solutions a caller counting under `equivalence` must see for
+    /// one found solution: every symmetric copy for `None` (one per member
+    /// of the constrained image's orbit, so no copy is produced twice),
+    /// the solution and one mirror image when only rotations are
+    /// identified but reflections were broken, else the solution alone.
+    pub fn expand(
+        &self,
+        problem: &Problem,
+        options: &[OptionId],
+        equivalence: Equivalence,
+        out: &mut Vec<Vec<OptionId>>,
+    ) {
+        out.clear();
+        let apply = |s: usize| -> Vec<OptionId> {
+            if s == usize::MAX {
+                options.to_vec()
+            } else {
+                options.iter().map(|&o| problem.symmetries[s].option_map[o as usize]).collect()
+            }
+        };
+        match equivalence {
+            Equivalence::None => {
+                let maps = options.iter().map(|&o| &self.orbit_maps[o as usize]).find(|m| !m.is_empty());
+                match maps {
+                    Some(maps) => out.extend(maps.iter().map(|&s| apply(s))),
+                    None => out.push(options.to_vec()),
+                }
+            }
+            Equivalence::Rotations if self.mirror => {
+                out.push(options.to_vec());
+                let reflection = self.syms.iter().copied().find(|&s| problem.symmetries[s].reflection);
+                if let Some(m) = reflection {
+                    let image = apply(m);
+                    let rot: Vec<&Symmetry> = problem.symmetries.iter().filter(|s| !s.reflection).collect();
+                    if canonical(&image, rot.iter().copied()) != canonical(options, rot.iter().copied()) {
+                        out.push(image);
+                    }
+                }
+            }
+            _ => out.push(options.to_vec()),
+        }
+    }
+
+    /// Size of the filter group `H` (identity included).
+    pub fn group_order(&self) -> usize {
+        self.syms.len() + 1
+    }
+}

@@ -1,0 +1,274 @@
+//! Monte-Carlo sampling (Busche's `-s TRIALS,REMAINING,SEED`) and Knuth's
+//! tree-size estimator, so a user can ask how long a full enumeration would
+//! take before starting it.
+//!
+//! * A *trial* searches with the children of every node in random order and
+//!   ends the first time a piece is removed leaving `REMAINING` pieces: it
+//!   dives to the first node with `REMAINING - 1` pieces left, enumerates
+//!   everything below it, and stops. Solutions per second over many trials
+//!   compare configurations on puzzles too large to enumerate.
+//! * A *probe* (Knuth 1975) follows one random path from the root; with
+//!   `d_1, d_2, ...` the numbers of children met, `d_1 + d_1 d_2 + ...` is an
+//!   unbiased estimate of the number of placements of the full search, and
+//!   `d_1 ... d_n` (when the path ends in a solution) of the number of
+//!   solutions. The mean over many probes is the estimate.
+
+use super::bits::Bits;
+use super::hybrid::{Shared, Stop, Walk};
+use crate::search::{Flow, Limits, StopReason};
+use std::time::{Duration, Instant};
+
+/// A small seeded generator (SplitMix64): reproducible runs from a seed.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x853c_49e6_748f_ea9b)
+    }
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// A uniform number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+    /// Shuffles `s` uniformly (Fisher-Yates).
+    pub fn shuffle(&mut self, s: &mut [u32]) {
+        for i in (1..s.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            s.swap(i, j);
+        }
+    }
+}
+
+/// `--sample TRIALS,REMAINING,SEED`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SampleSpec {
+    /// Number of trials.
+    pub trials: u64,
+    /// A trial ends when a removal leaves this many pieces.
+    pub remaining: u32,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl SampleSpec {
+    /// Parses `TRIALS,REMAINING,SEED`.
+    pub fn parse(s: &str) -> Result<SampleSpec, String> {
+        let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+        let [t, r, seed] = parts.as_slice() else {
+            return Err(format!("`{s}`: expected TRIALS,REMAINING,SEED (e.g. 10000,16,5)"));
+        };
+        let num = |x: &str, what: &str| x.parse::<u64>().map_err(|_| format!("`{s}`: {what} `{x}` is not a number"));
+        let trials = num(t, "TRIALS")?;
+        let remaining = num(r, "REMAINING")?;
+        if trials == 0 {
+            return Err(format!("`{s}`: TRIALS must be at least 1"));
+        }
+        if remaining == 0 || remaining > u32::MAX as u64 {
+            return Err(format!("`{s}`: REMAINING must be at least 1"));
+        }
+        Ok(SampleSpec { trials, remaining: remaining as u32, seed: num(seed, "SEED")? })
+    }
+}
+
+/// What sampling measured.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct SampleReport {
+    /// Trials run.
+    pub trials: u64,
+    /// Solutions found over all trials (a solution can recur in several).
+    pub solutions: u64,
+    /// Placements over all trials.
+    pub nodes: u64,
+    /// Wall time.
+    #[serde(serialize_with = "secs")]
+    pub elapsed: Duration,
+    /// Trials that exhausted the whole tree before ending.
+    pub exhausted: u64,
+    /// Set when a limit cut the sampling short.
+    pub stopped: Option<StopReason>,
+}
+
+fn secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+impl SampleReport {
+    /// Solutions per second.
+    pub fn rate(&self) -> f64 {
+        let t = self.elapsed.as_secs_f64();
+        if t > 0.0 {
+            self.solutions as f64 / t
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Runs Monte-Carlo trials; `visit` sees every solution found (image ids).
+pub fn sample<B: Bits>(
+    shared: &Shared<B>,
+    spec: SampleSpec,
+    limits: &Limits,
+    visit: &mut dyn FnMut(&[u32]) -> Flow,
+) -> SampleReport {
+    let start = Instant::now();
+    let mut rng = Rng::new(spec.seed);
+    let mut report = SampleReport::default();
+    for _ in 0..spec.trials {
+        let walk = Walk::Sample { rng: rng.clone(), stop_left: spec.remaining };
+        let mut w = shared.walker(limits, walk);
+        let r = w.run(visit);
+        report.trials += 1;
+        report.solutions += w.solutions;
+        report.nodes += w.nodes;
+        if let Walk::Sample { rng: used, .. } = &w.walk {
+            rng = used.clone();
+        }
+        // Decorrelate the next trial even when this one drew few numbers.
+        rng.next_u64();
+        match r {
+            Ok(()) => report.exhausted += 1,
+            Err(Stop::TrialEnd) => {}
+            Err(Stop::Limit(reason)) => {
+                report.stopped = Some(reason);
+                break;
+            }
+        }
+    }
+    report.elapsed = start.elapsed();
+    report
+}
+
+/// `--estimate PROBES[,SEED]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EstimateSpec {
+    /// Number of random paths.
+    pub probes: u64,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl EstimateSpec {
+    /// Parses `PROBES` or `PROBES,SEED` (seed 1 by default).
+    pub fn parse(s: &str) -> Result<EstimateSpec, String> {
+        let (p, seed) = s.split_once(',').unwrap_or((s, "1"));
+        let probes: u64 = p.trim().parse().map_err(|_| format!("`{s}`: PROBES `{p}` is not a number"))?;
+        if probes == 0 {
+            return Err(format!("`{s}`: PROBES must be at least 1"));
+        }
+        let seed = seed.trim().parse().map_err(|_| format!("`{s}`: SEED `{seed}` is not a number"))?;
+        Ok(EstimateSpec { probes, seed })
+    }
+}
+
+/// Knuth's estimate of the search tree.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Estimate {
+    /// Probes run.
+    pub probes: u64,
+    /// Mean estimated placements of the full search.
+    pub nodes: f64,
+    /// Standard error of `nodes`.
+    pub nodes_stderr: f64,
+    /// Mean estimated solutions found by the full search.
+    pub solutions: f64,
+    /// Standard error of `solutions`.
+    pub solutions_stderr: f64,
+    /// Placements per second measured on a short run of the real search.
+    pub nodes_per_sec: f64,
+    /// `nodes / nodes_per_sec`.
+    pub seconds: f64,
+    /// Mean estimated placements by depth (index 0: the first piece).
+    pub per_depth: Vec<f64>,
+}
+
+fn mean_and_stderr(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    if xs.len() < 2 {
+        return (mean, f64::NAN);
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, (var / n).sqrt())
+}
+
+/// Runs `spec.probes` random paths and times a short real search to turn
+/// the node estimate into seconds.
+pub fn estimate<B: Bits>(shared: &Shared<B>, spec: EstimateSpec, rate_window: Duration) -> Estimate {
+    let mut rng = Rng::new(spec.seed);
+    let none = Limits::none();
+    let (mut nodes, mut sols) = (Vec::new(), Vec::new());
+    let depth = shared.n_pieces() as usize + 1;
+    let mut per_depth = vec![0.0; depth];
+    for _ in 0..spec.probes {
+        let walk =
+            Walk::Probe { rng: rng.clone(), weight: 1.0, nodes: 0.0, solutions: 0.0, per_depth: vec![0.0; depth] };
+        let mut w = shared.walker(&none, walk);
+        let _ = w.run(&mut |_| Flow::Continue);
+        if let Walk::Probe { rng: used, nodes: n, solutions: s, per_depth: pd, .. } = &w.walk {
+            rng = used.clone();
+            nodes.push(*n);
+            sols.push(*s);
+            for (a, b) in per_depth.iter_mut().zip(pd) {
+                *a += b / spec.probes as f64;
+            }
+        }
+        rng.next_u64();
+    }
+    let (n_mean, n_se) = mean_and_stderr(&nodes);
+    let (s_mean, s_se) = mean_and_stderr(&sols);
+    let timed = Limits::none().with_time_limit(Some(rate_window));
+    let start = Instant::now();
+    let mut w = shared.walker(&timed, Walk::All);
+    let _ = w.run(&mut |_| Flow::Continue);
+    let t = start.elapsed().as_secs_f64();
+    let rate = if t > 0.0 { w.nodes as f64 / t } else { 0.0 };
+    Estimate {
+        probes: spec.probes,
+        nodes: n_mean,
+        nodes_stderr: n_se,
+        solutions: s_mean,
+        solutions_stderr: s_se,
+        nodes_per_sec: rate,
+        seconds: if rate > 0.0 { n_mean / rate } else { f64::NAN },
+        per_depth,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        assert_eq!(SampleSpec::parse("10000,16,5").unwrap(), SampleSpec { trials: 10000, remaining: 16, seed: 5 });
+        assert!(SampleSpec::parse("10,16").is_err());
+        assert!(SampleSpec::parse("0,16,1").is_err());
+        assert!(SampleSpec::parse("1,x,1").unwrap_err().contains("REMAINING"));
+        assert_eq!(EstimateSpec::parse("200").unwrap(), EstimateSpec { probes: 200, seed: 1 });
+        assert_eq!(EstimateSpec::parse("200,7").unwrap().seed, 7);
+        assert!(EstimateSpec::parse("0").is_err());
+    }
+
+    #[test]
+    fn rng_is_uniform_enough_and_reproducible() {
+        let mut a = Rng::new(3);
+        let mut b = Rng::new(3);
+        let mut hist = [0u32; 4];
+        for _ in 0..4000 {
+            let x = a.below(4);
+            assert_eq!(x, b.below(4));
+            hist[x as usize] += 1;
+        }
+        assert!(hist.iter().all(|&h| (800..1200).contains(&h)), "{hist:?}");
+    }
+}

@@ -1,0 +1,227 @@
+//! Splitting a search into independent subproblem files (`emx split`) and
+//! adding up their results (`emx merge`), so that any batch system (GNU
+//! parallel, a Slurm job array) can run a search too large for one machine.
+//!
+//! A split enumerates the nodes at depth `D` of the configured search (the
+//! piece constrained by the redundancy filter is placed first, so every
+//! part carries it) and writes each as a definition file in Busche's
+//! format: the pieces placed on the way become stationary pieces (`type=S`,
+//! keeping their names), the others stay mobile. A `manifest.json` lists
+//! the parts with their weights (fixed-box solutions per solution of the
+//! part) and the solutions met above depth `D`. Merging reads each part's
+//! `emx solve --format json` result and adds the weighted counts; with
+//! `--all` results it also rebuilds every solution of the original puzzle,
+//! verifies it and counts the classes under rotation (and reflection).
+
+use crate::frontend::polycube::Puzzle;
+use crate::ir::{Equivalence, OptionId, Problem, Solution, UniqueFilter};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// One placed piece, as in `emx solve --format json` solution lists.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlacedPiece {
+    /// Piece name.
+    pub piece: String,
+    /// Cells `[x, y, z]`.
+    pub cells: Vec<[u32; 3]>,
+}
+
+/// One part of a split.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Part {
+    /// Definition file, relative to the manifest.
+    pub file: String,
+    /// Fixed-box solutions each solution of the part stands for.
+    pub weight: u64,
+    /// Pieces fixed by the split.
+    pub placed: Vec<PlacedPiece>,
+}
+
+/// A solution met above the split depth.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Found {
+    /// Fixed-box solutions it stands for.
+    pub weight: u64,
+    /// Its pieces.
+    pub solution: Vec<PlacedPiece>,
+}
+
+/// `manifest.json` of a split.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The original definition file.
+    pub file: String,
+    /// Puzzle index in that file (1-based).
+    pub puzzle: usize,
+    /// Split depth.
+    pub depth: usize,
+    /// The engine configuration that made the split.
+    pub engine: String,
+    /// Whether the redundancy filter broke reflections too (then only the
+    /// classes under rotation and reflection can be counted).
+    pub mirror: bool,
+    /// The parts.
+    pub parts: Vec<Part>,
+    /// Solutions found above the split depth.
+    pub found: Vec<Found>,
+}
+
+/// The pieces of a list of options, named after the copies of their group
+/// (copies in order of first use).
+pub fn placed_pieces(problem: &Problem, options: &[OptionId]) -> Vec<PlacedPiece> {
+    let geo = problem.geometry.as_ref().expect("polycube problems carry geometry");
+    let mut used: HashMap<u32, usize> = HashMap::new();
+    options
+        .iter()
+        .map(|&o| {
+            let p = &geo.placements[o as usize];
+            let k = used.entry(p.piece).or_insert(0);
+            let names = &geo.pieces[p.piece as usize].names;
+            let name = names[(*k).min(names.len() - 1)].clone();
+            *k += 1;
+            PlacedPiece { piece: name, cells: p.cells.iter().map(|&c| geo.coords(c)).collect() }
+        })
+        .collect()
+}
+
+fn layout(cells: impl IntoIterator<Item = [i64; 3]>) -> String {
+    cells.into_iter().map(|c| format!("{} {} {}", c[0], c[1], c[2])).collect::<Vec<_>>().join(", ")
+}
+
+/// The definition file of a part: `placed` pieces stationary, the others
+/// mobile as defined.
+pub fn part_text(puzzle: &Puzzle, placed: &[PlacedPiece], header: &str) -> String {
+    let [dx, dy, dz] = puzzle.dims;
+    let mut s = String::new();
+    for line in header.lines() {
+        s.push_str(&format!("# {line}\n"));
+    }
+    s.push_str(&format!("D:xDim={dx}:yDim={dy}:zDim={dz}{}\n", if puzzle.one_side { ":oneSide" } else { "" }));
+    for d in &puzzle.pieces {
+        let fixed = placed.iter().find(|p| p.piece == d.name);
+        match (d.stationary, fixed) {
+            (true, _) => s.push_str(&format!(
+                "C:name={}:type=S:layout={}\n",
+                d.name,
+                layout(d.cells.iter().map(|c| c.map(|v| v as i64)))
+            )),
+            (false, Some(p)) => s.push_str(&format!(
+                "C:name={}:type=S:layout={}\n",
+                d.name,
+                layout(p.cells.iter().map(|c| c.map(|v| v as i64)))
+            )),
+            (false, None) => s.push_str(&format!(
+                "C:name={}:type=M:layout={}\n",
+                d.name,
+                layout(d.cells.iter().map(|c| c.map(|v| v as i64)))
+            )),
+        }
+    }
+    s.push_str("~D\n");
+    s
+}
+
+/// Writes `text` to `path` through a temporary file and a rename.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// The result of one part (`emx solve --format json`), as merge reads it.
+#[derive(Clone, Debug, Deserialize)]
+pub struct PartResult {
+    /// Fixed-box solutions of the part.
+    pub found: u64,
+    /// Whether the part's search finished.
+    pub complete: bool,
+    /// Solutions, when solved with `--all`.
+    #[serde(default)]
+    pub solution_list: Option<Vec<Vec<PlacedPiece>>>,
+}
+
+/// What a merge computed.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Merged {
+    /// Parts read.
+    pub parts: usize,
+    /// Whether every part finished.
+    pub complete: bool,
+    /// Solutions of the fixed box.
+    pub fixed_box: u64,
+    /// Classes under rotation (when every part listed its solutions).
+    pub unique: Option<u64>,
+    /// Classes under rotation and reflection (same condition).
+    pub unique_mirror: Option<u64>,
+}
+
+/// Why a merge failed.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// A rebuilt solution does not match the puzzle.
+    #[error("{0}")]
+    Mismatch(String),
+}
+
+/// Adds up part results. With every solution list present, rebuilds each
+/// solution of the original puzzle (split pieces plus the part's pieces),
+/// checks it with `verify` and counts its classes.
+pub fn merge(
+    problem: &Problem,
+    manifest: &Manifest,
+    results: &[PartResult],
+    verify: &dyn Fn(&Solution) -> Result<(), String>,
+) -> Result<Merged, MergeError> {
+    let geo = problem.geometry.as_ref().expect("polycube problems carry geometry");
+    let mut merged = Merged { parts: results.len(), complete: results.iter().all(|r| r.complete), ..Merged::default() };
+    merged.fixed_box = manifest.found.iter().map(|f| f.weight).sum::<u64>()
+        + manifest.parts.iter().zip(results).map(|(p, r)| p.weight * r.found).sum::<u64>();
+    if results.iter().any(|r| r.solution_list.is_none()) {
+        return Ok(merged);
+    }
+    let group_of: HashMap<&str, u32> =
+        geo.pieces.iter().enumerate().flat_map(|(g, p)| p.names.iter().map(move |n| (n.as_str(), g as u32))).collect();
+    let option_of: HashMap<(u32, Vec<u32>), OptionId> =
+        geo.placements.iter().enumerate().map(|(o, p)| ((p.piece, p.cells.clone()), o as OptionId)).collect();
+    let to_options = |pieces: &[&PlacedPiece]| -> Result<Solution, MergeError> {
+        let mut options = Vec::new();
+        for p in pieces {
+            let g = *group_of
+                .get(p.piece.as_str())
+                .ok_or_else(|| MergeError::Mismatch(format!("unknown piece `{}`", p.piece)))?;
+            if geo.pieces[g as usize].stationary {
+                continue;
+            }
+            let mut cells: Vec<u32> = p.cells.iter().map(|&c| geo.cell(c)).collect();
+            cells.sort_unstable();
+            let o = option_of.get(&(g, cells)).ok_or_else(|| {
+                MergeError::Mismatch(format!("piece `{}` at {:?} is no image of the puzzle", p.piece, p.cells))
+            })?;
+            options.push(*o);
+        }
+        Ok(Solution { options })
+    };
+    let mut rot = UniqueFilter::new(&problem.symmetries, Equivalence::Rotations);
+    let mut mir = UniqueFilter::new(&problem.symmetries, Equivalence::RotationsAndMirrors);
+    let (mut n_rot, mut n_mir) = (0u64, 0u64);
+    let mut add = |s: Solution| -> Result<(), MergeError> {
+        verify(&s).map_err(|e| MergeError::Mismatch(format!("a merged solution is invalid: {e}")))?;
+        n_rot += rot.insert(&s.options) as u64;
+        n_mir += mir.insert(&s.options) as u64;
+        Ok(())
+    };
+    for f in &manifest.found {
+        add(to_options(&f.solution.iter().collect::<Vec<_>>())?)?;
+    }
+    for (part, r) in manifest.parts.iter().zip(results) {
+        for sol in r.solution_list.as_ref().expect("checked above") {
+            let all: Vec<&PlacedPiece> = part.placed.iter().chain(sol.iter()).collect();
+            add(to_options(&all)?)?;
+        }
+    }
+    merged.unique = (!manifest.mirror).then_some(n_rot);
+    merged.unique_mirror = Some(n_mir);
+    Ok(merged)
+}

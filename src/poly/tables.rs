@@ -1,0 +1,132 @@
+//! Image tables for the bit-field engines, laid out for the search loops:
+//! per cell, per piece group, the masks of the images that cover the cell
+//! (MCH, EMCH) and of the images whose root (least cell in bit order) is the
+//! cell (de Bruijn), each list contiguous and next to its image ids.
+
+use super::bits::Bits;
+use super::model::Images;
+
+/// A per-cell, per-group family of image lists in one flat array.
+///
+/// Invariant: the images of cell `c`, group `g` are
+/// `mask[start[c*G+g]..start[c*G+g+1]]` (with ids in `img` at the same
+/// positions); `groups[c]` has bit `g` set iff that list is non-empty.
+#[derive(Clone, Debug)]
+pub struct CellLists<B> {
+    n_groups: usize,
+    start: Vec<u32>,
+    /// Image masks.
+    pub mask: Vec<B>,
+    /// Image ids, parallel to `mask`.
+    pub img: Vec<u32>,
+    /// Groups with at least one image per cell.
+    pub groups: Vec<u128>,
+    /// The longest list of one cell (all groups).
+    pub max_per_cell: usize,
+}
+
+impl<B: Bits> CellLists<B> {
+    fn build(
+        n_cells: usize,
+        n_groups: usize,
+        entries: impl Fn(usize) -> Vec<u32>,
+        images: &Images,
+        masks: &[B],
+    ) -> Self {
+        let mut start = Vec::with_capacity(n_cells * n_groups + 1);
+        let mut mask = Vec::new();
+        let mut img = Vec::new();
+        let mut groups = vec![0u128; n_cells];
+        let mut max_per_cell = 0;
+        start.push(0);
+        for (c, gm) in groups.iter_mut().enumerate() {
+            let mut here = entries(c);
+            here.sort_by_key(|&k| (images.group[k as usize], k));
+            let before = img.len();
+            for g in 0..n_groups {
+                for &k in here.iter().filter(|&&k| images.group[k as usize] as usize == g) {
+                    mask.push(masks[k as usize]);
+                    img.push(k);
+                    *gm |= 1u128 << g;
+                }
+                start.push(img.len() as u32);
+            }
+            max_per_cell = max_per_cell.max(img.len() - before);
+        }
+        CellLists { n_groups, start, mask, img, groups, max_per_cell }
+    }
+
+    /// The range of cell `c`, group `g` in `mask` / `img`.
+    #[inline]
+    pub fn range(&self, c: usize, g: usize) -> std::ops::Range<usize> {
+        let k = c * self.n_groups + g;
+        self.start[k] as usize..self.start[k + 1] as usize
+    }
+}
+
+/// Everything the bit-field engines read, for one image set.
+///
+/// Invariant: `mask[k]` has exactly the bits of `images.cells[k]`;
+/// `padding` has every bit `>= n_cells` set (the occupancy starts there).
+#[derive(Clone, Debug)]
+pub struct Tables<B> {
+    /// Number of free cells.
+    pub n_cells: usize,
+    /// Number of piece groups.
+    pub n_groups: usize,
+    /// Bits that are not cells (always "occupied").
+    pub padding: B,
+    /// Mask of each image.
+    pub mask: Vec<B>,
+    /// Group of each image.
+    pub group: Vec<u16>,
+    /// Images covering each cell.
+    pub cover: CellLists<B>,
+    /// Images rooted at each cell.
+    pub root: CellLists<B>,
+    /// Face neighbours of each cell.
+    pub neighbours: Vec<B>,
+    /// Images of each group.
+    pub by_group: Vec<Vec<u32>>,
+}
+
+impl<B: Bits> Tables<B> {
+    /// Builds the tables; `images.n_cells` must not exceed `B::CAPACITY`.
+    pub fn new(images: &Images) -> Self {
+        assert!(images.n_cells <= B::CAPACITY);
+        let n_cells = images.n_cells;
+        let n_groups = images.groups.len();
+        let mask: Vec<B> =
+            images.cells.iter().map(|cs| cs.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize)))).collect();
+        let mut covering: Vec<Vec<u32>> = vec![Vec::new(); n_cells];
+        let mut rooted: Vec<Vec<u32>> = vec![Vec::new(); n_cells];
+        for (k, cs) in images.cells.iter().enumerate() {
+            for &b in cs {
+                covering[b as usize].push(k as u32);
+            }
+            rooted[cs[0] as usize].push(k as u32);
+        }
+        let cover = CellLists::build(n_cells, n_groups, |c| covering[c].clone(), images, &mask);
+        let root = CellLists::build(n_cells, n_groups, |c| rooted[c].clone(), images, &mask);
+        let neighbours = images
+            .neighbours()
+            .iter()
+            .map(|ns| ns.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize))))
+            .collect();
+        let mut by_group = vec![Vec::new(); n_groups];
+        for (k, &g) in images.group.iter().enumerate() {
+            by_group[g as usize].push(k as u32);
+        }
+        Tables {
+            n_cells,
+            n_groups,
+            padding: B::below(n_cells).not(),
+            mask,
+            group: images.group.clone(),
+            cover,
+            root,
+            neighbours,
+            by_group,
+        }
+    }
+}
