@@ -3,11 +3,12 @@
 //! with an error; none silently falls back to another.
 
 use crate::dlx::Dlx;
-use crate::input::Instance;
+use crate::cp::{CpConfig, CpEngine};
+use crate::input::{Instance, InstanceKind};
 use crate::search::Engine;
 
 /// Back-end names accepted by `--backend`.
-pub const NAMES: &[&str] = &["auto", "dlx"];
+pub const NAMES: &[&str] = &["auto", "dlx", "cp"];
 
 /// Why a back-end cannot be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -29,17 +30,28 @@ pub enum BackendError {
 
 /// Per-run settings that back-ends may read.
 #[derive(Clone, Debug, Default)]
-pub struct BackendConfig {}
+pub struct BackendConfig {
+    /// Configuration of the `cp` back-end (`--cp`).
+    pub cp: CpConfig,
+}
 
 /// Builds the engine `name` for `instance`. `auto` picks the best engine
 /// emx has for the instance.
 pub fn make<'a>(
     name: &str,
     instance: &'a Instance,
-    _config: &BackendConfig,
+    config: &BackendConfig,
 ) -> Result<Box<dyn Engine + 'a>, BackendError> {
     match name {
         "auto" | "dlx" => Ok(Box::new(Dlx::new(instance.problem()))),
+        "cp" => match &instance.kind {
+            InstanceKind::EdgeMatch(e) => Ok(Box::new(CpEngine::new(&e.puzzle, &e.problem, config.cp.clone()))),
+            InstanceKind::Polycube(_) => Err(BackendError::NotApplicable {
+                backend: name.to_string(),
+                file: instance.file.clone(),
+                reason: "the CP engine solves edge-matching puzzles only".into(),
+            }),
+        },
         other => Err(BackendError::Unknown(other.to_string())),
     }
 }

@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod backend;
+pub mod cp;
 pub mod dlx;
 pub mod edgematch;
 pub mod frontend;

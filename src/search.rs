@@ -132,4 +132,9 @@ pub trait Engine {
     /// Enumerates solutions until exhaustion, a limit, or `visit` returning
     /// [`Flow::Stop`]; `stats.solutions` counts solutions visited.
     fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[crate::ir::OptionId]) -> Flow) -> SearchStats;
+    /// Engine-specific counters of the latest run (name, value), e.g. the
+    /// CP engine's backjumps and shaving probes; empty by default.
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        Vec::new()
+    }
 }

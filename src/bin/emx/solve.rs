@@ -3,6 +3,7 @@
 use crate::{interrupt_flag, Format, EXIT_LIMIT, EXIT_NO_SOLUTION, EXIT_OK};
 use clap::Args;
 use emx::backend::{self, BackendConfig};
+use emx::cp::CpConfig;
 use emx::input::{self, InputFormat};
 use emx::ir::Equivalence;
 use emx::search::Limits;
@@ -25,6 +26,13 @@ pub struct SolveArgs {
     /// Solving back-end (`auto` picks the best one for the puzzle).
     #[arg(long, default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(backend::NAMES))]
     pub backend: String,
+    /// Components of the `cp` backend, for ablation: comma-separated
+    /// `[no-]COMPONENT` (preemption, shared-edges, cycles, backjump,
+    /// older-cells, shaving, patterns, instantiation, edge-filter),
+    /// `heuristic=min-offer|min-expected-offer|min-expected-gap|min-expected-ratio`,
+    /// `shave-limit=L`, `basic` (all off) or `default`.
+    #[arg(long, value_name = "SPEC", value_parser = parse_cp)]
+    pub cp: Option<CpConfig>,
     /// Count all solutions, printing the first (the default).
     #[arg(long, group = "mode")]
     pub count: bool,
@@ -85,13 +93,16 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     .with_time_limit(args.time_limit.map(Duration::from_secs_f64));
     let opts = SolveOptions { mode: Some(mode), equivalence, limits };
     let verify = |s: &emx::ir::Solution| instance.verify(s);
-    let mut engine = backend::make(&args.backend, &instance, &BackendConfig::default())?;
+    anyhow::ensure!(args.cp.is_none() || args.backend == "cp", "--cp configures the cp backend: add --backend cp");
+    let config = BackendConfig { cp: args.cp.unwrap_or_default() };
+    let mut engine = backend::make(&args.backend, &instance, &config)?;
     let report = solve(engine.as_mut(), problem, &opts, &verify)?;
+    let counters = engine.counters();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match args.format {
-        Format::Json => print_json(&mut out, &instance, &report, mode)?,
-        Format::Text => print_text(&mut out, &instance, &report, args.quiet)?,
+        Format::Json => print_json(&mut out, &instance, &report, &counters, mode)?,
+        Format::Text => print_text(&mut out, &instance, &report, &counters, args.quiet)?,
     }
     out.flush()?;
     Ok(if report.hit_limit() || (args.solution_limit.is_some() && report.stats.stopped.is_some()) {
@@ -115,6 +126,7 @@ fn print_text(
     out: &mut impl Write,
     instance: &input::Instance,
     report: &SolveReport,
+    counters: &[(&str, u64)],
     quiet: bool,
 ) -> std::io::Result<()> {
     let problem = instance.problem();
@@ -151,6 +163,10 @@ fn print_text(
         s.elapsed.as_secs_f64(),
         s.nodes_per_sec() / 1e6
     )?;
+    if !counters.is_empty() {
+        let list: Vec<String> = counters.iter().map(|(k, v)| format!("{} {v}", k.replace('_', " "))).collect();
+        writeln!(out, "counters: {}", list.join(", "))?;
+    }
     if let Some(reason) = s.stopped {
         let why = serde_json::to_value(reason).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
         writeln!(out, "stopped: {} (the search did not finish)", why.replace('_', " "))?;
@@ -162,6 +178,7 @@ fn print_json(
     out: &mut impl Write,
     instance: &input::Instance,
     report: &SolveReport,
+    counters: &[(&str, u64)],
     mode: Mode,
 ) -> std::io::Result<()> {
     let problem = instance.problem();
@@ -181,9 +198,16 @@ fn print_json(
         "items": problem.items().len(),
         "options": problem.n_options(),
     });
+    if !counters.is_empty() {
+        v["counters"] = counters.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>().into();
+    }
     if mode != Mode::Count {
         v["solution_list"] = report.solutions.iter().map(|s| instance.solution_json(s)).collect();
     }
     serde_json::to_writer(&mut *out, &v)?;
     writeln!(out)
+}
+
+fn parse_cp(spec: &str) -> Result<CpConfig, String> {
+    CpConfig::parse(spec).map_err(|e| e.to_string())
 }
