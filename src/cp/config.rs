@@ -4,7 +4,7 @@
 //! SPEC  := ITEM ("," ITEM)*
 //! ITEM  := "default" | "basic" | COMPONENT | "no-" COMPONENT | KEY "=" VALUE
 //! COMPONENT := preemption | shared-edges | cycles | backjump | older-cells
-//!            | shaving | patterns | instantiation | edge-filter
+//!            | shaving | patterns | instantiation | edge-filter | symmetry
 //! KEY   := heuristic (min-offer | min-expected-offer | min-expected-gap | min-expected-ratio)
 //!        | shave-limit (an integer >= 1)
 //! ```
@@ -89,8 +89,12 @@ pub struct CpConfig {
     /// Branch first on a cell that a pair with one offer and one demand
     /// fixes (§3.1's instantiation rule).
     pub instantiation: bool,
-    /// Edge-colour reasoning between adjacent open cells.
+    /// Edge-colour reasoning: cell domains kept edge consistent.
     pub edge_filter: bool,
+    /// Symmetry breaking: one corner tile is kept to one corner per orbit
+    /// of the board rotations, and every solution found is reported with
+    /// its rotated copies.
+    pub symmetry: bool,
     /// Pair-selection heuristic.
     pub heuristic: Heuristic,
 }
@@ -108,6 +112,7 @@ impl Default for CpConfig {
             patterns: true,
             instantiation: true,
             edge_filter: true,
+            symmetry: true,
             heuristic: Heuristic::MinExpectedGap,
         }
     }
@@ -124,6 +129,7 @@ pub const COMPONENTS: &[&str] = &[
     "patterns",
     "instantiation",
     "edge-filter",
+    "symmetry",
 ];
 
 /// A `--cp` specification that does not parse.
@@ -151,6 +157,7 @@ impl CpConfig {
             patterns: false,
             instantiation: false,
             edge_filter: false,
+            symmetry: false,
             heuristic: Heuristic::MinOffer,
         }
     }
@@ -166,6 +173,7 @@ impl CpConfig {
             "patterns" => &mut self.patterns,
             "instantiation" => &mut self.instantiation,
             "edge-filter" => &mut self.edge_filter,
+            "symmetry" => &mut self.symmetry,
             _ => return None,
         })
     }

@@ -44,6 +44,9 @@ pub struct CpEngine {
     searcher: Searcher,
     clues: Vec<(usize, usize, u8)>,
     options: HashMap<(u32, u32, [Color; 4]), OptionId>,
+    /// Option maps of the board rotations used for symmetry breaking
+    /// (empty when it is off or does not apply).
+    images: Vec<Vec<OptionId>>,
     last: Counters,
     last_preempted: u64,
 }
@@ -63,8 +66,17 @@ impl CpEngine {
             })
             .collect();
         let clues = puzzle.clues.iter().map(|c| (puzzle.cell(c.row, c.col), c.tile, c.rotation)).collect();
-        let core = Core::new(Model::new(puzzle), config);
-        CpEngine { searcher: Searcher::new(core), clues, options, last: Counters::default(), last_preempted: 0 }
+        let mut model = Model::new(puzzle);
+        let mut images = Vec::new();
+        if config.symmetry {
+            if let Some((pivot, allowed)) = symmetry_pivot(puzzle, problem) {
+                model.pivot = pivot;
+                model.pivot_allowed = allowed;
+                images = problem.symmetries.iter().map(|s| s.option_map.clone()).collect();
+            }
+        }
+        let core = Core::new(model, config);
+        CpEngine { searcher: Searcher::new(core), clues, options, images, last: Counters::default(), last_preempted: 0 }
     }
 
     /// The configuration.
@@ -98,24 +110,50 @@ impl Engine for CpEngine {
         self.searcher.core.preempted = 0;
         self.searcher.counters = Counters::default();
         let mut stopped = None;
+        let mut emitted = 0u64;
         if self.root() {
-            let options = &self.options;
+            let (options, images) = (&self.options, &self.images);
             let mut ids = Vec::new();
-            stopped = self.searcher.run(limits, &mut |core: &Core| {
+            let mut image = Vec::new();
+            let mut full = false;
+            // The searcher sees no solution limit: it finds one board per
+            // symmetry class, this visitor reports the class.
+            let inner = Limits { max_solutions: None, ..limits.clone() };
+            stopped = self.searcher.run(&inner, &mut |core: &Core| {
                 ids.clear();
                 for c in 0..core.m.n_cells {
                     let t = core.st.tile_at[c];
                     let key = (t, c as u32, core.st.colors_at[c]);
                     ids.push(*options.get(&key).expect("every fitting placement is an IR option"));
                 }
-                visit(&ids)
+                for k in 0..=images.len() {
+                    let board = if k == 0 {
+                        &ids
+                    } else {
+                        image.clear();
+                        image.extend(ids.iter().map(|&o| images[k - 1][o as usize]));
+                        &image
+                    };
+                    emitted += 1;
+                    if visit(board) == Flow::Stop {
+                        return Flow::Stop;
+                    }
+                    if limits.max_solutions.is_some_and(|m| emitted >= m) {
+                        full = true;
+                        return Flow::Stop;
+                    }
+                }
+                Flow::Continue
             });
+            if full {
+                stopped = Some(crate::search::StopReason::SolutionLimit);
+            }
         }
         let c = self.searcher.counters.clone();
         self.last_preempted = self.searcher.core.preempted;
         self.last = c.clone();
         SearchStats {
-            solutions: c.solutions,
+            solutions: emitted,
             nodes: c.nodes,
             updates: c.nodes + c.probes,
             elapsed: start.elapsed(),
@@ -132,4 +170,61 @@ impl Engine for CpEngine {
             ("preempted_tiles", self.last_preempted),
         ]
     }
+}
+
+/// The symmetry-breaking pivot: a corner tile (not a clue) and the corners
+/// it may take, one per orbit of the board rotations in `problem` (which
+/// `to_problem` restricts to those that map the clues onto themselves).
+/// A non-trivial rotation moves every corner, so each orbit of solutions
+/// has exactly one member with the pivot on an allowed corner, and its
+/// other members are its distinct images.
+fn symmetry_pivot(puzzle: &EdgePuzzle, problem: &Problem) -> Option<(u32, Vec<bool>)> {
+    let (rows, cols) = (puzzle.rows, puzzle.cols);
+    if problem.symmetries.is_empty() || rows < 2 || cols < 2 || problem.symmetries.iter().any(|s| s.reflection) {
+        return None;
+    }
+    let geo = problem.geometry.as_ref()?;
+    let corners = [0, cols - 1, rows * cols - 1, (rows - 1) * cols];
+    let clue_tiles: Vec<usize> = puzzle.clues.iter().map(|c| c.tile).collect();
+    let pivot = (0..puzzle.tiles.len()).find(|&t| {
+        let c = puzzle.tiles[t].0;
+        !clue_tiles.contains(&t) && (0..4).any(|s| c[s] == crate::edgematch::GREY && c[(s + 1) & 3] == crate::edgematch::GREY)
+    })?;
+    // One option of the pivot on each corner.
+    let mut at_corner = [None; 4];
+    for (o, p) in geo.placements.iter().enumerate() {
+        if p.piece as usize == pivot {
+            if let Some(k) = corners.iter().position(|&c| c == p.cells[0] as usize) {
+                at_corner[k].get_or_insert(o);
+            }
+        }
+    }
+    let at_corner: Vec<usize> = at_corner.iter().map(|o| o.ok_or(())).collect::<Result<_, _>>().ok()?;
+    // The orbit of each corner under the rotations; they must have
+    // |G| elements each (free action), and the first corner of each orbit
+    // is the allowed one.
+    let group = problem.symmetries.len() + 1;
+    let mut allowed = vec![false; rows * cols];
+    let mut covered = [false; 4];
+    for k in 0..4 {
+        if covered[k] {
+            continue;
+        }
+        let mut orbit = vec![k];
+        for s in &problem.symmetries {
+            let image = geo.placements[s.option_map[at_corner[k]] as usize].cells[0] as usize;
+            let j = corners.iter().position(|&c| c == image)?;
+            if orbit.contains(&j) || covered[j] {
+                return None;
+            }
+            orbit.push(j);
+        }
+        debug_assert_eq!(orbit.len(), group);
+        for &j in &orbit {
+            covered[j] = true;
+        }
+        allowed[corners[k]] = true;
+    }
+    let orbits = allowed.iter().filter(|&&a| a).count();
+    (orbits * group == 4).then_some((pivot as u32, allowed))
 }

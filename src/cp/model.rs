@@ -56,6 +56,10 @@ pub(crate) struct Model {
     /// Whether a cell is on the border ring.
     pub on_ring: Vec<bool>,
     pub ring_size: usize,
+    /// Symmetry breaking: tile `pivot` may only go to the cells marked in
+    /// `pivot_allowed` (one corner per orbit of the board rotations).
+    pub pivot: u32,
+    pub pivot_allowed: Vec<bool>,
     /// `h[m]`: most edges `m` unit squares can share (`2m - ceil(2 sqrt m)`).
     pub h: Vec<u32>,
 }
@@ -194,6 +198,8 @@ impl Model {
             nbr,
             on_ring,
             ring_size,
+            pivot: NONE,
+            pivot_allowed: Vec::new(),
             h,
         }
     }

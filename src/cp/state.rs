@@ -373,11 +373,13 @@ impl State {
     }
 
     /// Whether tile `t` in rotation `r` fits empty cell `c`: it shows the
-    /// known colours and no grey on an open side.
+    /// known colours and no grey on an open side (and, for the symmetry
+    /// pivot, the cell is one it may take).
     #[inline]
     pub fn fits(&self, m: &Model, c: usize, t: usize, r: usize) -> bool {
         (m.rot_packed[t][r] ^ self.known_packed[c]) & self.known_mask[c] == 0
             && m.grey_mask[t][r] & self.unknown_sides[c] == 0
+            && (t as u32 != m.pivot || m.pivot_allowed[c])
     }
 
     /// Available tiles of pair `p` (memberships).
