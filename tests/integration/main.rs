@@ -1,6 +1,7 @@
 //! emx integration tests: one binary, one module per area.
 
 mod cli;
+mod cp;
 mod polycube_counts;
 mod polycube_errors;
 
