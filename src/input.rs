@@ -16,23 +16,37 @@ pub enum InputFormat {
     /// Edge matching, META 2010 / Brendan Owen format (`cols rows`, then
     /// `N E S W` per tile).
     Meta,
+    /// Edge matching, Heule's format (hint count, hints `row col piece
+    /// rot`, then `N E S W` per piece; size inferred).
+    Heule,
+    /// Edge matching, emx's own format (`size`, `colors`, `tile`, `clue`).
+    Emx,
+    /// Knuth's `.dlx` exact-cover text (items line, then one option per line).
+    Dlx,
 }
 
 impl InputFormat {
     /// Names accepted by `--input-format`.
-    pub const NAMES: &'static [&'static str] = &["polycube", "meta"];
+    pub const NAMES: &'static [&'static str] = &["polycube", "meta", "heule", "emx", "dlx"];
 
     /// Parses a `--input-format` value.
     pub fn from_name(name: &str) -> Option<InputFormat> {
         match name {
             "polycube" => Some(InputFormat::Polycube),
             "meta" => Some(InputFormat::Meta),
+            "heule" => Some(InputFormat::Heule),
+            "emx" => Some(InputFormat::Emx),
+            "dlx" => Some(InputFormat::Dlx),
             _ => None,
         }
     }
 
     /// Guesses the format from the text of a file.
     pub fn detect(text: &str) -> Option<InputFormat> {
+        // Knuth's files open with `|` comment lines.
+        if text.lines().map(str::trim).find(|l| !l.is_empty()).is_some_and(|l| l.starts_with('|')) {
+            return Some(InputFormat::Dlx);
+        }
         let first = text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).find(|l| !l.is_empty())?;
         if first.starts_with("D:") || first == "D" {
             return Some(InputFormat::Polycube);
@@ -40,6 +54,12 @@ impl InputFormat {
         let fields = first.split_whitespace().count();
         if fields == 2 && first.split_whitespace().all(|f| f.parse::<u32>().is_ok()) {
             return Some(InputFormat::Meta);
+        }
+        if fields == 1 && first.parse::<u32>().is_ok() {
+            return Some(InputFormat::Heule);
+        }
+        if first.split_whitespace().next().is_some_and(|k| edge_formats::EMX_KEYWORDS.contains(&k)) {
+            return Some(InputFormat::Emx);
         }
         None
     }
@@ -52,6 +72,16 @@ pub enum InstanceKind {
     Polycube(Box<PolycubeInstance>),
     /// An edge-matching puzzle.
     EdgeMatch(Box<EdgeInstance>),
+    /// A bare exact-cover problem (a `.dlx` file).
+    Cover(Box<CoverInstance>),
+}
+
+/// A bare exact-cover problem: verification is [`crate::ir::verify`] and a
+/// solution is drawn as its options' item lists.
+#[derive(Clone, Debug)]
+pub struct CoverInstance {
+    /// The problem (options in file order).
+    pub problem: Problem,
 }
 
 /// An edge-matching puzzle with its IR.
@@ -89,6 +119,7 @@ impl Instance {
         match &self.kind {
             InstanceKind::Polycube(p) => &p.built.problem,
             InstanceKind::EdgeMatch(e) => &e.problem,
+            InstanceKind::Cover(c) => &c.problem,
         }
     }
 
@@ -104,6 +135,7 @@ impl Instance {
                     .check_solution(&e.puzzle)
                     .map_err(|err| err.to_string())
             }
+            InstanceKind::Cover(c) => crate::ir::verify(&c.problem, solution).map_err(|err| err.to_string()),
         }
     }
 
@@ -117,6 +149,11 @@ impl Instance {
             InstanceKind::EdgeMatch(e) => {
                 let board = edgematch::ir::board_of(&e.puzzle, &e.problem, &solution.options);
                 render::text::board(&board)
+            }
+            InstanceKind::Cover(c) => {
+                let mut options = solution.options.clone();
+                options.sort_unstable();
+                options.iter().map(|&o| c.problem.option_text(o) + "\n").collect()
             }
         }
     }
@@ -132,6 +169,11 @@ impl Instance {
                 .map(|c| c.map_or(Value::Null, |p| json!({ "tile": p.tile + 1, "rotation": p.rotation })))
                 .collect();
             return json!({ "rows": board.rows, "cols": board.cols, "cells": cells });
+        }
+        if let InstanceKind::Cover(c) = &self.kind {
+            let mut options = solution.options.clone();
+            options.sort_unstable();
+            return options.iter().map(|&o| json!({ "option": o, "items": c.problem.option_text(o) })).collect();
         }
         let geo = self.problem().geometry.as_ref().expect("front-ends attach geometry");
         let mut placed: Vec<Value> = geo
@@ -153,7 +195,8 @@ impl Instance {
 pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<Instance, LoadError> {
     let file = path.display().to_string();
     let text = crate::frontend::read_text(path)?;
-    let format = match format.or_else(|| InputFormat::detect(&text)) {
+    let by_extension = path.extension().is_some_and(|e| e == "dlx").then_some(InputFormat::Dlx);
+    let format = match format.or(by_extension).or_else(|| InputFormat::detect(&text)) {
         Some(f) => f,
         None => {
             return Err(ParseError {
@@ -161,7 +204,7 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
                 line: 1,
                 col: None,
                 message: format!(
-                    "cannot tell the format of this file: expected a polycube definition (starting with `D:`) or an edge-matching file; use --input-format {}",
+                    "cannot tell the format of this file: expected a polycube definition (starting with `D:`), an edge-matching file (META `cols rows`, Heule hint count, emx `size ROWS COLS`) or a Knuth `.dlx` file; use --input-format {}",
                     InputFormat::NAMES.join("|")
                 ),
             }
@@ -170,7 +213,7 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
     };
     let stem = path.file_stem().map_or_else(|| file.clone(), |s| s.to_string_lossy().into_owned());
     match format {
-        InputFormat::Meta => {
+        InputFormat::Meta | InputFormat::Heule | InputFormat::Emx => {
             if index != 1 {
                 return Err(ParseError {
                     file,
@@ -180,9 +223,26 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
                 }
                 .into());
             }
-            let puzzle = edge_formats::parse_meta(&text, &file, &stem)?;
+            let puzzle = edge_formats::parse_puzzle(&text, format, &file, &stem)?;
+            let options = edgematch::ir::option_bound(&puzzle);
+            if options > edgematch::ir::MAX_OPTIONS {
+                return Err(ParseError {
+                    file,
+                    line: 1,
+                    col: None,
+                    message: format!(
+                        "the {}x{} board needs up to {options} exact-cover options; emx builds at most {} (`emx score` reads boards of any size)",
+                        puzzle.rows, puzzle.cols, edgematch::ir::MAX_OPTIONS
+                    ),
+                }
+                .into());
+            }
             let problem = edgematch::ir::to_problem(&puzzle);
             Ok(Instance { file, kind: InstanceKind::EdgeMatch(Box::new(EdgeInstance { puzzle, problem })) })
+        }
+        InputFormat::Dlx => {
+            let problem = crate::encode::dlx_problem(&text, &file, &stem)?;
+            Ok(Instance { file, kind: InstanceKind::Cover(Box::new(CoverInstance { problem })) })
         }
         InputFormat::Polycube => {
             let mut puzzles = polycube::parse(&text, &file)?;
@@ -197,7 +257,6 @@ pub fn load(path: &Path, format: Option<InputFormat>, index: usize) -> Result<In
                 .into());
             }
             let puzzle = puzzles.swap_remove(index - 1);
-            let stem = path.file_stem().map_or_else(|| file.clone(), |s| s.to_string_lossy().into_owned());
             let name = if n > 1 { format!("{stem}{}", puzzle.name) } else { stem };
             let built = polycube::build(&puzzle, &name).map_err(|e| ParseError {
                 file: file.clone(),

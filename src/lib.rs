@@ -11,6 +11,7 @@ pub mod backend;
 pub mod cp;
 pub mod dlx;
 pub mod edgematch;
+pub mod encode;
 pub mod frontend;
 pub mod geometry;
 pub mod input;

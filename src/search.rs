@@ -137,4 +137,10 @@ pub trait Engine {
     fn counters(&self) -> Vec<(&'static str, u64)> {
         Vec::new()
     }
+    /// Why the last [`Engine::run`] failed, for engines that can fail at run
+    /// time (an external solver that crashed or printed garbage); such a run
+    /// reports `stopped: Interrupted` and the CLI prints this error.
+    fn error(&self) -> Option<String> {
+        None
+    }
 }

@@ -18,6 +18,26 @@ use super::{Board, EdgePuzzle, Placed, EAST, SOUTH};
 use crate::ir::{Entry, Geometry, OptionId, PieceInfo, Placement, Problem, ProblemBuilder, Symmetry, NO_COLOR};
 use std::collections::HashMap;
 
+/// Largest number of options [`to_problem`] is asked to build (through
+/// [`crate::input::load`]); about 100 bytes each, plus the solver's copy.
+pub const MAX_OPTIONS: usize = 4_000_000;
+
+/// An upper bound on the options of [`to_problem`]: for each number of grey
+/// sides, tiles x cells of that kind x rotations (4 for inner tiles, 1
+/// otherwise, as a rotation is fixed by the border except on 1-row
+/// boards).
+pub fn option_bound(puzzle: &EdgePuzzle) -> usize {
+    let mut tiles = [0usize; 5];
+    let mut cells = [0usize; 5];
+    for t in &puzzle.tiles {
+        tiles[t.grey_sides()] += 1;
+    }
+    for c in 0..puzzle.n_cells() {
+        cells[puzzle.border_sides(c).iter().filter(|&&b| b).count()] += 1;
+    }
+    (0..5).map(|g| tiles[g] * cells[g] * if g == 0 || puzzle.rows == 1 || puzzle.cols == 1 { 4 } else { 1 }).sum()
+}
+
 /// Builds the IR of an edge-matching puzzle (which must be valid).
 pub fn to_problem(puzzle: &EdgePuzzle) -> Problem {
     let (rows, cols) = (puzzle.rows, puzzle.cols);

@@ -10,7 +10,10 @@
 //!   left; cell index `row * cols + col`.
 
 mod board;
+pub mod generate;
 pub mod ir;
+pub mod scan;
+pub mod score;
 
 pub use board::{Board, BoardError, Placed, Score};
 
@@ -181,6 +184,26 @@ impl EdgePuzzle {
         }
         Ok(())
     }
+}
+
+/// Groups (of two or more) of tiles that are the same up to rotation, each
+/// group sorted, groups ordered by their first tile.
+///
+/// emx counts solutions with **labelled** tiles: two boards differ when a
+/// cell holds a different tile number, even if the tiles look the same, so
+/// a puzzle whose identical tiles form groups of sizes `m1, m2, ...` has
+/// `m1!·m2!·...` labelled boards for each distinct picture. (Rotations of
+/// one tile that look the same are one placement: they are never counted
+/// twice.)
+pub fn identical_tiles(puzzle: &EdgePuzzle) -> Vec<Vec<usize>> {
+    let mut by_form: std::collections::HashMap<[Color; 4], Vec<usize>> = std::collections::HashMap::new();
+    for (t, tile) in puzzle.tiles.iter().enumerate() {
+        let form = (0..4).map(|r| tile.rotated(r)).min().expect("four rotations");
+        by_form.entry(form).or_default().push(t);
+    }
+    let mut groups: Vec<Vec<usize>> = by_form.into_values().filter(|g| g.len() > 1).collect();
+    groups.sort();
+    groups
 }
 
 #[cfg(test)]

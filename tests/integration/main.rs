@@ -2,6 +2,12 @@
 
 mod cli;
 mod cp;
+mod edgematch_counts;
+mod edgematch_errors;
+mod edgematch_formats;
+mod edgematch_generate;
+mod edgematch_score;
+mod encoders;
 mod polycube_counts;
 mod polycube_errors;
 

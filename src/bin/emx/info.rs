@@ -27,6 +27,32 @@ pub fn run(args: InfoArgs) -> anyhow::Result<u8> {
     let problem = instance.problem();
     let pc = match &instance.kind {
         InstanceKind::Polycube(pc) => pc,
+        InstanceKind::Cover(_) => {
+            let v = json!({
+                "file": instance.file,
+                "puzzle": problem.name,
+                "primary_items": problem.n_primary(),
+                "secondary_items": problem.n_secondary(),
+                "colors": problem.colors().len() - 1,
+                "options": problem.n_options(),
+                "entries": problem.n_entries(),
+            });
+            match args.format {
+                Format::Json => println!("{v}"),
+                Format::Text => {
+                    println!("{} ({}): exact cover", problem.name, instance.file);
+                    println!(
+                        "items: {} primary, {} secondary; colours: {}; options: {}; entries: {}",
+                        problem.n_primary(),
+                        problem.n_secondary(),
+                        problem.colors().len() - 1,
+                        problem.n_options(),
+                        problem.n_entries()
+                    );
+                }
+            }
+            return Ok(EXIT_OK);
+        }
         InstanceKind::EdgeMatch(e) => {
             let p = &e.puzzle;
             let v = json!({

@@ -1,7 +1,11 @@
 //! The `emx` command line: argument parsing and printing only; the library
 //! does the work.
 
+mod decode;
+mod encode;
+mod generate;
 mod info;
+mod score;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -36,7 +40,20 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Describe a puzzle: pieces, orientations, images, items, options, symmetries.
     Info(info::InfoArgs),
+    /// Generate puzzles (random edge-matching puzzles with a planted solution).
+    Generate(generate::GenerateArgs),
+    /// Translate a puzzle: DIMACS CNF, DIMACS clique graph, Knuth .dlx, CPLEX LP.
+    Encode(encode::EncodeArgs),
+    /// Map an external answer (SAT model, clique, LP solution) back to a verified solution.
+    Decode(decode::DecodeArgs),
+    /// Score an edge-matching board: matched inner joins, border, tiles, clues.
+    Score(score::ScoreArgs),
 }
+
+/// A mistake in the command line that clap cannot see (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
 
 /// Output format of a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -62,6 +79,10 @@ fn run() -> anyhow::Result<ExitCode> {
     let code = match cli.command {
         Command::Solve(args) => solve::run(args)?,
         Command::Info(args) => info::run(args)?,
+        Command::Generate(args) => generate::run(args)?,
+        Command::Encode(args) => encode::run(args)?,
+        Command::Decode(args) => decode::run(args)?,
+        Command::Score(args) => score::run(args)?,
     };
     Ok(ExitCode::from(code))
 }
@@ -77,7 +98,9 @@ fn main() -> ExitCode {
             }
             let _ = std::io::stdout().flush();
             eprintln!("error: {err:#}");
-            let bad_input = err.downcast_ref::<emx::frontend::LoadError>().is_some();
+            let bad_input = err.downcast_ref::<emx::frontend::LoadError>().is_some()
+                || err.downcast_ref::<UsageError>().is_some()
+                || err.downcast_ref::<emx::backend::BackendError>().is_some();
             ExitCode::from(if bad_input { EXIT_BAD_INPUT } else { 4 })
         }
     }

@@ -33,6 +33,19 @@ pub struct SolveArgs {
     /// `shave-limit=L`, `basic` (all off) or `default`.
     #[arg(long, value_name = "SPEC", value_parser = parse_cp)]
     pub cp: Option<CpConfig>,
+    /// SAT solver for `--backend sat`: kissat, cadical, minisat (looked up
+    /// on PATH) or the path of any solver printing `s`/`v` lines; without
+    /// it, varisat runs in-process. Implies `--backend sat` when the backend
+    /// is `auto`. With --count/--all the SAT back-end adds a blocking clause
+    /// per solution and calls the solver again: for small instances only.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub sat_solver: Option<String>,
+    /// At-most-one encoding for the SAT back-end.
+    #[arg(long, default_value = "sequential", value_parser = clap::builder::PossibleValuesParser::new(emx_encoders::AmoEncoding::NAMES))]
+    pub amo: String,
+    /// Colour encoding for the SAT back-end.
+    #[arg(long, default_value = "variables", value_parser = clap::builder::PossibleValuesParser::new(emx_encoders::ColorEncoding::NAMES))]
+    pub colors: String,
     /// Count all solutions, printing the first (the default).
     #[arg(long, group = "mode")]
     pub count: bool,
@@ -93,10 +106,26 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     .with_time_limit(args.time_limit.map(Duration::from_secs_f64));
     let opts = SolveOptions { mode: Some(mode), equivalence, limits };
     let verify = |s: &emx::ir::Solution| instance.verify(s);
-    anyhow::ensure!(args.cp.is_none() || args.backend == "cp", "--cp configures the cp backend: add --backend cp");
-    let config = BackendConfig { cp: args.cp.unwrap_or_default() };
-    let mut engine = backend::make(&args.backend, &instance, &config)?;
+    let backend_name = match (args.backend.as_str(), &args.sat_solver) {
+        ("auto", Some(_)) => "sat",
+        ("sat", _) | (_, None) => args.backend.as_str(),
+        (other, Some(_)) => anyhow::bail!("--sat-solver needs --backend sat (got --backend {other})"),
+    };
+    anyhow::ensure!(args.cp.is_none() || backend_name == "cp", "--cp configures the cp backend: add --backend cp");
+    let config = BackendConfig {
+        sat_solver: args.sat_solver.clone(),
+        cnf: emx_encoders::CnfOptions {
+            amo: args.amo.parse().map_err(anyhow::Error::msg)?,
+            colors: args.colors.parse().map_err(anyhow::Error::msg)?,
+            excluded: vec![],
+        },
+        cp: args.cp.clone().unwrap_or_default(),
+    };
+    let mut engine = backend::make(backend_name, &instance, &config)?;
     let report = solve(engine.as_mut(), problem, &opts, &verify)?;
+    if let Some(err) = engine.error() {
+        anyhow::bail!("{}: {err}", engine.describe());
+    }
     let counters = engine.counters();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -151,8 +180,21 @@ fn print_text(
     write!(out, "solutions: {partial}{}{}", report.reported, equivalence_text(report.equivalence))?;
     if report.equivalence != Equivalence::None {
         write!(out, " ({} counting every symmetric copy)", report.found)?;
+    } else if !problem.symmetries.is_empty() {
+        write!(out, " (every symmetric copy counted; --unique counts up to rotation)")?;
     }
     writeln!(out)?;
+    if let input::InstanceKind::EdgeMatch(e) = &instance.kind {
+        let groups = emx::edgematch::identical_tiles(&e.puzzle);
+        if !groups.is_empty() {
+            let copies: usize = groups.iter().map(Vec::len).sum();
+            writeln!(
+                out,
+                "note: {copies} tiles fall in {} groups of identical tiles; boards that differ only by swapping identical tiles are counted separately",
+                groups.len()
+            )?;
+        }
+    }
     let s = &report.stats;
     writeln!(
         out,

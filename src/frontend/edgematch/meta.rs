@@ -1,9 +1,12 @@
 //! The META 2010 / Brendan Owen "pieces_set_2" format: a header line
 //! `cols rows`, then one tile per line as four colours `N E S W`.
 
-use super::{MAX_COLOR, MAX_SIDE};
+use super::check::{check_puzzle, Lines};
+use super::heule::parse_colour;
+use super::MAX_SIDE;
 use crate::edgematch::{EdgePuzzle, Tile};
 use crate::frontend::ParseError;
+use std::fmt::Write as _;
 
 /// Parses a META/Brendan file. `file` names it in errors, `name` names the
 /// puzzle.
@@ -25,6 +28,7 @@ pub fn parse_meta(text: &str, file: &str, name: &str) -> Result<EdgePuzzle, Pars
     };
     let (cols, rows) = (side(nums[0])?, side(nums[1])?);
     let mut tiles = Vec::with_capacity(rows * cols);
+    let mut tile_lines = Vec::with_capacity(rows * cols);
     for (k, line) in lines {
         let fields: Vec<&str> = line.split_whitespace().collect();
         if fields.len() != 4 {
@@ -32,21 +36,13 @@ pub fn parse_meta(text: &str, file: &str, name: &str) -> Result<EdgePuzzle, Pars
         }
         let mut t = [0u16; 4];
         for (s, f) in fields.iter().enumerate() {
-            t[s] = match f.parse::<u64>() {
-                Ok(v) if v <= MAX_COLOR => v as u16,
-                _ => {
-                    return Err(err(
-                        k + 1,
-                        None,
-                        format!("bad colour `{f}`: expected an integer from 0 to {MAX_COLOR}"),
-                    ))
-                }
-            };
+            t[s] = parse_colour(f).map_err(|m| err(k + 1, None, m))?;
         }
         if tiles.len() == rows * cols {
             return Err(err(k + 1, None, format!("more tiles than the {cols}x{rows} board holds ({})", rows * cols)));
         }
         tiles.push(Tile(t));
+        tile_lines.push(k + 1);
     }
     if tiles.len() != rows * cols {
         let last = text.lines().count().max(1);
@@ -56,7 +52,22 @@ pub fn parse_meta(text: &str, file: &str, name: &str) -> Result<EdgePuzzle, Pars
             format!("{} tiles for a {cols}x{rows} board: expected {}", tiles.len(), rows * cols),
         ));
     }
-    Ok(EdgePuzzle { name: name.to_string(), rows, cols, tiles, clues: vec![] })
+    let puzzle = EdgePuzzle { name: name.to_string(), rows, cols, tiles, clues: vec![] };
+    check_puzzle(&puzzle, &Lines { size: hline + 1, tiles: tile_lines, clues: vec![] }, file)?;
+    Ok(puzzle)
+}
+
+/// Writes a puzzle in the META format (`cols rows`, then `N E S W` per
+/// tile). The format has no clues; the caller must not pass a puzzle with
+/// clues.
+pub fn write_meta(puzzle: &EdgePuzzle) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} {}", puzzle.cols, puzzle.rows);
+    for t in &puzzle.tiles {
+        let [n, e, s, w] = t.0;
+        let _ = writeln!(out, "{n} {e} {s} {w}");
+    }
+    out
 }
 
 #[cfg(test)]
@@ -73,7 +84,7 @@ mod tests {
     #[test]
     fn errors_name_the_line() {
         let e = parse_meta("2 1\n0 0 1 0\n0 0 -1 1\n", "f", "n").unwrap_err();
-        assert_eq!(e.to_string(), "f:3: bad colour `-1`: expected an integer from 0 to 4095");
+        assert_eq!(e.to_string(), "f:3: negative colour `-1`: expected 0 (grey border) to 4095");
         let e = parse_meta("2 1\n0 0 1 0\n", "f", "n").unwrap_err();
         assert!(e.to_string().contains("1 tiles for a 2x1 board"));
     }

@@ -1,0 +1,187 @@
+//! `emx encode`: write a puzzle as DIMACS CNF, a DIMACS clique graph,
+//! Knuth's `.dlx` text or the CPLEX-LP MILP of Salassa et al.
+
+use crate::EXIT_OK;
+use anyhow::{bail, Context};
+use clap::{Args, ValueEnum};
+use emx::encode::restrict::{self, Restriction};
+use emx::encode::{clique, cnf, lp, write_atomically};
+use emx::input::{self, InputFormat, Instance, InstanceKind};
+use emx_encoders::{AmoEncoding, CnfOptions, ColorEncoding};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Output formats of `emx encode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Target {
+    /// DIMACS CNF: a variable per option (variable o+1 = option o), `c` lines map variables to placements.
+    Cnf,
+    /// DIMACS graph (`p edge N M`, `e u v`): a node per option, an edge between compatible options; a node map is written beside it.
+    Clique,
+    /// Knuth's .dlx exact-cover text (DLX1/DLX2/DLX3 input).
+    Dlx,
+    /// CPLEX LP: the MILP of Salassa et al. (edge matching only).
+    Lp,
+}
+
+#[derive(Args)]
+pub struct EncodeArgs {
+    /// Puzzle file (polycube definition, edge-matching META file, or .dlx).
+    pub file: PathBuf,
+    /// Which puzzle of a file holding several (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub puzzle: usize,
+    /// Input format, when detection guesses wrong.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(InputFormat::NAMES))]
+    pub input_format: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub to: Target,
+    /// Output file (default: standard output). Written to a temporary file
+    /// and renamed when complete.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Node-to-placement map of a clique graph (default: OUT.map when -o is
+    /// given; none on standard output unless this is set).
+    #[arg(long, value_name = "MAP")]
+    pub map: Option<PathBuf>,
+    /// Edge matching (square board, no clues): fix the first corner tile in
+    /// file order to the top-left cell and keep every other tile out of it
+    /// (the symmetry break of Salassa et al.).
+    #[arg(long)]
+    pub pin_first_corner: bool,
+    /// Keep one placement per symmetry orbit of one piece or tile (from the
+    /// puzzle's symmetries), so each class of symmetric solutions has one
+    /// member left. cnf, clique and dlx only.
+    #[arg(long)]
+    pub break_symmetry: bool,
+    /// At-most-one encoding (cnf).
+    #[arg(long, default_value = "sequential", value_parser = clap::builder::PossibleValuesParser::new(AmoEncoding::NAMES))]
+    pub amo: String,
+    /// Colour agreement (cnf): binary conflict clauses, or a variable per
+    /// (join, colour) as in Heule's compact direct encoding.
+    #[arg(long, default_value = "variables", value_parser = clap::builder::PossibleValuesParser::new(ColorEncoding::NAMES))]
+    pub colors: String,
+}
+
+/// The restriction the flags ask for, if any.
+pub fn restriction(instance: &Instance, pin: bool, break_symmetry: bool) -> anyhow::Result<Option<Restriction>> {
+    let problem = instance.problem();
+    if pin && break_symmetry {
+        bail!("--pin-first-corner and --break-symmetry both break the board's symmetry: use one of them");
+    }
+    if pin {
+        let InstanceKind::EdgeMatch(e) = &instance.kind else {
+            bail!("--pin-first-corner applies to edge-matching puzzles only");
+        };
+        return Ok(Some(restrict::pin_first_corner(&e.puzzle, problem).map_err(anyhow::Error::msg)?));
+    }
+    let mut out = None;
+    if break_symmetry {
+        let Some((_, r, _)) = restrict::break_symmetry(problem) else {
+            bail!("--break-symmetry: the puzzle lists no symmetry group acting freely on one piece's placements");
+        };
+        out = Some(r);
+    }
+    Ok(out)
+}
+
+fn output<T>(path: Option<&PathBuf>, write: impl FnOnce(&mut dyn Write) -> std::io::Result<T>) -> anyhow::Result<T> {
+    match path {
+        Some(p) => write_atomically(p, |w| write(w)).with_context(|| format!("writing {}", p.display())),
+        None => {
+            let stdout = std::io::stdout();
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
+            let v = write(&mut w)?;
+            w.flush()?;
+            Ok(v)
+        }
+    }
+}
+
+pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
+    let format = args.input_format.as_deref().and_then(InputFormat::from_name);
+    let instance = input::load(&args.file, format, args.puzzle)?;
+    let problem = instance.problem();
+    let restriction = restriction(&instance, args.pin_first_corner, args.break_symmetry)?;
+    let excluded: Vec<bool> = restriction.as_ref().map(|r| r.excluded.clone()).unwrap_or_default();
+    let note = restriction.as_ref().map(|r| format!("restriction: {}", r.description)).unwrap_or_default();
+    let out_name = args.output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
+    let start = Instant::now();
+    match args.to {
+        Target::Cnf => {
+            let opts = CnfOptions {
+                amo: args.amo.parse().map_err(anyhow::Error::msg)?,
+                colors: args.colors.parse().map_err(anyhow::Error::msg)?,
+                excluded,
+            };
+            let enc = cnf::encode(problem, &opts)?;
+            let comments = cnf::comments(&instance, &enc, &opts, restriction.as_ref());
+            output(args.output.as_ref(), |mut w| emx_encoders::dimacs::write_cnf(&mut w, &enc.cnf, &comments))?;
+            eprintln!(
+                "emx encode: wrote {out_name}: cnf, {} variables ({} options), {} clauses, {} literals, {:.3} s",
+                enc.cnf.n_vars(),
+                problem.n_options(),
+                enc.cnf.n_clauses(),
+                enc.cnf.n_literals(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Target::Clique => {
+            let g = clique::graph(problem, &excluded)?;
+            let stats = output(args.output.as_ref(), |mut w| clique::write(&mut w, &instance, &g, &note))?;
+            let map = args.map.clone().or_else(|| {
+                args.output.as_ref().map(|p| {
+                    let mut s = p.clone().into_os_string();
+                    s.push(".map");
+                    PathBuf::from(s)
+                })
+            });
+            if let Some(m) = &map {
+                write_atomically(m, |w| clique::write_map(w, &instance, &g))
+                    .with_context(|| format!("writing {}", m.display()))?;
+            }
+            eprintln!(
+                "emx encode: wrote {out_name}: clique graph, {} nodes, {} edges{}, {:.3} s",
+                stats.nodes,
+                stats.edges,
+                map.map_or_else(|| ", no node map (give --map)".to_string(), |m| format!(", node map {}", m.display())),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Target::Dlx => {
+            output(args.output.as_ref(), |mut w| emx::encode::write_dlx(&mut w, &instance, &excluded, &note))?;
+            eprintln!(
+                "emx encode: wrote {out_name}: .dlx, {} items, {} options, {:.3} s",
+                problem.items().len(),
+                problem.n_options() - restriction.as_ref().map_or(0, Restriction::n_excluded),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Target::Lp => {
+            let InstanceKind::EdgeMatch(e) = &instance.kind else {
+                bail!("--to lp writes the MILP of Salassa et al., which is for edge-matching puzzles only");
+            };
+            if args.break_symmetry {
+                bail!("--break-symmetry is not available for --to lp (use --pin-first-corner)");
+            }
+            let mut puzzle = e.puzzle.clone();
+            if args.pin_first_corner {
+                // The pin is a clue: the first corner tile at r0c0 in the rotation that fits.
+                let t0 = puzzle.tiles.iter().position(|t| t.grey_sides() == 2).expect("checked by the restriction");
+                let rotation = (0..4u8).find(|&r| puzzle.fits_border(t0, r, 0)).expect("a corner tile fits a corner");
+                puzzle.clues.push(emx::edgematch::Clue { tile: t0, row: 0, col: 0, rotation });
+            }
+            let comment = format!("emx: MILP of Salassa et al. for {} ({})\n{note}", instance.file, problem.name);
+            let stats = output(args.output.as_ref(), |mut w| lp::write(&mut w, &puzzle, &comment))?;
+            eprintln!(
+                "emx encode: wrote {out_name}: lp, {} variables, {} constraints, {:.3} s",
+                stats.variables,
+                stats.constraints,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,106 @@
+//! `emx score`.
+
+use crate::{Format, EXIT_NO_SOLUTION, EXIT_OK};
+use clap::Args;
+use emx::edgematch::score::{score, ScoreReport};
+use emx::frontend::edgematch::{is_bucas, parse_board, parse_bucas, read_puzzle};
+use emx::frontend::{LoadError, ParseError};
+use emx::input::InputFormat;
+use serde_json::json;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct ScoreArgs {
+    /// Board file: `TILE/ROTATION` (or `.`) per cell, one board row per line,
+    /// as `emx solve` prints and `emx generate` writes; or e2.bucas.name
+    /// edge strings (`NAME ORDER EDGES` per line, every board scored).
+    pub board: PathBuf,
+    /// The puzzle the board is for (any edge-matching format).
+    #[arg(long)]
+    pub puzzle: PathBuf,
+    /// Input format of the puzzle, when detection guesses wrong.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["meta", "heule", "emx"]))]
+    pub input_format: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// Exit code 0 when every board is valid (it may be partial), 1 when one
+/// breaks a rule (border, a tile used twice, a clue), 2 when a board cannot
+/// be read or does not fit the puzzle.
+pub fn run(args: ScoreArgs) -> anyhow::Result<u8> {
+    let format = args.input_format.as_deref().and_then(InputFormat::from_name);
+    let puzzle = read_puzzle(&args.puzzle, format)?;
+    let file = args.board.display().to_string();
+    let text = emx::frontend::read_text(&args.board)?;
+    let boards = if is_bucas(&text) {
+        parse_bucas(&text, &file, &puzzle).map_err(LoadError::from)?
+    } else {
+        vec![(String::new(), parse_board(&text, &file).map_err(LoadError::from)?)]
+    };
+    let mut reports = Vec::new();
+    for (name, board) in &boards {
+        let report = score(board, &puzzle).map_err(|e| {
+            LoadError::Parse(ParseError { file: file.clone(), line: 1, col: None, message: e.to_string() })
+        })?;
+        reports.push((name.as_str(), report));
+    }
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        Format::Json => {
+            let list: Vec<_> = reports
+                .iter()
+                .map(|(name, r)| {
+                    let mut v = serde_json::to_value(r).expect("report serialises");
+                    v["name"] = json!(name);
+                    v["valid"] = json!(r.valid());
+                    v["solved"] = json!(r.solved());
+                    v
+                })
+                .collect();
+            let v = json!({ "board_file": file, "puzzle": args.puzzle.display().to_string(), "boards": list });
+            serde_json::to_writer(&mut out, &v)?;
+            writeln!(out)?;
+        }
+        Format::Text => {
+            for (name, r) in &reports {
+                print_text(&mut out, &file, name, r)?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if reports.iter().all(|(_, r)| r.valid()) { EXIT_OK } else { EXIT_NO_SOLUTION })
+}
+
+fn print_text(out: &mut impl Write, file: &str, name: &str, r: &ScoreReport) -> std::io::Result<()> {
+    let title = if name.is_empty() { file.to_string() } else { format!("{file}: {name}") };
+    writeln!(out, "{title} ({} x {})", r.rows, r.cols)?;
+    let partial = if r.empty > 0 { format!(", {} empty", r.empty) } else { " (complete)".into() };
+    writeln!(out, "cells: {} filled{partial}", r.filled)?;
+    writeln!(
+        out,
+        "score: {} / {} matched inner joins ({} unmatched{})",
+        r.matched,
+        r.joins,
+        r.unmatched,
+        if r.empty > 0 {
+            format!(", {} next to an empty cell", r.joins - r.matched - r.unmatched)
+        } else {
+            String::new()
+        }
+    )?;
+    if r.valid() {
+        writeln!(out, "rules: ok (grey exactly on the border, each tile at most once, clues kept)")?;
+    } else {
+        writeln!(out, "rules: {} broken", r.faults.len())?;
+        for f in &r.faults {
+            writeln!(out, "  {f}")?;
+        }
+    }
+    if r.solved() {
+        writeln!(out, "solved: every join matches")?;
+    }
+    Ok(())
+}

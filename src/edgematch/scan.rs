@@ -1,0 +1,405 @@
+//! The reference backtracker for edge matching (`--backend scan`): the
+//! brute-force tree search the CP literature compares against (Benoist &
+//! Bourreau's "doc_smith" baseline), done well.
+//!
+//! * Cells are filled in scan-row order (row 0 left to right, then row 1...),
+//!   so when a cell is reached its west and north colours are known.
+//! * Candidate lists are precomputed for every (border class, west colour,
+//!   north colour): the (tile, rotation) pairs showing exactly those colours
+//!   on W and N, and grey on E / S exactly when the cell is in the last
+//!   column / row. Grey on W / N is implied by the colours looked up (the
+//!   border is grey, the inside never is). Rotations of a tile that look
+//!   the same are listed once, as in the IR.
+//! * Tiles in use are a bitset; there is no other reasoning (no look-ahead,
+//!   no global counting).
+//! * The loop is iterative over preallocated arrays: nothing is allocated
+//!   while searching. A node is one placement, as in DLX.
+//!
+//! Solutions are reported as IR option ids of
+//! [`to_problem`](super::ir::to_problem): each (tile, cell, colours shown)
+//! is looked up in the problem's geometry, so verification, `--unique` and
+//! rendering are those of every other engine.
+
+use super::{EdgePuzzle, GREY};
+use crate::ir::{OptionId, Problem};
+use crate::search::{Engine, Flow, Limits, SearchStats, StopReason};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// Largest number of distinct colours the candidate table is built for
+/// (the table has `4 * colours^2` entries).
+pub const MAX_SCAN_COLORS: usize = 1024;
+
+/// Largest number of candidate lists (`(4 + clues) * colours^2`) built.
+pub const MAX_SCAN_KEYS: usize = 1 << 24;
+
+/// How often (in nodes) the polled limits are checked.
+const POLL_MASK: u64 = 0xffff;
+
+/// One way to put a tile in a cell: the tile and the colours it then
+/// shows to the east (premultiplied by the colour count, ready to be the
+/// west part of the next cell's key) and south (dense colour ids).
+#[derive(Clone, Copy, Debug, Default)]
+struct Cand {
+    east_key: u32,
+    south: u16,
+    tile: u16,
+}
+
+/// Per-cell constants: where its key's table starts and where its west
+/// and north colours are read (index `n_cells` is a grey sentinel).
+#[derive(Clone, Copy, Debug)]
+struct CellInfo {
+    base: u32,
+    west: u32,
+    north: u32,
+}
+
+/// Per-cell search state: the candidate range still to try and the colours
+/// the placed tile shows east and south.
+#[derive(Clone, Copy, Debug, Default)]
+struct CellState {
+    cur: u32,
+    end: u32,
+    east_key: u32,
+    south: u32,
+}
+
+/// The scan-row backtracker for one puzzle.
+///
+/// Invariants: `start[k]..start[k + 1]` is the candidate range of key `k`;
+/// the key of a cell is `info.base + west * nc + north`. Keys
+/// `class * nc^2 + ...` (class = 1 if the cell is in the last column, + 2
+/// if in the last row) list every free tile's distinct looks; a clued cell
+/// has its own block of `nc^2` keys holding only the clue's look, and clue
+/// tiles appear in no other list. `rotation[i]` is the rotation of
+/// candidate `i`.
+pub struct Scan {
+    rows: usize,
+    cols: usize,
+    /// Dense colour count (grey is 0).
+    nc: usize,
+    cands: Vec<Cand>,
+    rotation: Vec<u8>,
+    start: Vec<u32>,
+    cells: Vec<CellInfo>,
+    /// Option id of each (tile, cell, rotation) the search can report.
+    option_of: HashMap<(u32, u32, u8), OptionId>,
+    tiles: usize,
+    name: String,
+}
+
+impl Scan {
+    /// Prepares the search for `puzzle`, whose IR is `problem` (as built by
+    /// [`to_problem`](super::ir::to_problem)). Fails when the puzzle has
+    /// more than [`MAX_SCAN_COLORS`] colours.
+    pub fn new(puzzle: &EdgePuzzle, problem: &Problem) -> Result<Scan, String> {
+        let (rows, cols) = (puzzle.rows, puzzle.cols);
+        let n = rows * cols;
+        if puzzle.tiles.len() > 1 << 16 {
+            return Err(format!("{} tiles; scan handles at most 65536", puzzle.tiles.len()));
+        }
+        // Dense colours, grey first.
+        let mut dense: HashMap<u16, u16> = HashMap::from([(GREY, 0)]);
+        for t in &puzzle.tiles {
+            for k in t.0 {
+                let next = dense.len() as u16;
+                dense.entry(k).or_insert(next);
+            }
+        }
+        let nc = dense.len();
+        if nc > MAX_SCAN_COLORS {
+            return Err(format!("{nc} colours; the scan table is built for at most {MAX_SCAN_COLORS}"));
+        }
+        let block = nc * nc;
+        if (4 + puzzle.clues.len()) * block > MAX_SCAN_KEYS {
+            return Err(format!(
+                "{nc} colours and {} clues make {} candidate lists; scan builds at most {MAX_SCAN_KEYS}",
+                puzzle.clues.len(),
+                (4 + puzzle.clues.len()) * block
+            ));
+        }
+        let clued: HashMap<usize, &super::Clue> = puzzle.clues.iter().map(|c| (c.tile, c)).collect();
+        let key_of = |base: usize, look: [u16; 4]| {
+            let d = look.map(|k| dense[&k] as usize);
+            let cand = Cand { east_key: (d[1] * nc) as u32, south: d[2] as u16, tile: 0 };
+            (base + d[3] * nc + d[0], cand)
+        };
+        // Every distinct look of every free tile, keyed; then the clues,
+        // each in its own block after the four class blocks.
+        let mut keyed: Vec<(usize, Cand, u8)> = Vec::new();
+        for (t, tile) in puzzle.tiles.iter().enumerate() {
+            if clued.contains_key(&t) {
+                continue;
+            }
+            let mut seen: Vec<[u16; 4]> = Vec::with_capacity(4);
+            for r in 0..4u8 {
+                let look = tile.rotated(r);
+                if seen.contains(&look) {
+                    continue;
+                }
+                seen.push(look);
+                let class = (look[1] == GREY) as usize + 2 * (look[2] == GREY) as usize;
+                let (key, cand) = key_of(class * block, look);
+                keyed.push((key, Cand { tile: t as u16, ..cand }, r));
+            }
+        }
+        let mut clue_base = vec![None; n];
+        for (k, clue) in puzzle.clues.iter().enumerate() {
+            let base = (4 + k) * block;
+            clue_base[puzzle.cell(clue.row, clue.col)] = Some(base as u32);
+            let (key, cand) = key_of(base, puzzle.tiles[clue.tile].rotated(clue.rotation));
+            keyed.push((key, Cand { tile: clue.tile as u16, ..cand }, clue.rotation));
+        }
+        keyed.sort_by_key(|&(k, c, r)| (k, c.tile, r));
+        let n_keys = (4 + puzzle.clues.len()) * block;
+        let mut start = vec![0u32; n_keys + 1];
+        for &(k, _, _) in &keyed {
+            start[k + 1] += 1;
+        }
+        for k in 0..n_keys {
+            start[k + 1] += start[k];
+        }
+        let cands = keyed.iter().map(|&(_, c, _)| c).collect();
+        let rotation = keyed.iter().map(|&(_, _, r)| r).collect();
+        let cells = (0..n)
+            .map(|cell| {
+                let (r, c) = (cell / cols, cell % cols);
+                let class = (c + 1 == cols) as usize + 2 * (r + 1 == rows) as usize;
+                CellInfo {
+                    base: clue_base[cell].unwrap_or((class * block) as u32),
+                    west: if c == 0 { n } else { cell - 1 } as u32,
+                    north: if r == 0 { n } else { cell - cols } as u32,
+                }
+            })
+            .collect();
+        let geo = problem.geometry.as_ref().ok_or("the problem has no edge-matching geometry")?;
+        let mut option_of = HashMap::with_capacity(geo.placements.len() * 2);
+        for (o, p) in geo.placements.iter().enumerate() {
+            let tile = puzzle.tiles[p.piece as usize];
+            // Every rotation showing the placed look maps to this option.
+            for r in 0..4u8 {
+                if tile.rotated(r) == tile.rotated(p.orientation as u8) {
+                    option_of.insert((p.piece, p.cells[0], r), o as OptionId);
+                }
+            }
+        }
+        Ok(Scan {
+            rows,
+            cols,
+            nc,
+            cands,
+            rotation,
+            start,
+            cells,
+            option_of,
+            tiles: puzzle.tiles.len(),
+            name: puzzle.name.clone(),
+        })
+    }
+
+    /// Enumerates solutions; see [`Engine::run`].
+    pub fn search(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
+        let started = Instant::now();
+        let n = self.rows * self.cols;
+        let mut stats = SearchStats::default();
+        // State of each cell; slot n is the grey sentinel (all zero).
+        let mut state = vec![CellState::default(); n + 1];
+        let mut used = vec![0u64; self.tiles.div_ceil(64)];
+        let mut options: Vec<OptionId> = vec![0; n];
+        let (cands, start, cells) = (&self.cands[..], &self.start[..], &self.cells[..]);
+        let mut nodes = 0u64;
+        let mut p = 0usize;
+        // Enter cell 0.
+        let k = cells[0].base as usize;
+        state[0].cur = start[k];
+        state[0].end = start[k + 1];
+        let stopped = 'search: loop {
+            // Try the next free candidate of cell p.
+            let CellState { cur, end, .. } = state[p];
+            let mut i = cur;
+            let mut found = None;
+            for &c in &cands[cur as usize..end as usize] {
+                i += 1;
+                let (word, bit) = ((c.tile >> 6) as usize, 1u64 << (c.tile & 63));
+                if used[word] & bit == 0 {
+                    used[word] |= bit;
+                    found = Some(c);
+                    break;
+                }
+            }
+            let Some(c) = found else {
+                // Cell p exhausted: back to the previous cell.
+                if p == 0 {
+                    break None;
+                }
+                p -= 1;
+                let t = cands[state[p].cur as usize - 1].tile;
+                used[(t >> 6) as usize] &= !(1u64 << (t & 63));
+                continue;
+            };
+            state[p].cur = i;
+            state[p].east_key = c.east_key;
+            state[p].south = c.south as u32;
+            nodes += 1;
+            if nodes & POLL_MASK == 0 {
+                if let Some(stop) = limits.poll(nodes) {
+                    break 'search Some(stop);
+                }
+            }
+            if p + 1 < n {
+                // Enter the next cell.
+                p += 1;
+                let info = cells[p];
+                let k = (info.base + state[info.west as usize].east_key + state[info.north as usize].south) as usize;
+                state[p].cur = start[k];
+                state[p].end = start[k + 1];
+                continue;
+            }
+            // A full board.
+            stats.solutions += 1;
+            for (cell, o) in options.iter_mut().enumerate() {
+                let i = state[cell].cur as usize - 1;
+                *o = self.option_of[&(cands[i].tile as u32, cell as u32, self.rotation[i])];
+            }
+            if visit(&options) == Flow::Stop {
+                break 'search Some(StopReason::Visitor);
+            }
+            if limits.max_solutions.is_some_and(|m| stats.solutions >= m) {
+                break 'search Some(StopReason::SolutionLimit);
+            }
+            // Take the last tile back and go on at the last cell.
+            let t = c.tile;
+            used[(t >> 6) as usize] &= !(1u64 << (t & 63));
+        };
+        stats.nodes = nodes;
+        stats.elapsed = started.elapsed();
+        stats.stopped = stopped;
+        stats
+    }
+}
+
+impl Engine for Scan {
+    fn describe(&self) -> String {
+        format!("scan row-order backtracker ({} x {}, {} colours)", self.rows, self.cols, self.nc)
+    }
+    fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
+        self.search(limits, visit)
+    }
+}
+
+impl std::fmt::Debug for Scan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Scan({}, {} candidates)", self.name, self.cands.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edgematch::generate::{generate, GenerateSpec, Style};
+    use crate::edgematch::ir::{board_of, to_problem};
+    use crate::edgematch::{Clue, Tile};
+    use crate::ir::{verify, Solution};
+
+    fn all_solutions(engine: &mut dyn Engine, problem: &Problem) -> Vec<Vec<OptionId>> {
+        let mut out = Vec::new();
+        let stats = engine.run(&Limits::none(), &mut |s| {
+            verify(problem, &Solution { options: s.to_vec() }).unwrap();
+            let mut v = s.to_vec();
+            v.sort_unstable();
+            out.push(v);
+            Flow::Continue
+        });
+        assert!(stats.complete());
+        assert_eq!(stats.solutions as usize, out.len());
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn agrees_with_dlx_on_generated_puzzles() {
+        for (rows, cols, style, seed) in [
+            (3, 3, Style::Uniform { colors: 2 }, 1),
+            (3, 4, Style::Uniform { colors: 3 }, 2),
+            (4, 4, Style::Frame { border_colors: 1, inner_colors: 3 }, 3),
+            (2, 5, Style::Uniform { colors: 2 }, 4),
+            (4, 5, Style::Frame { border_colors: 2, inner_colors: 4 }, 5),
+        ] {
+            let g = generate(&GenerateSpec { rows, cols, style, seed }).unwrap();
+            let problem = to_problem(&g.puzzle);
+            let scan = all_solutions(&mut Scan::new(&g.puzzle, &problem).unwrap(), &problem);
+            let dlx = all_solutions(&mut crate::dlx::Dlx::new(&problem), &problem);
+            assert!(!scan.is_empty());
+            assert_eq!(scan, dlx, "{rows}x{cols} {style:?}");
+            for s in &scan {
+                board_of(&g.puzzle, &problem, s).check_solution(&g.puzzle).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn clues_are_respected() {
+        let mut g = generate(&GenerateSpec { rows: 3, cols: 4, style: Style::Uniform { colors: 2 }, seed: 8 }).unwrap();
+        // Fix the planted tile of cell (1, 1) and of a corner.
+        for (row, col) in [(1, 1), (0, 3)] {
+            let p = g.solution.cells[row * 4 + col].unwrap();
+            g.puzzle.clues.push(Clue { tile: p.tile as usize, row, col, rotation: p.rotation });
+        }
+        let problem = to_problem(&g.puzzle);
+        let scan = all_solutions(&mut Scan::new(&g.puzzle, &problem).unwrap(), &problem);
+        let dlx = all_solutions(&mut crate::dlx::Dlx::new(&problem), &problem);
+        assert!(!scan.is_empty());
+        assert_eq!(scan, dlx);
+    }
+
+    #[test]
+    fn symmetric_tiles_are_placed_once() {
+        // One colour: identical corners, identical edges, and a centre that
+        // looks the same in all four rotations.
+        let mut g = generate(&GenerateSpec { rows: 3, cols: 3, style: Style::Uniform { colors: 1 }, seed: 0 }).unwrap();
+        let centre = g.solution.cells[4].unwrap().tile as usize;
+        assert_eq!(g.puzzle.tiles[centre], Tile([1, 1, 1, 1]));
+        g.puzzle.clues.clear();
+        let problem = to_problem(&g.puzzle);
+        let scan = all_solutions(&mut Scan::new(&g.puzzle, &problem).unwrap(), &problem);
+        // 4! corner orders x 4! edge orders, one centre look.
+        assert_eq!(scan.len(), 24 * 24);
+        assert_eq!(scan, all_solutions(&mut crate::dlx::Dlx::new(&problem), &problem));
+    }
+
+    #[test]
+    fn table_size_is_capped() {
+        let mut g =
+            generate(&GenerateSpec { rows: 16, cols: 16, style: Style::Uniform { colors: 1000 }, seed: 1 }).unwrap();
+        for (cell, p) in g.solution.cells.iter().enumerate() {
+            let p = p.unwrap();
+            g.puzzle.clues.push(Clue { tile: p.tile as usize, row: cell / 16, col: cell % 16, rotation: p.rotation });
+        }
+        let problem = to_problem(&g.puzzle);
+        let err = Scan::new(&g.puzzle, &problem).unwrap_err();
+        assert!(err.contains("candidate lists"), "{err}");
+        // Without the clues it fits.
+        g.puzzle.clues.clear();
+        assert!(Scan::new(&g.puzzle, &to_problem(&g.puzzle)).is_ok());
+    }
+
+    #[test]
+    fn limits_stop_the_search() {
+        let g = generate(&GenerateSpec { rows: 3, cols: 3, style: Style::Uniform { colors: 1 }, seed: 0 }).unwrap();
+        let problem = to_problem(&g.puzzle);
+        let mut scan = Scan::new(&g.puzzle, &problem).unwrap();
+        let stats = scan.run(&Limits::solutions(10), &mut |_| Flow::Continue);
+        assert_eq!((stats.solutions, stats.stopped), (10, Some(StopReason::SolutionLimit)));
+        let mut k = 0;
+        let stats = scan.run(&Limits::none(), &mut |_| {
+            k += 1;
+            if k == 3 {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        });
+        assert_eq!((stats.solutions, stats.stopped), (3, Some(StopReason::Visitor)));
+    }
+}
