@@ -127,8 +127,13 @@ fn main() {
         }
         let mut configs = vec![("cp".to_string(), CpConfig::default())];
         if ablation {
+            // Each component flipped from its default (shaving is off by
+            // default, so its row switches it on).
+            let default = CpConfig::default().to_string();
             for c in COMPONENTS {
-                configs.push((format!("cp no-{c}"), CpConfig::parse(&format!("no-{c}")).expect("component")));
+                let on = CpConfig::parse(&format!("{default},{c}")).expect("component");
+                let spec = if on == CpConfig::default() { format!("no-{c}") } else { c.to_string() };
+                configs.push((format!("cp {spec}"), CpConfig::parse(&spec).expect("component")));
             }
             configs.push(("cp heuristic=min-offer".into(), CpConfig::parse("heuristic=min-offer").expect("spec")));
             configs.push(("cp basic".into(), CpConfig::basic()));

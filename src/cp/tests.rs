@@ -64,10 +64,13 @@ fn configs() -> Vec<CpConfig> {
     specs.extend(
         [
             "no-edge-filter,no-backjump",
-            "no-edge-filter,shave-limit=8",
+            "shaving",
+            "no-edge-filter,shaving",
+            "no-edge-filter,shaving,shave-limit=8",
+            "no-edge-filter,shaving,no-backjump",
             "no-edge-filter,no-patterns",
             "no-edge-filter,no-older-cells",
-            "shave-limit=6",
+            "shaving,shave-limit=6",
             "basic,edge-filter,shaving,backjump",
             "basic,preemption,backjump,older-cells,patterns",
         ]
@@ -202,6 +205,42 @@ fn domains_stay_consistent_under_propagation_and_undo() {
             d.undo_to(mark);
             st.unassign(&m, c);
             d.check(&m, &st, true);
+        }
+    }
+}
+
+/// Generated puzzles (both styles, several sizes and colour counts): the
+/// CP engine, the scan backtracker and DLX agree.
+#[test]
+fn counts_equal_scan_and_dlx_on_generated_instances() {
+    use crate::edgematch::generate::{generate, GenerateSpec, Style};
+    let specs: Vec<(usize, usize, Style)> = vec![
+        (4, 4, Style::Uniform { colors: 3 }),
+        (5, 5, Style::Uniform { colors: 4 }),
+        (5, 5, Style::Uniform { colors: 5 }),
+        (6, 6, Style::Uniform { colors: 6 }),
+        (4, 6, Style::Uniform { colors: 4 }),
+        (5, 5, Style::Frame { border_colors: 2, inner_colors: 3 }),
+        (6, 6, Style::Frame { border_colors: 3, inner_colors: 4 }),
+        (6, 5, Style::Frame { border_colors: 2, inner_colors: 4 }),
+    ];
+    let configs: Vec<CpConfig> = ["default", "no-edge-filter,shaving", "basic", "shaving,no-symmetry", "heuristic=min-domain"]
+        .iter()
+        .map(|s| CpConfig::parse(s).unwrap())
+        .collect();
+    for (rows, cols, style) in specs {
+        for seed in 1..=3 {
+            let g = generate(&GenerateSpec { rows, cols, style, seed }).unwrap();
+            let p = g.puzzle;
+            let pr = ir::to_problem(&p);
+            let want = dlx_count(&p, &pr);
+            assert!(want >= 1, "the planted solution exists");
+            let mut scan = crate::edgematch::scan::Scan::new(&p, &pr).unwrap();
+            assert_eq!(count(&mut scan, &p, &pr), want, "scan on {rows}x{cols} {style:?} seed {seed}");
+            for cfg in &configs {
+                let mut e = CpEngine::new(&p, &pr, cfg.clone());
+                assert_eq!(count(&mut e, &p, &pr), want, "{rows}x{cols} {style:?} seed {seed} --cp {cfg}");
+            }
         }
     }
 }
