@@ -4,7 +4,7 @@
 //! Run: `cargo bench --bench cp -- [--time-limit S] [--no-ablation]
 //! [--no-cpsat] [FILE...]`. Without files: Brendan set-2 6x6, 7x7 and 8x8.
 //! Per instance and engine it prints solutions, whether the enumeration
-//! finished, nodes, wall time and nodes/s: `scan` and `dlx` (when the
+//! finished, nodes, wall time, CPU time (Linux) and nodes per CPU second: `scan` and `dlx` (when the
 //! registry has them), `cp` with the default configuration, `cp` with each
 //! component switched off (the ablation), and CP-SAT through
 //! `benches/cpsat.py` (skipped, with the reason, when python3 or ortools
@@ -26,6 +26,17 @@ struct Row {
     complete: bool,
     nodes: Option<u64>,
     secs: f64,
+    /// CPU seconds of this process during the run (Linux), which a loaded
+    /// machine does not inflate.
+    cpu: Option<f64>,
+}
+
+/// User + system CPU seconds of this process, from /proc (Linux only).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
 
 fn run(inst: &input::Instance, name: &str, cp: CpConfig, label: &str, limit: Duration) -> Option<Row> {
@@ -40,7 +51,9 @@ fn run(inst: &input::Instance, name: &str, cp: CpConfig, label: &str, limit: Dur
         limits: Limits::none().with_time_limit(Some(limit)),
         ..SolveOptions::default()
     };
+    let cpu0 = cpu_seconds();
     let report = solve(engine.as_mut(), inst.problem(), &opts, &|s| inst.verify(s)).expect("verified solutions");
+    let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
     let s = &report.stats;
     Some(Row {
         engine: label.to_string(),
@@ -48,6 +61,7 @@ fn run(inst: &input::Instance, name: &str, cp: CpConfig, label: &str, limit: Dur
         complete: s.complete(),
         nodes: Some(s.nodes),
         secs: s.elapsed.as_secs_f64(),
+        cpu,
     })
 }
 
@@ -72,20 +86,25 @@ fn cpsat(file: &str, limit: Duration) -> Result<Row, String> {
         complete: v["complete"].as_bool().unwrap_or(false),
         nodes: v["branches"].as_u64(),
         secs: v["time_s"].as_f64().unwrap_or(0.0),
+        cpu: None,
     })
 }
 
 fn print(file: &str, r: &Row) {
     let nodes = r.nodes.map_or("-".to_string(), |n| n.to_string());
-    let rate = r.nodes.filter(|_| r.secs > 0.0).map_or("-".to_string(), |n| format!("{:.0}", n as f64 / r.secs));
+    // Nodes per CPU second when known (a loaded machine inflates wall time).
+    let per = r.cpu.filter(|&c| c > 0.0).unwrap_or(r.secs);
+    let rate = r.nodes.filter(|_| per > 0.0).map_or("-".to_string(), |n| format!("{:.0}", n as f64 / per));
+    let cpu = r.cpu.map_or("-".to_string(), |c| format!("{c:.2}"));
     println!(
-        "{:<16} {:<30} {:>10} {:>5} {:>12} {:>9.2} {:>11}",
+        "{:<16} {:<30} {:>10} {:>5} {:>12} {:>9.2} {:>8} {:>11}",
         file,
         r.engine,
         r.solutions,
         if r.complete { "yes" } else { "NO" },
         nodes,
         r.secs,
+        cpu,
         rate
     );
 }
@@ -113,8 +132,8 @@ fn main() {
     }
     println!("time limit per run: {} s", limit.as_secs_f64());
     println!(
-        "{:<16} {:<30} {:>10} {:>5} {:>12} {:>9} {:>11}",
-        "instance", "engine", "solutions", "done", "nodes", "time_s", "nodes/s"
+        "{:<16} {:<30} {:>10} {:>5} {:>12} {:>9} {:>8} {:>11}",
+        "instance", "engine", "solutions", "done", "nodes", "wall_s", "cpu_s", "nodes/s"
     );
     for file in &files {
         let inst = input::load(Path::new(file), None, 1).expect("instance loads");

@@ -231,6 +231,7 @@ impl Domains {
 
     /// Recomputes the side masks of the cells whose domains shrank and
     /// prunes their neighbours by the colours they lost, to a fixpoint.
+    #[allow(clippy::needless_range_loop, reason = "a side indexes several parallel arrays")]
     fn settle(&mut self, m: &Model, st: &State) -> bool {
         let w = self.w;
         while let Some(c) = self.dirty.pop() {
@@ -281,6 +282,7 @@ impl Domains {
     }
 
     /// Propagates the placement just made on cell `c` (already in `st`).
+    #[allow(clippy::needless_range_loop, reason = "a side indexes several parallel arrays")]
     pub fn propagate(&mut self, m: &Model, st: &State, c: usize) -> bool {
         let w = self.w;
         let t = st.tile_at[c] as usize;
@@ -379,6 +381,7 @@ impl Domains {
     /// domains of the empty cells and compares (`tc_too`: also the tile
     /// counts), and checks edge consistency.
     #[cfg(test)]
+    #[allow(clippy::needless_range_loop, reason = "a side indexes several parallel arrays")]
     pub fn check(&self, m: &Model, st: &State, tc_too: bool) {
         let w = self.w;
         let mut tc = vec![0u32; self.tcount.len()];

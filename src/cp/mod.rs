@@ -89,7 +89,9 @@ impl CpEngine {
     fn root(&mut self) -> bool {
         let core = &mut self.searcher.core;
         for &(cell, tile, rot) in &self.clues {
-            if core.st.cell_of[tile] != NONE || core.st.tile_at[cell] != NONE || !core.st.fits(&core.m, cell, tile, rot as usize)
+            if core.st.cell_of[tile] != NONE
+                || core.st.tile_at[cell] != NONE
+                || !core.st.fits(&core.m, cell, tile, rot as usize)
             {
                 return false;
             }
@@ -188,7 +190,8 @@ fn symmetry_pivot(puzzle: &EdgePuzzle, problem: &Problem) -> Option<(u32, Vec<bo
     let clue_tiles: Vec<usize> = puzzle.clues.iter().map(|c| c.tile).collect();
     let pivot = (0..puzzle.tiles.len()).find(|&t| {
         let c = puzzle.tiles[t].0;
-        !clue_tiles.contains(&t) && (0..4).any(|s| c[s] == crate::edgematch::GREY && c[(s + 1) & 3] == crate::edgematch::GREY)
+        !clue_tiles.contains(&t)
+            && (0..4).any(|s| c[s] == crate::edgematch::GREY && c[(s + 1) & 3] == crate::edgematch::GREY)
     })?;
     // One option of the pivot on each corner.
     let mut at_corner = [None; 4];

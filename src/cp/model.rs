@@ -97,9 +97,8 @@ impl Model {
             }
             rots.push(rr);
             n_rots.push(n as u8);
-            grey_mask.push(std::array::from_fn(|r| {
-                (0..4).filter(|&s| rc[r][s] == GREY).fold(0u8, |m, s| m | (1 << s))
-            }));
+            grey_mask
+                .push(std::array::from_fn(|r| (0..4).filter(|&s| rc[r][s] == GREY).fold(0u8, |m, s| m | (1 << s))));
             rot_colors.push(rc);
             let col = tile.0;
             let mut pairs = [NONE; 6];
@@ -174,9 +173,7 @@ impl Model {
             (0..n_cells).map(|i| std::array::from_fn(|s| p.neighbour(i, s).map_or(NONE, |n| n as u32))).collect();
         let on_ring: Vec<bool> = (0..n_cells).map(|i| nbr[i].contains(&NONE)).collect();
         let ring_size = on_ring.iter().filter(|&&b| b).count();
-        let h = (0..=n_tiles as u64)
-            .map(|m| if m == 0 { 0 } else { (2 * m - ceil_2_sqrt(m)) as u32 })
-            .collect();
+        let h = (0..=n_tiles as u64).map(|m| if m == 0 { 0 } else { (2 * m - ceil_2_sqrt(m)) as u32 }).collect();
         Model {
             n_cells,
             n_colors,

@@ -139,9 +139,7 @@ impl Searcher {
                 }
                 Step::Return => {
                     // The child of the top frame returns with `conflict`.
-                    let Some(f) = self.frames.last().copied() else {
-                        return None;
-                    };
+                    let f = self.frames.last().copied()?;
                     let level = self.frames.len() as u32;
                     self.core.undo_to(f.mark);
                     self.core.st.unassign(&self.core.m, f.cell as usize);
@@ -218,7 +216,9 @@ impl Searcher {
         });
         let w = self.core.w;
         match reason {
-            Reason::Frontier(i) if self.core.explain => self.confs.extend_from_slice(&self.fr.reason[i * w..(i + 1) * w]),
+            Reason::Frontier(i) if self.core.explain => {
+                self.confs.extend_from_slice(&self.fr.reason[i * w..(i + 1) * w])
+            }
             _ => self.confs.resize(self.frames.len() * w, 0),
         }
     }

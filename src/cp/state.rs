@@ -275,6 +275,7 @@ impl State {
     }
 
     /// Places tile `t` in rotation `r` on empty cell `c`.
+    #[allow(clippy::needless_range_loop, reason = "a side indexes several parallel arrays")]
     pub fn assign(&mut self, m: &Model, c: usize, t: usize, r: u8, level: u32) {
         debug_assert_eq!(self.tile_at[c], NONE);
         debug_assert_eq!(self.cell_of[t], NONE);
@@ -426,7 +427,8 @@ mod tests {
             v
         };
         for p in 0..m.n_pairs as u32 {
-            let tiles = |st: &State| sorted(&st.offer(m, p).iter().map(|&x| m.mem_tile[x as usize]).collect::<Vec<_>>());
+            let tiles =
+                |st: &State| sorted(&st.offer(m, p).iter().map(|&x| m.mem_tile[x as usize]).collect::<Vec<_>>());
             assert_eq!(tiles(s), tiles(&fresh), "offer of pair {p}");
             let cells = |st: &State| sorted(&st.demand(p).iter().map(|&e| e / 6).collect::<Vec<_>>());
             assert_eq!(cells(s), cells(&fresh), "demand of pair {p}");

@@ -82,7 +82,8 @@ fn configs() -> Vec<CpConfig> {
 #[test]
 fn counts_equal_dlx_on_small_brendan_instances_in_every_configuration() {
     let configs = configs();
-    for n in ["03x03", "04x03", "04x04", "05x03", "05x04", "05x05", "06x03", "06x04", "06x05", "07x03", "07x04", "08x03"]
+    for n in
+        ["03x03", "04x03", "04x04", "05x03", "05x04", "05x05", "06x03", "06x04", "06x05", "07x03", "07x04", "08x03"]
     {
         let p = brendan(n);
         let pr = ir::to_problem(&p);
@@ -156,8 +157,7 @@ fn limits_stop_the_search() {
     let opts = SolveOptions { mode: Some(Mode::Count), limits: Limits::solutions(10), ..Default::default() };
     let r = solve(&mut e, &pr, &opts, &verifier(&p, &pr)).unwrap();
     assert_eq!(r.found, 10);
-    let opts =
-        SolveOptions { limits: Limits { max_nodes: Some(2000), ..Limits::default() }, ..Default::default() };
+    let opts = SolveOptions { limits: Limits { max_nodes: Some(2000), ..Limits::default() }, ..Default::default() };
     let r = solve(&mut e, &pr, &opts, &verifier(&p, &pr)).unwrap();
     assert!(r.hit_limit());
     // The engine can run again after a stop.
@@ -224,10 +224,11 @@ fn counts_equal_scan_and_dlx_on_generated_instances() {
         (6, 6, Style::Frame { border_colors: 3, inner_colors: 4 }),
         (6, 5, Style::Frame { border_colors: 2, inner_colors: 4 }),
     ];
-    let configs: Vec<CpConfig> = ["default", "no-edge-filter,shaving", "basic", "shaving,no-symmetry", "heuristic=min-domain"]
-        .iter()
-        .map(|s| CpConfig::parse(s).unwrap())
-        .collect();
+    let configs: Vec<CpConfig> =
+        ["default", "no-edge-filter,shaving", "basic", "shaving,no-symmetry", "heuristic=min-domain"]
+            .iter()
+            .map(|s| CpConfig::parse(s).unwrap())
+            .collect();
     for (rows, cols, style) in specs {
         for seed in 1..=3 {
             let g = generate(&GenerateSpec { rows, cols, style, seed }).unwrap();

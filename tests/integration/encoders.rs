@@ -46,7 +46,7 @@ fn find_solver(name: &str) -> Option<PathBuf> {
 
 /// Runs the `sat` back-end and returns (solutions reported, complete).
 fn sat_count(instance: &Instance, solver: Option<&Path>, mode: Mode, cnf: CnfOptions) -> u64 {
-    let config = BackendConfig { sat_solver: solver.map(|p| p.display().to_string()), cnf };
+    let config = BackendConfig { sat_solver: solver.map(|p| p.display().to_string()), cnf, ..BackendConfig::default() };
     let mut engine = backend::make("sat", instance, &config).unwrap();
     let opts = SolveOptions { mode: Some(mode), limits: Limits::none(), ..SolveOptions::default() };
     let report = solve(engine.as_mut(), instance.problem(), &opts, &|s| instance.verify(s)).unwrap();

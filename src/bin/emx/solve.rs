@@ -241,7 +241,8 @@ fn print_json(
         "options": problem.n_options(),
     });
     if !counters.is_empty() {
-        v["counters"] = counters.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>().into();
+        v["counters"] =
+            counters.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>().into();
     }
     if mode != Mode::Count {
         v["solution_list"] = report.solutions.iter().map(|s| instance.solution_json(s)).collect();
