@@ -2,7 +2,11 @@
 //! enumerating every solution of edge-matching puzzles.
 //!
 //! Run: `cargo bench --bench cp -- [--time-limit S] [--no-ablation]
-//! [--no-cpsat] [FILE...]`. Without files: Brendan set-2 6x6, 7x7 and 8x8.
+//! [--no-cpsat] [FILE...]`. Without files: Brendan set-2 6x6, 7x7 and 8x8,
+//! then Benoist-style puzzles from `emx::edgematch::generate` (uniform
+//! colours; sizes, colour counts and seeds in `GENERATED`, chosen so that
+//! each has few solutions, as in the paper), written as META files to a
+//! temporary directory so CP-SAT reads the same puzzles.
 //! Per instance and engine it prints solutions, whether the enumeration
 //! finished, nodes, wall time, CPU time (Linux) and nodes per CPU second: `scan` and `dlx` (when the
 //! registry has them), `cp` with the default configuration, `cp` with each
@@ -13,12 +17,36 @@
 
 use emx::backend::{self, BackendConfig, BackendError};
 use emx::cp::{CpConfig, COMPONENTS};
+use emx::edgematch::generate::{generate, GenerateSpec, Style};
 use emx::input;
 use emx::search::Limits;
 use emx::solve::{solve, Mode, SolveOptions};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
+
+/// Generated instances: (side, colours, seed).
+const GENERATED: &[(usize, u16, u64)] = &[(8, 8, 1), (8, 9, 2), (9, 11, 1), (10, 12, 1)];
+
+/// Writes the generated instances as META files and returns their paths.
+fn generated_files() -> Vec<String> {
+    let dir = std::env::temp_dir().join(format!("emx-cp-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    GENERATED
+        .iter()
+        .map(|&(n, k, seed)| {
+            let g = generate(&GenerateSpec { rows: n, cols: n, style: Style::Uniform { colors: k }, seed })
+                .expect("valid generator spec");
+            let mut text = format!("{} {}\n", g.puzzle.cols, g.puzzle.rows);
+            for t in &g.puzzle.tiles {
+                text += &format!("{} {} {} {}\n", t.0[0], t.0[1], t.0[2], t.0[3]);
+            }
+            let path = dir.join(format!("benoist_{n}x{n}_k{k}_s{seed}.txt"));
+            std::fs::write(&path, text).expect("write instance");
+            path.display().to_string()
+        })
+        .collect()
+}
 
 struct Row {
     engine: String,
@@ -129,6 +157,7 @@ fn main() {
             .iter()
             .map(|n| format!("{root}/instances/edgematch/brendan_set2/pieces_{n}.txt"))
             .collect();
+        files.extend(generated_files());
     }
     println!("time limit per run: {} s", limit.as_secs_f64());
     println!(
