@@ -404,7 +404,8 @@ impl Domains {
                 if n == NONE || st.tile_at[n as usize] != NONE {
                     continue;
                 }
-                assert_eq!(self.mask[c * 4 + s], self.side_mask(c, s, u64::MAX), "mask of cell {c} side {s}");
+                let all = if self.nb == 64 { u64::MAX } else { (1u64 << self.nb) - 1 };
+                assert_eq!(self.mask[c * 4 + s], self.side_mask(c, s, all), "mask of cell {c} side {s}");
                 assert_eq!(self.mask[c * 4 + s], self.mask[n as usize * 4 + ((s + 2) & 3)], "edge {c}/{s}");
             }
         }
