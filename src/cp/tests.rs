@@ -220,9 +220,9 @@ fn counts_equal_scan_and_dlx_on_generated_instances() {
         (5, 5, Style::Uniform { colors: 5 }),
         (6, 6, Style::Uniform { colors: 6 }),
         (4, 6, Style::Uniform { colors: 4 }),
-        (5, 5, Style::Frame { border_colors: 2, inner_colors: 3 }),
-        (6, 6, Style::Frame { border_colors: 3, inner_colors: 4 }),
-        (6, 5, Style::Frame { border_colors: 2, inner_colors: 4 }),
+        (5, 5, Style::Frame { border_colors: 3, inner_colors: 5 }),
+        (6, 6, Style::Frame { border_colors: 4, inner_colors: 7 }),
+        (5, 4, Style::Frame { border_colors: 2, inner_colors: 3 }),
     ];
     let configs: Vec<CpConfig> =
         ["default", "no-edge-filter,shaving", "basic", "shaving,no-symmetry", "heuristic=min-domain"]
