@@ -1,33 +1,39 @@
 //! Edge filtering: cell domains and the colours of open joins (the "edge
 //! variables" of Benoist & Bourreau's Choco model, §6.3), maintained
-//! incrementally.
+//! incrementally with support counters (AC-4 style).
 //!
 //! Each empty cell keeps a domain, a bit set over *options* `o = 4 t + r`
 //! (tile `t` in rotation `r`, one bit per distinct-looking rotation), and
-//! for each side the mask of colours its options show there (colour `k`
-//! is bit `k % 64`: exact up to 64 colours, a sound coarsening beyond).
-//! Invariants, after [`Domains::propagate`] returns `true`:
+//! for each side `s` and colour `k` the number `cnt[c][s][k]` of its options
+//! showing `k` on side `s` (colour `k` counts in bucket `k % 64`: exact up
+//! to 64 colours, a sound coarsening beyond). Invariants, after [`Domains::propagate`]
+//! returns `true`:
 //! * every option of an empty cell's domain uses an available tile, fits
 //!   the cell's known sides and the border;
-//! * `mask[c][s]` is exactly the colour set of `c`'s options on side `s`;
+//! * `cnt[c][s][k]` is exactly the number of `c`'s options with colour `k`
+//!   on side `s` (kept for filled cells too, frozen at their placement);
 //! * **edge consistency**: for every open join between empty cells `c`
-//!   and `n` (side `s` of `c`), `mask[c][s] == mask[n][s + 2]`: every colour
-//!   one side shows is shown back;
+//!   and `n` (side `s` of `c`), `cnt[c][s][k] > 0` iff `cnt[n][s + 2][k] >
+//!   0`: every colour one side shows is shown back;
 //! * `tcount[t]` is the number of (empty cell, option) pairs using tile
 //!   `t`: an available tile with no place left is a contradiction;
 //! * every empty cell has a non-empty domain.
 //!
-//! A removal costs one counter update per option; a cell whose domain
-//! shrank recomputes its side masks (a few word operations per colour) and
-//! prunes its neighbours by the colours it lost. Removals and mask changes
-//! are trailed and undone in LIFO order. Filled cells are frozen.
+//! Removing an option costs four counter decrements and one tile count; a
+//! counter that reaches zero is a colour lost on a join, and prunes the
+//! neighbour's options showing it back (a few word operations). No pass
+//! recomputes anything: each removal and each restoration is O(1).
+//! Removals are trailed per domain word and undone in LIFO order; filled
+//! cells are frozen.
 
 use super::model::{Model, NONE};
 use super::state::State;
-use crate::edgematch::Color;
 
-/// One trail entry: bits removed from a domain word, an old side mask
-/// (`word == MASK + side`), or a frozen cell (`word == FREEZE`).
+/// One trail entry: bits removed from a domain word (with `BULK` set in
+/// `word`: the counters were not decremented per option, a `SNAP` entry
+/// below restores them), a counter snapshot (`word == SNAP`: the cell's
+/// counters before a bulk cut are on `saved`), or a frozen cell (`word ==
+/// FREEZE`).
 #[derive(Clone, Copy, Debug)]
 struct Removed {
     cell: u32,
@@ -36,32 +42,65 @@ struct Removed {
 }
 
 const FREEZE: u32 = u32::MAX;
-const MASK: u32 = u32::MAX - 8;
+const SNAP: u32 = u32::MAX - 1;
+const BULK: u32 = 1 << 30;
 
+/// Bits set in a nibble (`count_ones` is a long sequence without the
+/// `popcnt` target feature).
+const NIB: [u32; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+
+/// Tile counts: subtracts (or adds) the options of `bits` (domain word
+/// `word`) tile by tile. Returns whether an available tile lost its last
+/// place.
 #[inline]
-fn bucket(k: Color) -> usize {
-    k as usize % 64
+fn tiles_minus(tcount: &mut [u32], st: &State, word: usize, bits: u64) -> bool {
+    let mut nibbles = (bits | bits >> 1 | bits >> 2 | bits >> 3) & 0x1111_1111_1111_1111;
+    let mut fail = false;
+    while nibbles != 0 {
+        let z = nibbles.trailing_zeros();
+        nibbles &= nibbles - 1;
+        let t = (word * 64 + z as usize) >> 2;
+        tcount[t] -= NIB[((bits >> z) & 0xf) as usize];
+        fail |= tcount[t] == 0 && st.cell_of[t] == NONE;
+    }
+    fail
 }
 
-/// Cell domains with edge-colour masks.
+#[inline]
+fn tiles_plus(tcount: &mut [u32], word: usize, bits: u64) {
+    let mut nibbles = (bits | bits >> 1 | bits >> 2 | bits >> 3) & 0x1111_1111_1111_1111;
+    while nibbles != 0 {
+        let z = nibbles.trailing_zeros();
+        nibbles &= nibbles - 1;
+        tcount[(word * 64 + z as usize) >> 2] += NIB[((bits >> z) & 0xf) as usize];
+    }
+}
+
+/// Cell domains with per-side colour support counters.
 pub(crate) struct Domains {
     /// Words per domain.
     pub w: usize,
-    /// Colour buckets (`min(colours, 64)`).
+    /// Colour buckets in use (`min(colours, 64)`).
     nb: usize,
     pub dom: Vec<u64>,
     pub size: Vec<u32>,
-    mask: Vec<u64>,
+    /// `cnt[c][s * 64 + bucket]` (an index that fits a `u8`: no bounds
+    /// checks in the hot loops).
+    cnt: Vec<[u32; 256]>,
     tcount: Vec<u32>,
-    /// `sup[(s * nb + b) * w ..]`: options showing a colour of bucket `b`
-    /// on side `s`.
+    /// `sup[(s * 64 + bucket) * w ..]`: options showing a colour of
+    /// `bucket` on side `s`.
     sup: Vec<u64>,
+    /// `off[o][s] = s * 64 + bucket of option o's colour on side s` (the
+    /// counter index within a cell and the index of `sup`); the same
+    /// bucket on the opposite side is `off ^ 128`.
+    off: Vec<[u8; 4]>,
     trail: Vec<Removed>,
-    dirty: Vec<u32>,
-    is_dirty: Vec<bool>,
-    lost: Vec<u64>,
-    /// Colours of each option.
-    opt_colors: Vec<[Color; 4]>,
+    /// Counter blocks saved by bulk cuts (`4 k` each).
+    saved: Vec<u32>,
+    /// Lost colours to propagate: `(cell, s * 64 + bucket)`: remove from
+    /// `cell` its options showing a colour of `bucket` on side `s`.
+    events: Vec<(u32, u8)>,
     /// Options removed (statistics).
     pub removed: u64,
 }
@@ -71,14 +110,19 @@ impl Domains {
         let nt = m.rot_colors.len();
         let w = (4 * nt).div_ceil(64);
         let nb = m.n_colors.min(64);
-        let mut sup = vec![0u64; 4 * nb * w];
+        let mut sup = vec![0u64; 256 * w];
+        let mut off = vec![[0u8; 4]; 4 * nt];
         for t in 0..nt {
-            for i in 0..m.n_rots[t] as usize {
-                let r = m.rots[t][i] as usize;
+            for r in 0..4 {
                 let o = 4 * t + r;
                 for s in 0..4 {
-                    let b = bucket(m.rot_colors[t][r][s]);
-                    sup[(s * nb + b) * w + o / 64] |= 1 << (o % 64);
+                    off[o][s] = (s * 64 + m.rot_colors[t][r][s] as usize % 64) as u8;
+                }
+            }
+            for i in 0..m.n_rots[t] as usize {
+                let o = 4 * t + m.rots[t][i] as usize;
+                for s in 0..4 {
+                    sup[off[o][s] as usize * w + o / 64] |= 1 << (o % 64);
                 }
             }
         }
@@ -87,14 +131,13 @@ impl Domains {
             nb,
             dom: vec![0; m.n_cells * w],
             size: vec![0; m.n_cells],
-            mask: vec![0; m.n_cells * 4],
+            cnt: vec![[0; 256]; m.n_cells],
             tcount: vec![0; nt],
             sup,
+            off,
             trail: Vec::new(),
-            dirty: Vec::new(),
-            is_dirty: vec![false; m.n_cells],
-            lost: vec![0; w],
-            opt_colors: (0..4 * nt).map(|o| m.rot_colors[o / 4][o % 4]).collect(),
+            saved: Vec::new(),
+            events: Vec::new(),
             removed: 0,
         }
     }
@@ -105,33 +148,18 @@ impl Domains {
         self.trail.len()
     }
 
-    /// The colour mask of cell `c`'s options on side `s`, recomputed.
-    fn side_mask(&self, c: usize, s: usize, within: u64) -> u64 {
-        let w = self.w;
-        let d = &self.dom[c * w..(c + 1) * w];
-        let mut out = 0u64;
-        let mut rest = within;
-        while rest != 0 {
-            let b = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let sup = &self.sup[(s * self.nb + b) * w..(s * self.nb + b + 1) * w];
-            if d.iter().zip(sup).any(|(x, y)| x & y != 0) {
-                out |= 1 << b;
-            }
-        }
-        out
-    }
-
     /// Builds the domains of the empty cells of `st` (the root, after the
     /// clues) and makes them edge consistent. `false` if inconsistent.
     pub fn init(&mut self, m: &Model, st: &State) -> bool {
         self.trail.clear();
-        self.dirty.clear();
-        self.is_dirty.fill(false);
+        self.saved.clear();
+        self.events.clear();
+        self.removed = 0;
         self.dom.fill(0);
         self.size.fill(0);
         self.tcount.fill(0);
-        let w = self.w;
+        let (w, nb) = (self.w, self.nb);
+        self.cnt.fill([0; 256]);
         for c in 0..m.n_cells {
             if st.tile_at[c] != NONE {
                 continue;
@@ -147,20 +175,20 @@ impl Domains {
                         self.dom[c * w + o / 64] |= 1 << (o % 64);
                         self.size[c] += 1;
                         self.tcount[t] += 1;
+                        for s in 0..4 {
+                            self.cnt[c][self.off[o][s] as usize] += 1;
+                        }
                     }
                 }
             }
             if self.size[c] == 0 {
                 return false;
             }
-            let all = if self.nb == 64 { u64::MAX } else { (1u64 << self.nb) - 1 };
-            for s in 0..4 {
-                self.mask[c * 4 + s] = self.side_mask(c, s, all);
-            }
         }
         if (0..m.rot_colors.len()).any(|t| st.cell_of[t] == NONE && self.tcount[t] == 0) {
             return false;
         }
+        // Colours one side of an open join shows and the other does not.
         for c in 0..m.n_cells {
             if st.tile_at[c] != NONE {
                 continue;
@@ -170,18 +198,22 @@ impl Domains {
                 if n == NONE || st.tile_at[n as usize] != NONE {
                     continue;
                 }
-                let lost = self.mask[c * 4 + s] & !self.mask[n as usize * 4 + ((s + 2) & 3)];
-                if lost != 0 && !self.prune(m, st, c, s, lost) {
-                    return false;
+                for b in 0..nb {
+                    if self.cnt[c][s * 64 + b] == 0 {
+                        self.events.push((n, (((s + 2) & 3) * 64 + b) as u8));
+                    }
                 }
             }
         }
         self.settle(m, st)
     }
 
-    /// Removes `bits` (a subset of the domain word) from empty cell `c`.
-    /// Returns `false` on a wipe-out or a tile left without a place.
-    fn remove(&mut self, st: &State, c: usize, word: usize, bits: u64) -> bool {
+    /// Removes `bits` (a subset of the domain word) from empty cell `c`,
+    /// queueing the colours its sides lose. Returns `false` on a wipe-out
+    /// or a tile left without a place (the counters are updated in full
+    /// either way, so that [`Domains::undo_to`] restores them).
+    #[inline]
+    fn remove(&mut self, m: &Model, st: &State, c: usize, word: usize, bits: u64) -> bool {
         let w = self.w;
         debug_assert_eq!(self.dom[c * w + word] & bits, bits, "removing absent bits");
         self.dom[c * w + word] &= !bits;
@@ -189,96 +221,121 @@ impl Domains {
         self.size[c] -= n;
         self.removed += n as u64;
         self.trail.push(Removed { cell: c as u32, word: word as u32, bits });
-        if !self.is_dirty[c] {
-            self.is_dirty[c] = true;
-            self.dirty.push(c as u32);
-        }
         let mut ok = self.size[c] > 0;
+        let cnt = &mut self.cnt[c];
+        let nbr = &m.nbr[c];
         let mut b = bits;
         while b != 0 {
-            let t = (word * 64 + b.trailing_zeros() as usize) >> 2;
+            let o = word * 64 + b.trailing_zeros() as usize;
             b &= b - 1;
+            let t = o >> 2;
             self.tcount[t] -= 1;
             if self.tcount[t] == 0 && st.cell_of[t] == NONE {
                 ok = false;
+            }
+            let off = self.off[o];
+            for s in 0..4 {
+                let x = &mut cnt[off[s] as usize];
+                *x -= 1;
+                if *x == 0 {
+                    let nb = nbr[s];
+                    if nb != NONE && st.tile_at[nb as usize] == NONE {
+                        // The same bucket on the opposite side.
+                        self.events.push((nb, off[s] ^ 128));
+                    }
+                }
             }
         }
         ok
     }
 
-    /// Removes from empty cell `c` the options showing on side `s` a colour
-    /// of the buckets `lost`.
-    fn prune(&mut self, m: &Model, st: &State, c: usize, s: usize, lost: u64) -> bool {
-        let (w, nb) = (self.w, self.nb);
-        self.lost.fill(0);
-        let mut rest = lost;
-        while rest != 0 {
-            let b = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+    /// Removes from empty cell `c` the options that show (`inside`) or do
+    /// not show (`!inside`) the side colour `sel` (`s * 64 + bucket`).
+    #[inline]
+    fn remove_sel(&mut self, m: &Model, st: &State, c: usize, sel: usize, inside: bool) -> bool {
+        let w = self.w;
+        if !inside {
+            // A cell learning a side colour usually keeps a small part of
+            // its domain: recount from what it keeps.
+            let mut gone = 0;
             for i in 0..w {
-                self.lost[i] |= self.sup[(s * nb + b) * w + i];
+                gone += (self.dom[c * w + i] & !self.sup[sel * w + i]).count_ones();
+            }
+            if gone == 0 {
+                return true;
+            }
+            if gone > 8 && 2 * gone > self.size[c] {
+                return self.bulk_cut(m, st, c, sel, inside, gone);
             }
         }
-        let _ = m;
         for i in 0..w {
-            let bits = self.dom[c * w + i] & self.lost[i];
-            if bits != 0 && !self.remove(st, c, i, bits) {
+            let s = self.sup[sel * w + i];
+            let bits = self.dom[c * w + i] & if inside { s } else { !s };
+            if bits != 0 && !self.remove(m, st, c, i, bits) {
                 return false;
             }
         }
         true
     }
 
-    /// Recomputes the side masks of the cells whose domains shrank and
-    /// prunes their neighbours by the colours they lost, to a fixpoint.
+    /// [`Domains::remove_sel`] when it removes most of the domain (`gone`
+    /// options): the counters are recomputed from the options kept (fewer
+    /// than those removed) after saving the old ones, and the colours that
+    /// lost their last support are found by comparing the two.
     #[allow(clippy::needless_range_loop, reason = "a side indexes several parallel arrays")]
-    fn settle(&mut self, m: &Model, st: &State) -> bool {
-        let w = self.w;
-        while let Some(c) = self.dirty.pop() {
-            let c = c as usize;
-            self.is_dirty[c] = false;
-            // Small domains: one pass over the options gives all four
-            // masks; large ones: test each colour still in the mask.
-            let small = self.size[c] as usize <= 6 * w + 8;
-            let mut masks = [0u64; 4];
-            if small {
-                for i in 0..w {
-                    let mut b = self.dom[c * w + i];
-                    while b != 0 {
-                        let col = &self.opt_colors[i * 64 + b.trailing_zeros() as usize];
-                        b &= b - 1;
-                        for s in 0..4 {
-                            masks[s] |= 1 << bucket(col[s]);
-                        }
-                    }
+    fn bulk_cut(&mut self, m: &Model, st: &State, c: usize, sel: usize, inside: bool, gone: u32) -> bool {
+        let (w, nb) = (self.w, self.nb);
+        let at = self.saved.len();
+        for side in 0..4 {
+            self.saved.extend_from_slice(&self.cnt[c][side * 64..side * 64 + nb]);
+        }
+        self.trail.push(Removed { cell: c as u32, word: SNAP, bits: 0 });
+        let mut fail = false;
+        let mut cnt = [0u32; 256];
+        for i in 0..w {
+            let s = self.sup[sel * w + i];
+            let d = self.dom[c * w + i];
+            let bits = d & if inside { s } else { !s };
+            if bits != 0 {
+                self.dom[c * w + i] = d & !bits;
+                self.trail.push(Removed { cell: c as u32, word: i as u32 | BULK, bits });
+                fail |= tiles_minus(&mut self.tcount, st, i, bits);
+            }
+            let mut kept = d & !bits;
+            while kept != 0 {
+                let o = i * 64 + kept.trailing_zeros() as usize;
+                kept &= kept - 1;
+                for x in self.off[o] {
+                    cnt[x as usize] += 1;
                 }
             }
-            for s in 0..4 {
-                let n = m.nbr[c][s];
-                if n == NONE || st.tile_at[n as usize] != NONE {
-                    continue;
+        }
+        self.cnt[c] = cnt;
+        self.size[c] -= gone;
+        self.removed += gone as u64;
+        for s in 0..4 {
+            let nbr = m.nbr[c][s];
+            if nbr == NONE || st.tile_at[nbr as usize] != NONE {
+                continue;
+            }
+            for b in 0..nb {
+                if cnt[s * 64 + b] == 0 && self.saved[at + s * nb + b] != 0 {
+                    self.events.push((nbr, (s * 64 + b) as u8 ^ 128));
                 }
-                let old = self.mask[c * 4 + s];
-                let new = if small { masks[s] } else { self.side_mask(c, s, old) };
-                if new == old {
-                    continue;
-                }
-                self.trail.push(Removed { cell: c as u32, word: MASK + s as u32, bits: old });
-                self.mask[c * 4 + s] = new;
-                if !self.prune(m, st, n as usize, (s + 2) & 3, old & !new) {
-                    self.fail_cleanup();
-                    return false;
-                }
+            }
+        }
+        !fail && self.size[c] > 0
+    }
+
+    /// Propagates the queued lost colours to a fixpoint.
+    fn settle(&mut self, m: &Model, st: &State) -> bool {
+        while let Some((c, sel)) = self.events.pop() {
+            if !self.remove_sel(m, st, c as usize, sel as usize, true) {
+                self.events.clear();
+                return false;
             }
         }
         true
-    }
-
-    fn fail_cleanup(&mut self) {
-        for &c in &self.dirty {
-            self.is_dirty[c as usize] = false;
-        }
-        self.dirty.clear();
     }
 
     /// Propagates the placement just made on cell `c` (already in `st`).
@@ -287,20 +344,12 @@ impl Domains {
         let w = self.w;
         let t = st.tile_at[c] as usize;
         // Freeze c: its options no longer count as places for their tiles.
-        let mut ok = true;
+        let mut fail = false;
         for i in 0..w {
-            let mut b = self.dom[c * w + i];
-            while b != 0 {
-                let u = (i * 64 + b.trailing_zeros() as usize) >> 2;
-                b &= b - 1;
-                self.tcount[u] -= 1;
-                if self.tcount[u] == 0 && st.cell_of[u] == NONE {
-                    ok = false;
-                }
-            }
+            fail |= tiles_minus(&mut self.tcount, st, i, self.dom[c * w + i]);
         }
         self.trail.push(Removed { cell: c as u32, word: FREEZE, bits: 0 });
-        if !ok {
+        if fail {
             return false;
         }
         let col = st.colors_at[c];
@@ -309,25 +358,18 @@ impl Domains {
             if n == NONE || st.tile_at[n as usize] != NONE {
                 continue;
             }
-            let n = n as usize;
-            let keep = ((s + 2) & 3) * self.nb + bucket(col[s]);
-            for i in 0..w {
-                let bits = self.dom[n * w + i] & !self.sup[keep * w + i];
-                if bits != 0 && !self.remove(st, n, i, bits) {
-                    self.fail_cleanup();
-                    return false;
-                }
+            let keep = ((s + 2) & 3) * 64 + col[s] as usize % 64;
+            if !self.remove_sel(m, st, n as usize, keep, false) {
+                self.events.clear();
+                return false;
             }
         }
         let (word, shift) = ((4 * t) / 64, (4 * t) % 64);
         let tile_bits = 0xfu64 << shift;
         for e in 0..m.n_cells {
-            if st.tile_at[e] != NONE {
-                continue;
-            }
             let bits = self.dom[e * w + word] & tile_bits;
-            if bits != 0 && !self.remove(st, e, word, bits) {
-                self.fail_cleanup();
+            if bits != 0 && st.tile_at[e] == NONE && !self.remove(m, st, e, word, bits) {
+                self.events.clear();
                 return false;
             }
         }
@@ -342,8 +384,8 @@ impl Domains {
         if self.dom[c * self.w + word] & bit == 0 {
             return true;
         }
-        if !self.remove(st, c, word, bit) {
-            self.fail_cleanup();
+        if !self.remove(m, st, c, word, bit) {
+            self.events.clear();
             return false;
         }
         self.settle(m, st)
@@ -355,29 +397,42 @@ impl Domains {
         while self.trail.len() > mark {
             let Removed { cell, word, bits } = self.trail.pop().expect("trail");
             let c = cell as usize;
-            if word == FREEZE {
-                for i in 0..w {
-                    let mut b = self.dom[c * w + i];
-                    while b != 0 {
-                        self.tcount[(i * 64 + b.trailing_zeros() as usize) >> 2] += 1;
-                        b &= b - 1;
-                    }
+            if word == SNAP {
+                let nb = self.nb;
+                let at = self.saved.len() - 4 * nb;
+                for side in 0..4 {
+                    self.cnt[c][side * 64..side * 64 + nb]
+                        .copy_from_slice(&self.saved[at + side * nb..at + (side + 1) * nb]);
                 }
-            } else if word >= MASK {
-                self.mask[c * 4 + (word - MASK) as usize] = bits;
+                self.saved.truncate(at);
+            } else if word & BULK != 0 && word != FREEZE {
+                let word = (word & !BULK) as usize;
+                self.dom[c * w + word] |= bits;
+                self.size[c] += bits.count_ones();
+                tiles_plus(&mut self.tcount, word, bits);
+            } else if word == FREEZE {
+                for i in 0..w {
+                    tiles_plus(&mut self.tcount, i, self.dom[c * w + i]);
+                }
             } else {
                 self.dom[c * w + word as usize] |= bits;
                 self.size[c] += bits.count_ones();
+                let cnt = &mut self.cnt[c];
                 let mut b = bits;
                 while b != 0 {
-                    self.tcount[(word as usize * 64 + b.trailing_zeros() as usize) >> 2] += 1;
+                    let o = word as usize * 64 + b.trailing_zeros() as usize;
                     b &= b - 1;
+                    self.tcount[o >> 2] += 1;
+                    let off = self.off[o];
+                    for s in 0..4 {
+                        cnt[off[s] as usize] += 1;
+                    }
                 }
             }
         }
     }
 
-    /// Test helper: recomputes sizes, masks and tile counts from the
+    /// Test helper: recomputes sizes, counters and tile counts from the
     /// domains of the empty cells and compares (`tc_too`: also the tile
     /// counts), and checks edge consistency.
     #[cfg(test)]
@@ -390,23 +445,32 @@ impl Domains {
                 continue;
             }
             let mut size = 0;
+            let mut cnt = [0u32; 256];
             for i in 0..w {
                 let mut b = self.dom[c * w + i];
                 while b != 0 {
-                    tc[(i * 64 + b.trailing_zeros() as usize) >> 2] += 1;
+                    let o = i * 64 + b.trailing_zeros() as usize;
+                    tc[o >> 2] += 1;
                     size += 1;
+                    for x in self.off[o] {
+                        cnt[x as usize] += 1;
+                    }
                     b &= b - 1;
                 }
             }
             assert_eq!(size, self.size[c], "size of cell {c}");
+            assert_eq!(cnt, self.cnt[c], "counters of cell {c}");
             for s in 0..4 {
                 let n = m.nbr[c][s];
                 if n == NONE || st.tile_at[n as usize] != NONE {
                     continue;
                 }
-                let all = if self.nb == 64 { u64::MAX } else { (1u64 << self.nb) - 1 };
-                assert_eq!(self.mask[c * 4 + s], self.side_mask(c, s, all), "mask of cell {c} side {s}");
-                assert_eq!(self.mask[c * 4 + s], self.mask[n as usize * 4 + ((s + 2) & 3)], "edge {c}/{s}");
+                let n = n as usize;
+                for b in 0..self.nb {
+                    let here = self.cnt[c][s * 64 + b] > 0;
+                    let there = self.cnt[n][((s + 2) & 3) * 64 + b] > 0;
+                    assert_eq!(here, there, "edge {c}/{s} bucket {b}");
+                }
             }
         }
         for t in 0..tc.len() {

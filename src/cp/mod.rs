@@ -151,7 +151,11 @@ impl Engine for CpEngine {
                 stopped = Some(crate::search::StopReason::SolutionLimit);
             }
         }
-        let c = self.searcher.counters.clone();
+        let mut c = self.searcher.counters.clone();
+        if let Some(d) = &self.searcher.core.doms {
+            // Domain mode: options removed by edge filtering.
+            c.edge_prunes = d.removed;
+        }
         self.last_preempted = self.searcher.core.preempted;
         self.last = c.clone();
         SearchStats {
