@@ -106,6 +106,7 @@ pub(crate) struct Domains {
 }
 
 impl Domains {
+    #[allow(clippy::needless_range_loop, reason = "a side indexes several parallel arrays")]
     pub fn new(m: &Model) -> Domains {
         let nt = m.rot_colors.len();
         let w = (4 * nt).div_ceil(64);
@@ -217,17 +218,16 @@ impl Domains {
         let w = self.w;
         debug_assert_eq!(self.dom[c * w + word] & bits, bits, "removing absent bits");
         self.dom[c * w + word] &= !bits;
-        let n = bits.count_ones();
-        self.size[c] -= n;
-        self.removed += n as u64;
         self.trail.push(Removed { cell: c as u32, word: word as u32, bits });
-        let mut ok = self.size[c] > 0;
+        let mut ok = true;
+        let mut n = 0;
         let cnt = &mut self.cnt[c];
         let nbr = &m.nbr[c];
         let mut b = bits;
         while b != 0 {
             let o = word * 64 + b.trailing_zeros() as usize;
             b &= b - 1;
+            n += 1;
             let t = o >> 2;
             self.tcount[t] -= 1;
             if self.tcount[t] == 0 && st.cell_of[t] == NONE {
@@ -246,7 +246,9 @@ impl Domains {
                 }
             }
         }
-        ok
+        self.size[c] -= n;
+        self.removed += n as u64;
+        ok && self.size[c] > 0
     }
 
     /// Removes from empty cell `c` the options that show (`inside`) or do
@@ -416,18 +418,20 @@ impl Domains {
                 }
             } else {
                 self.dom[c * w + word as usize] |= bits;
-                self.size[c] += bits.count_ones();
                 let cnt = &mut self.cnt[c];
                 let mut b = bits;
+                let mut n = 0;
                 while b != 0 {
                     let o = word as usize * 64 + b.trailing_zeros() as usize;
                     b &= b - 1;
+                    n += 1;
                     self.tcount[o >> 2] += 1;
                     let off = self.off[o];
                     for s in 0..4 {
                         cnt[off[s] as usize] += 1;
                     }
                 }
+                self.size[c] += n;
             }
         }
     }
