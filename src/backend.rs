@@ -53,6 +53,12 @@ pub fn make<'a>(
         // times faster than DLX (benches/edgematch.rs); DLX when scan's
         // colour table would be too large.
         "auto" => match &instance.kind {
+            // The CP engine where it was measured faster (docs/cp.md):
+            // boards of 64+ cells with at most `min(rows, cols)` inner
+            // colours (Benoist 8x8 K=8: 1.3 s against scan's 6.3 s).
+            InstanceKind::EdgeMatch(e) if crate::cp::prefer_cp(&e.puzzle) => {
+                Ok(Box::new(CpEngine::new(&e.puzzle, &e.problem, config.cp.clone())))
+            }
             InstanceKind::EdgeMatch(e) => match Scan::new(&e.puzzle, &e.problem) {
                 Ok(scan) => Ok(Box::new(scan)),
                 Err(_) => Ok(Box::new(Dlx::new(instance.problem()))),

@@ -178,6 +178,15 @@ impl Engine for CpEngine {
     }
 }
 
+/// Whether `auto` should pick this engine over the scan backtracker: boards
+/// of at least 64 cells with at most `min(rows, cols)` inner colours, where
+/// scan's node count explodes (measured in docs/cp.md; with more colours
+/// scan's cheap nodes win).
+pub fn prefer_cp(puzzle: &EdgePuzzle) -> bool {
+    let inner = puzzle.n_colors().saturating_sub(1);
+    puzzle.n_cells() >= 64 && inner <= puzzle.rows.min(puzzle.cols)
+}
+
 /// The symmetry-breaking pivot: a corner tile (not a clue) and the corners
 /// it may take, one per orbit of the board rotations in `problem` (which
 /// `to_problem` restricts to those that map the clues onto themselves).

@@ -245,3 +245,18 @@ fn counts_equal_scan_and_dlx_on_generated_instances() {
         }
     }
 }
+
+/// `auto` takes the CP engine only where it was measured faster: 8x8 and
+/// up with at most `side` inner colours, not set-2 6x6 or 8x8 (11 colours).
+#[test]
+fn auto_prefers_cp_on_large_boards_with_few_colours() {
+    use crate::edgematch::generate::{generate, GenerateSpec, Style};
+    let gen = |n: usize, k: u16| {
+        generate(&GenerateSpec { rows: n, cols: n, style: Style::Uniform { colors: k }, seed: 1 }).unwrap().puzzle
+    };
+    assert!(super::prefer_cp(&gen(8, 8)));
+    assert!(!super::prefer_cp(&gen(8, 9)));
+    assert!(!super::prefer_cp(&gen(6, 4)));
+    assert!(!super::prefer_cp(&brendan("06x06")));
+    assert!(!super::prefer_cp(&brendan("08x08")));
+}
