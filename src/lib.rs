@@ -9,6 +9,7 @@
 
 pub mod backend;
 pub mod bench;
+pub mod cp;
 pub mod dlx;
 pub mod edgematch;
 pub mod encode;

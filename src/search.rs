@@ -152,6 +152,11 @@ pub trait Engine {
     fn estimate_nodes(&mut self, _probes: u32, _seed: u64) -> Option<f64> {
         None
     }
+    /// Engine-specific counters of the latest run (name, value), e.g. the
+    /// CP engine's backjumps and shaving probes; empty by default.
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        Vec::new()
+    }
     /// Why the last [`Engine::run`] failed, for engines that can fail at run
     /// time (an external solver that crashed or printed garbage); such a run
     /// reports `stopped: Interrupted` and the CLI prints this error.

@@ -143,7 +143,7 @@ pub enum Backend {
         /// The [`crate::backend`] name.
         engine: String,
         /// Its settings.
-        config: BackendConfig,
+        config: Box<BackendConfig>,
     },
     /// A program run through files.
     External(Box<dyn ExternalBackend>),
@@ -178,7 +178,7 @@ impl Backend {
         Backend::Configured {
             label: label.to_string(),
             engine: "sat".into(),
-            config: BackendConfig { sat_solver: Some(spec.to_string()), ..BackendConfig::default() },
+            config: Box::new(BackendConfig { sat_solver: Some(spec.to_string()), ..BackendConfig::default() }),
         }
     }
 }

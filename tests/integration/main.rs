@@ -3,6 +3,7 @@
 mod agreement;
 mod bench;
 mod cli;
+mod cp;
 mod edgematch_counts;
 mod edgematch_errors;
 mod edgematch_formats;

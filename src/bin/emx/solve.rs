@@ -4,6 +4,7 @@ use crate::progress::Ticker;
 use crate::{interrupt_flag, Format, EXIT_LIMIT, EXIT_NO_SOLUTION, EXIT_OK};
 use clap::Args;
 use emx::backend::{self, BackendConfig};
+use emx::cp::CpConfig;
 use emx::input::{self, InputFormat};
 use emx::ir::Equivalence;
 use emx::poly::model::CellOrder;
@@ -35,6 +36,13 @@ pub struct SolveArgs {
     /// Solving back-end (`auto` picks the best one for the puzzle).
     #[arg(long, default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(backend::NAMES))]
     pub backend: String,
+    /// Components of the `cp` backend, for ablation: comma-separated
+    /// `[no-]COMPONENT` (preemption, shared-edges, cycles, backjump,
+    /// older-cells, shaving, patterns, instantiation, edge-filter),
+    /// `heuristic=min-offer|min-expected-offer|min-expected-gap|min-expected-ratio`,
+    /// `shave-limit=L`, `basic` (all off) or `default`.
+    #[arg(long, value_name = "SPEC", value_parser = parse_cp)]
+    pub cp: Option<CpConfig>,
     /// SAT solver for `--backend sat`: kissat, cadical, minisat (looked up
     /// on PATH) or the path of any solver printing `s`/`v` lines; without
     /// it, varisat runs in-process. Implies `--backend sat` when the backend
@@ -254,6 +262,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             );
         }
     }
+    anyhow::ensure!(args.cp.is_none() || backend_name == "cp", "--cp configures the cp backend: add --backend cp");
     let config = BackendConfig {
         sat_solver: args.sat_solver.clone(),
         cnf: emx_encoders::CnfOptions {
@@ -263,6 +272,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         },
         equivalence,
         poly: args.poly.config()?,
+        cp: args.cp.clone().unwrap_or_default(),
     };
     if args.poly.sample.is_some() || args.poly.estimate.is_some() {
         let flag = if args.poly.sample.is_some() { "--sample" } else { "--estimate" };
@@ -294,17 +304,18 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     if let Some(err) = engine.error() {
         anyhow::bail!("{}: {err}", engine.describe());
     }
+    let counters = engine.counters();
     let mut out = Vec::new();
     match args.format {
-        Format::Json => print_json(&mut out, &instance, &report, mode, &args.backend)?,
-        Format::Text => print_text(&mut out, &instance, &report, args.quiet)?,
+        Format::Json => print_json(&mut out, &instance, &report, &counters, mode, &args.backend)?,
+        Format::Text => print_text(&mut out, &instance, &report, &counters, args.quiet)?,
         Format::Svg => {
             let picture = crate::render::solutions_picture(&instance, &problem.name, &report.solutions)?;
             out.extend_from_slice(picture.as_bytes());
             if !args.quiet {
                 // The picture goes to stdout; the summary to stderr.
                 let mut summary = Vec::new();
-                print_text(&mut summary, &instance, &report, true)?;
+                print_text(&mut summary, &instance, &report, &counters, true)?;
                 eprint!("{}", String::from_utf8_lossy(&summary));
             }
         }
@@ -331,6 +342,7 @@ fn print_text(
     out: &mut impl Write,
     instance: &input::Instance,
     report: &SolveReport,
+    counters: &[(&str, u64)],
     quiet: bool,
 ) -> std::io::Result<()> {
     let problem = instance.problem();
@@ -387,6 +399,10 @@ fn print_text(
         s.elapsed.as_secs_f64(),
         s.nodes_per_sec() / 1e6
     )?;
+    if !counters.is_empty() {
+        let list: Vec<String> = counters.iter().map(|(k, v)| format!("{} {v}", k.replace('_', " "))).collect();
+        writeln!(out, "counters: {}", list.join(", "))?;
+    }
     if let Some(reason) = s.stopped {
         let why = serde_json::to_value(reason).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
         writeln!(out, "stopped: {} (the search did not finish)", why.replace('_', " "))?;
@@ -398,12 +414,13 @@ fn print_json(
     out: &mut impl Write,
     instance: &input::Instance,
     report: &SolveReport,
+    counters: &[(&str, u64)],
     mode: Mode,
     backend: &str,
 ) -> std::io::Result<()> {
     let problem = instance.problem();
     let s = &report.stats;
-    let v = json!({
+    let mut v = json!({
         "command": "solve",
         "file": instance.file,
         "puzzle": problem.name,
@@ -429,6 +446,10 @@ fn print_json(
         "options": problem.n_options(),
         "solution_list": report.solutions.iter().map(|s| instance.solution_json(s)).collect::<Vec<_>>(),
     });
+    if !counters.is_empty() {
+        v["counters"] =
+            counters.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>().into();
+    }
     serde_json::to_writer(&mut *out, &v)?;
     writeln!(out)
 }
@@ -448,4 +469,8 @@ fn mode_name(mode: Mode) -> &'static str {
         Mode::All => "all",
         Mode::First(_) => "first",
     }
+}
+
+fn parse_cp(spec: &str) -> Result<CpConfig, String> {
+    CpConfig::parse(spec).map_err(|e| e.to_string())
 }

@@ -1,0 +1,276 @@
+//! The CP engine's configuration and its command-line grammar (`--cp SPEC`).
+//!
+//! ```text
+//! SPEC  := ITEM ("," ITEM)*
+//! ITEM  := "default" | "basic" | COMPONENT | "no-" COMPONENT | KEY "=" VALUE
+//! COMPONENT := preemption | shared-edges | cycles | backjump | older-cells
+//!            | shaving | patterns | instantiation | edge-filter | symmetry
+//! KEY   := heuristic (min-offer | min-expected-offer | min-expected-gap | min-expected-ratio)
+//!        | shave-limit (an integer >= 1)
+//! ```
+//! Items apply left to right on top of the defaults: `basic` switches every
+//! component off (the paper's "BasicCP": ColorPair contradictions only, with
+//! MinOffer), `default` restores the defaults. Unknown items are errors.
+
+use std::fmt;
+
+/// How the most urgent ColorPair is chosen when no pattern applies
+/// (Benoist & Bourreau §5.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heuristic {
+    /// Smallest number of available tiles.
+    MinOffer,
+    /// Smallest expected offer `E(|offer|)`.
+    MinExpectedOffer,
+    /// Smallest `E(|offer|) - |demand|` (the paper's best).
+    MinExpectedGap,
+    /// Smallest `E(|offer|) / |demand|`.
+    MinExpectedRatio,
+    /// Not a pair rule: the frontier cell with the fewest candidates left
+    /// after edge filtering and shaving.
+    MinDomain,
+    /// Not a pair rule: the first empty cell in reading order (what a scan
+    /// backtracker does).
+    Scan,
+}
+
+impl Heuristic {
+    /// Names accepted by `heuristic=`.
+    pub const NAMES: &'static [&'static str] =
+        &["min-offer", "min-expected-offer", "min-expected-gap", "min-expected-ratio", "min-domain", "scan"];
+
+    fn from_name(s: &str) -> Option<Heuristic> {
+        Some(match s {
+            "min-offer" => Heuristic::MinOffer,
+            "min-expected-offer" => Heuristic::MinExpectedOffer,
+            "min-expected-gap" => Heuristic::MinExpectedGap,
+            "min-expected-ratio" => Heuristic::MinExpectedRatio,
+            "min-domain" => Heuristic::MinDomain,
+            "scan" => Heuristic::Scan,
+            _ => return None,
+        })
+    }
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Heuristic::MinOffer => "min-offer",
+            Heuristic::MinExpectedOffer => "min-expected-offer",
+            Heuristic::MinExpectedGap => "min-expected-gap",
+            Heuristic::MinExpectedRatio => "min-expected-ratio",
+            Heuristic::MinDomain => "min-domain",
+            Heuristic::Scan => "scan",
+        }
+    }
+}
+
+/// Which components of the engine run. Every field can be switched from
+/// the command line, for ablation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CpConfig {
+    /// Preemption (§4.1): a ColorPair with as many available tiles as
+    /// demanding cells reserves its tiles.
+    pub preemption: bool,
+    /// Upper bound on shared edges `h(M)` per colour (§4.2).
+    pub shared_edges: bool,
+    /// Border-colour chain and cycle detection (§4.2).
+    pub cycles: bool,
+    /// Conflict-directed backjumping with cell explanations (§5.2).
+    pub backjump: bool,
+    /// Explain an unavailable tile by its cell's older neighbours (§5.2).
+    pub older_cells: bool,
+    /// Shaving: probe every value of cells with at most `shave_limit`
+    /// candidates (§6.2).
+    pub shaving: bool,
+    /// Domain-size limit `L` of shaving.
+    pub shave_limit: usize,
+    /// Branch on constrained patterns first (§5.1).
+    pub patterns: bool,
+    /// Branch first on a cell that a pair with one offer and one demand
+    /// fixes (§3.1's instantiation rule).
+    pub instantiation: bool,
+    /// Edge-colour reasoning: cell domains kept edge consistent.
+    pub edge_filter: bool,
+    /// Symmetry breaking: one corner tile is kept to one corner per orbit
+    /// of the board rotations, and every solution found is reported with
+    /// its rotated copies.
+    pub symmetry: bool,
+    /// Pair-selection heuristic.
+    pub heuristic: Heuristic,
+}
+
+impl Default for CpConfig {
+    fn default() -> Self {
+        CpConfig {
+            preemption: true,
+            shared_edges: true,
+            cycles: true,
+            backjump: true,
+            older_cells: true,
+            // Shaving divides nodes by about 4 but, with edge filtering on,
+            // costs more time than it saves (docs/cp.md).
+            shaving: false,
+            shave_limit: 3,
+            patterns: true,
+            instantiation: true,
+            edge_filter: true,
+            symmetry: true,
+            heuristic: Heuristic::MinExpectedGap,
+        }
+    }
+}
+
+/// The component names of the grammar, in display order.
+pub const COMPONENTS: &[&str] = &[
+    "preemption",
+    "shared-edges",
+    "cycles",
+    "backjump",
+    "older-cells",
+    "shaving",
+    "patterns",
+    "instantiation",
+    "edge-filter",
+    "symmetry",
+];
+
+/// A `--cp` specification that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad --cp item `{item}`: {reason}")]
+pub struct CpConfigError {
+    /// The offending item.
+    pub item: String,
+    /// What was expected.
+    pub reason: String,
+}
+
+impl CpConfig {
+    /// Every component off, MinOffer: ColorPair contradictions with
+    /// chronological backtracking.
+    pub fn basic() -> Self {
+        CpConfig {
+            preemption: false,
+            shared_edges: false,
+            cycles: false,
+            backjump: false,
+            older_cells: false,
+            shaving: false,
+            shave_limit: 3,
+            patterns: false,
+            instantiation: false,
+            edge_filter: false,
+            symmetry: false,
+            heuristic: Heuristic::MinOffer,
+        }
+    }
+
+    fn component(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "preemption" => &mut self.preemption,
+            "shared-edges" => &mut self.shared_edges,
+            "cycles" => &mut self.cycles,
+            "backjump" => &mut self.backjump,
+            "older-cells" => &mut self.older_cells,
+            "shaving" => &mut self.shaving,
+            "patterns" => &mut self.patterns,
+            "instantiation" => &mut self.instantiation,
+            "edge-filter" => &mut self.edge_filter,
+            "symmetry" => &mut self.symmetry,
+            _ => return None,
+        })
+    }
+
+    fn get(&self, name: &str) -> bool {
+        let mut c = self.clone();
+        *c.component(name).expect("known component")
+    }
+
+    /// Parses a `--cp` specification (see the module documentation).
+    pub fn parse(spec: &str) -> Result<CpConfig, CpConfigError> {
+        let mut cfg = CpConfig::default();
+        for raw in spec.split(',') {
+            let item = raw.trim();
+            let err = |reason: String| CpConfigError { item: item.to_string(), reason };
+            if item.is_empty() {
+                return Err(err("empty item".into()));
+            }
+            if let Some((key, value)) = item.split_once('=') {
+                match key.trim() {
+                    "heuristic" => {
+                        cfg.heuristic = Heuristic::from_name(value.trim()).ok_or_else(|| {
+                            err(format!("unknown heuristic, expected one of {}", Heuristic::NAMES.join(", ")))
+                        })?
+                    }
+                    "shave-limit" => match value.trim().parse::<usize>() {
+                        Ok(l) if l >= 1 => cfg.shave_limit = l,
+                        _ => return Err(err("expected an integer >= 1".into())),
+                    },
+                    _ => return Err(err("unknown key, expected heuristic=NAME or shave-limit=L".into())),
+                }
+                continue;
+            }
+            match item {
+                "default" => cfg = CpConfig::default(),
+                "basic" => cfg = CpConfig::basic(),
+                _ => {
+                    let (name, on) = match item.strip_prefix("no-") {
+                        Some(n) => (n, false),
+                        None => (item, true),
+                    };
+                    match cfg.component(name) {
+                        Some(flag) => *flag = on,
+                        None => {
+                            return Err(err(format!(
+                                "unknown component, expected default, basic, [no-]COMPONENT with COMPONENT one of {}, heuristic=NAME or shave-limit=L",
+                                COMPONENTS.join(", ")
+                            )))
+                        }
+                    }
+                }
+            }
+        }
+        Ok(cfg)
+    }
+}
+
+impl fmt::Display for CpConfig {
+    /// The specification that reproduces this configuration: the heuristic,
+    /// then the components that differ from the default.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "heuristic={}", self.heuristic.name())?;
+        if self.shaving || self.shave_limit != CpConfig::default().shave_limit {
+            write!(f, ",shave-limit={}", self.shave_limit)?;
+        }
+        let default = CpConfig::default();
+        for &name in COMPONENTS {
+            let on = self.get(name);
+            if on != default.get(name) {
+                write!(f, ",{}{name}", if on { "" } else { "no-" })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grammar() {
+        assert_eq!(CpConfig::parse("default").unwrap(), CpConfig::default());
+        let c = CpConfig::parse("no-backjump, no-shaving,heuristic=min-offer").unwrap();
+        assert!(!c.backjump && !c.shaving && c.preemption);
+        assert_eq!(c.heuristic, Heuristic::MinOffer);
+        let c = CpConfig::parse("basic,preemption,shave-limit=5,shaving").unwrap();
+        assert!(c.preemption && c.shaving && !c.backjump);
+        assert_eq!(c.shave_limit, 5);
+        assert_eq!(CpConfig::parse(&c.to_string()).unwrap(), c);
+        let e = CpConfig::parse("no-backjmp").unwrap_err();
+        assert!(e.to_string().starts_with("bad --cp item `no-backjmp`: unknown component"), "{e}");
+        assert!(CpConfig::parse("heuristic=fast").is_err());
+        assert!(CpConfig::parse("shave-limit=0").is_err());
+        assert!(CpConfig::parse("speed=9").is_err());
+        assert!(CpConfig::parse("backjump,,shaving").is_err());
+    }
+}

@@ -1,0 +1,499 @@
+//! Edge filtering: cell domains and the colours of open joins (the "edge
+//! variables" of Benoist & Bourreau's Choco model, §6.3), maintained
+//! incrementally with support counters (AC-4 style).
+//!
+//! Each empty cell keeps a domain, a bit set over *options* `o = 4 t + r`
+//! (tile `t` in rotation `r`, one bit per distinct-looking rotation), and
+//! for each side `s` and colour `k` the number `cnt[c][s][k]` of its options
+//! showing `k` on side `s` (colour `k` counts in bucket `k % 64`: exact up
+//! to 64 colours, a sound coarsening beyond). Invariants, after [`Domains::propagate`]
+//! returns `true`:
+//! * every option of an empty cell's domain uses an available tile, fits
+//!   the cell's known sides and the border;
+//! * `cnt[c][s][k]` is exactly the number of `c`'s options with colour `k`
+//!   on side `s` (kept for filled cells too, frozen at their placement);
+//! * **edge consistency**: for every open join between empty cells `c`
+//!   and `n` (side `s` of `c`), `cnt[c][s][k] > 0` iff `cnt[n][s + 2][k] >
+//!   0`: every colour one side shows is shown back;
+//! * `tcount[t]` is the number of (empty cell, option) pairs using tile
+//!   `t`: an available tile with no place left is a contradiction;
+//! * every empty cell has a non-empty domain.
+//!
+//! Removing an option costs four counter decrements and one tile count; a
+//! counter that reaches zero is a colour lost on a join, and prunes the
+//! neighbour's options showing it back (a few word operations). No pass
+//! recomputes anything: each removal and each restoration is O(1).
+//! Removals are trailed per domain word and undone in LIFO order; filled
+//! cells are frozen.
+
+use super::model::{Model, NONE};
+use super::state::State;
+
+/// One trail entry: bits removed from a domain word (with `BULK` set in
+/// `word`: the counters were not decremented per option, a `SNAP` entry
+/// below restores them), a counter snapshot (`word == SNAP`: the cell's
+/// counters before a bulk cut are on `saved`), or a frozen cell (`word ==
+/// FREEZE`).
+#[derive(Clone, Copy, Debug)]
+struct Removed {
+    cell: u32,
+    word: u32,
+    bits: u64,
+}
+
+const FREEZE: u32 = u32::MAX;
+const SNAP: u32 = u32::MAX - 1;
+const BULK: u32 = 1 << 30;
+
+/// Bits set in a nibble (`count_ones` is a long sequence without the
+/// `popcnt` target feature).
+const NIB: [u32; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+
+/// Tile counts: subtracts (or adds) the options of `bits` (domain word
+/// `word`) tile by tile. Returns whether an available tile lost its last
+/// place.
+#[inline]
+fn tiles_minus(tcount: &mut [u32], st: &State, word: usize, bits: u64) -> bool {
+    let mut nibbles = (bits | bits >> 1 | bits >> 2 | bits >> 3) & 0x1111_1111_1111_1111;
+    let mut fail = false;
+    while nibbles != 0 {
+        let z = nibbles.trailing_zeros();
+        nibbles &= nibbles - 1;
+        let t = (word * 64 + z as usize) >> 2;
+        tcount[t] -= NIB[((bits >> z) & 0xf) as usize];
+        fail |= tcount[t] == 0 && st.cell_of[t] == NONE;
+    }
+    fail
+}
+
+#[inline]
+fn tiles_plus(tcount: &mut [u32], word: usize, bits: u64) {
+    let mut nibbles = (bits | bits >> 1 | bits >> 2 | bits >> 3) & 0x1111_1111_1111_1111;
+    while nibbles != 0 {
+        let z = nibbles.trailing_zeros();
+        nibbles &= nibbles - 1;
+        tcount[(word * 64 + z as usize) >> 2] += NIB[((bits >> z) & 0xf) as usize];
+    }
+}
+
+/// Cell domains with per-side colour support counters.
+pub(crate) struct Domains {
+    /// Words per domain.
+    pub w: usize,
+    /// Colour buckets in use (`min(colours, 64)`).
+    nb: usize,
+    pub dom: Vec<u64>,
+    pub size: Vec<u32>,
+    /// `cnt[c][s * 64 + bucket]` (an index that fits a `u8`: no bounds
+    /// checks in the hot loops).
+    cnt: Vec<[u32; 256]>,
+    tcount: Vec<u32>,
+    /// `sup[(s * 64 + bucket) * w ..]`: options showing a colour of
+    /// `bucket` on side `s`.
+    sup: Vec<u64>,
+    /// `off[o][s] = s * 64 + bucket of option o's colour on side s` (the
+    /// counter index within a cell and the index of `sup`); the same
+    /// bucket on the opposite side is `off ^ 128`.
+    off: Vec<[u8; 4]>,
+    trail: Vec<Removed>,
+    /// Counter blocks saved by bulk cuts (`4 k` each).
+    saved: Vec<u32>,
+    /// Lost colours to propagate: `(cell, s * 64 + bucket)`: remove from
+    /// `cell` its options showing a colour of `bucket` on side `s`.
+    events: Vec<(u32, u8)>,
+    /// Options removed (statistics).
+    pub removed: u64,
+}
+
+impl Domains {
+    #[allow(clippy::needless_range_loop, reason = "a side indexes several parallel arrays")]
+    pub fn new(m: &Model) -> Domains {
+        let nt = m.rot_colors.len();
+        let w = (4 * nt).div_ceil(64);
+        let nb = m.n_colors.min(64);
+        let mut sup = vec![0u64; 256 * w];
+        let mut off = vec![[0u8; 4]; 4 * nt];
+        for t in 0..nt {
+            for r in 0..4 {
+                let o = 4 * t + r;
+                for s in 0..4 {
+                    off[o][s] = (s * 64 + m.rot_colors[t][r][s] as usize % 64) as u8;
+                }
+            }
+            for i in 0..m.n_rots[t] as usize {
+                let o = 4 * t + m.rots[t][i] as usize;
+                for s in 0..4 {
+                    sup[off[o][s] as usize * w + o / 64] |= 1 << (o % 64);
+                }
+            }
+        }
+        Domains {
+            w,
+            nb,
+            dom: vec![0; m.n_cells * w],
+            size: vec![0; m.n_cells],
+            cnt: vec![[0; 256]; m.n_cells],
+            tcount: vec![0; nt],
+            sup,
+            off,
+            trail: Vec::new(),
+            saved: Vec::new(),
+            events: Vec::new(),
+            removed: 0,
+        }
+    }
+
+    /// Trail position, for [`Domains::undo_to`].
+    #[inline]
+    pub fn mark(&self) -> usize {
+        self.trail.len()
+    }
+
+    /// Builds the domains of the empty cells of `st` (the root, after the
+    /// clues) and makes them edge consistent. `false` if inconsistent.
+    pub fn init(&mut self, m: &Model, st: &State) -> bool {
+        self.trail.clear();
+        self.saved.clear();
+        self.events.clear();
+        self.removed = 0;
+        self.dom.fill(0);
+        self.size.fill(0);
+        self.tcount.fill(0);
+        let (w, nb) = (self.w, self.nb);
+        self.cnt.fill([0; 256]);
+        for c in 0..m.n_cells {
+            if st.tile_at[c] != NONE {
+                continue;
+            }
+            for t in 0..m.rot_colors.len() {
+                if st.cell_of[t] != NONE {
+                    continue;
+                }
+                for i in 0..m.n_rots[t] as usize {
+                    let r = m.rots[t][i] as usize;
+                    if st.fits(m, c, t, r) {
+                        let o = 4 * t + r;
+                        self.dom[c * w + o / 64] |= 1 << (o % 64);
+                        self.size[c] += 1;
+                        self.tcount[t] += 1;
+                        for s in 0..4 {
+                            self.cnt[c][self.off[o][s] as usize] += 1;
+                        }
+                    }
+                }
+            }
+            if self.size[c] == 0 {
+                return false;
+            }
+        }
+        if (0..m.rot_colors.len()).any(|t| st.cell_of[t] == NONE && self.tcount[t] == 0) {
+            return false;
+        }
+        // Colours one side of an open join shows and the other does not.
+        for c in 0..m.n_cells {
+            if st.tile_at[c] != NONE {
+                continue;
+            }
+            for s in 0..4 {
+                let n = m.nbr[c][s];
+                if n == NONE || st.tile_at[n as usize] != NONE {
+                    continue;
+                }
+                for b in 0..nb {
+                    if self.cnt[c][s * 64 + b] == 0 {
+                        self.events.push((n, (((s + 2) & 3) * 64 + b) as u8));
+                    }
+                }
+            }
+        }
+        self.settle(m, st)
+    }
+
+    /// Removes `bits` (a subset of the domain word) from empty cell `c`,
+    /// queueing the colours its sides lose. Returns `false` on a wipe-out
+    /// or a tile left without a place (the counters are updated in full
+    /// either way, so that [`Domains::undo_to`] restores them).
+    #[inline]
+    fn remove(&mut self, m: &Model, st: &State, c: usize, word: usize, bits: u64) -> bool {
+        let w = self.w;
+        debug_assert_eq!(self.dom[c * w + word] & bits, bits, "removing absent bits");
+        self.dom[c * w + word] &= !bits;
+        self.trail.push(Removed { cell: c as u32, word: word as u32, bits });
+        let mut ok = true;
+        let mut n = 0;
+        let cnt = &mut self.cnt[c];
+        let nbr = &m.nbr[c];
+        let mut b = bits;
+        while b != 0 {
+            let o = word * 64 + b.trailing_zeros() as usize;
+            b &= b - 1;
+            n += 1;
+            let t = o >> 2;
+            self.tcount[t] -= 1;
+            if self.tcount[t] == 0 && st.cell_of[t] == NONE {
+                ok = false;
+            }
+            let off = self.off[o];
+            for s in 0..4 {
+                let x = &mut cnt[off[s] as usize];
+                *x -= 1;
+                if *x == 0 {
+                    let nb = nbr[s];
+                    if nb != NONE && st.tile_at[nb as usize] == NONE {
+                        // The same bucket on the opposite side.
+                        self.events.push((nb, off[s] ^ 128));
+                    }
+                }
+            }
+        }
+        self.size[c] -= n;
+        self.removed += n as u64;
+        ok && self.size[c] > 0
+    }
+
+    /// Removes from empty cell `c` the options that show (`inside`) or do
+    /// not show (`!inside`) the side colour `sel` (`s * 64 + bucket`).
+    #[inline]
+    fn remove_sel(&mut self, m: &Model, st: &State, c: usize, sel: usize, inside: bool) -> bool {
+        let w = self.w;
+        if !inside {
+            // A cell learning a side colour usually keeps a small part of
+            // its domain: recount from what it keeps.
+            let mut gone = 0;
+            for i in 0..w {
+                gone += (self.dom[c * w + i] & !self.sup[sel * w + i]).count_ones();
+            }
+            if gone == 0 {
+                return true;
+            }
+            if gone > 8 && 2 * gone > self.size[c] {
+                return self.bulk_cut(m, st, c, sel, inside, gone);
+            }
+        }
+        for i in 0..w {
+            let s = self.sup[sel * w + i];
+            let bits = self.dom[c * w + i] & if inside { s } else { !s };
+            if bits != 0 && !self.remove(m, st, c, i, bits) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// [`Domains::remove_sel`] when it removes most of the domain (`gone`
+    /// options): the counters are recomputed from the options kept (fewer
+    /// than those removed) after saving the old ones, and the colours that
+    /// lost their last support are found by comparing the two.
+    #[allow(clippy::needless_range_loop, reason = "a side indexes several parallel arrays")]
+    fn bulk_cut(&mut self, m: &Model, st: &State, c: usize, sel: usize, inside: bool, gone: u32) -> bool {
+        let (w, nb) = (self.w, self.nb);
+        let at = self.saved.len();
+        for side in 0..4 {
+            self.saved.extend_from_slice(&self.cnt[c][side * 64..side * 64 + nb]);
+        }
+        self.trail.push(Removed { cell: c as u32, word: SNAP, bits: 0 });
+        let mut fail = false;
+        let mut cnt = [0u32; 256];
+        for i in 0..w {
+            let s = self.sup[sel * w + i];
+            let d = self.dom[c * w + i];
+            let bits = d & if inside { s } else { !s };
+            if bits != 0 {
+                self.dom[c * w + i] = d & !bits;
+                self.trail.push(Removed { cell: c as u32, word: i as u32 | BULK, bits });
+                fail |= tiles_minus(&mut self.tcount, st, i, bits);
+            }
+            let mut kept = d & !bits;
+            while kept != 0 {
+                let o = i * 64 + kept.trailing_zeros() as usize;
+                kept &= kept - 1;
+                for x in self.off[o] {
+                    cnt[x as usize] += 1;
+                }
+            }
+        }
+        self.cnt[c] = cnt;
+        self.size[c] -= gone;
+        self.removed += gone as u64;
+        for s in 0..4 {
+            let nbr = m.nbr[c][s];
+            if nbr == NONE || st.tile_at[nbr as usize] != NONE {
+                continue;
+            }
+            for b in 0..nb {
+                if cnt[s * 64 + b] == 0 && self.saved[at + s * nb + b] != 0 {
+                    self.events.push((nbr, (s * 64 + b) as u8 ^ 128));
+                }
+            }
+        }
+        !fail && self.size[c] > 0
+    }
+
+    /// Propagates the queued lost colours to a fixpoint.
+    fn settle(&mut self, m: &Model, st: &State) -> bool {
+        while let Some((c, sel)) = self.events.pop() {
+            if !self.remove_sel(m, st, c as usize, sel as usize, true) {
+                self.events.clear();
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Propagates the placement just made on cell `c` (already in `st`).
+    #[allow(clippy::needless_range_loop, reason = "a side indexes several parallel arrays")]
+    pub fn propagate(&mut self, m: &Model, st: &State, c: usize) -> bool {
+        let w = self.w;
+        let t = st.tile_at[c] as usize;
+        // Freeze c: its options no longer count as places for their tiles.
+        let mut fail = false;
+        for i in 0..w {
+            fail |= tiles_minus(&mut self.tcount, st, i, self.dom[c * w + i]);
+        }
+        self.trail.push(Removed { cell: c as u32, word: FREEZE, bits: 0 });
+        if fail {
+            return false;
+        }
+        let col = st.colors_at[c];
+        for s in 0..4 {
+            let n = m.nbr[c][s];
+            if n == NONE || st.tile_at[n as usize] != NONE {
+                continue;
+            }
+            let keep = ((s + 2) & 3) * 64 + col[s] as usize % 64;
+            if !self.remove_sel(m, st, n as usize, keep, false) {
+                self.events.clear();
+                return false;
+            }
+        }
+        let (word, shift) = ((4 * t) / 64, (4 * t) % 64);
+        let tile_bits = 0xfu64 << shift;
+        for e in 0..m.n_cells {
+            let bits = self.dom[e * w + word] & tile_bits;
+            if bits != 0 && st.tile_at[e] == NONE && !self.remove(m, st, e, word, bits) {
+                self.events.clear();
+                return false;
+            }
+        }
+        self.settle(m, st)
+    }
+
+    /// Removes one option from an empty cell (a shaving result) and
+    /// propagates.
+    pub fn exclude(&mut self, m: &Model, st: &State, c: usize, t: usize, r: u8) -> bool {
+        let o = 4 * t + r as usize;
+        let (word, bit) = (o / 64, 1u64 << (o % 64));
+        if self.dom[c * self.w + word] & bit == 0 {
+            return true;
+        }
+        if !self.remove(m, st, c, word, bit) {
+            self.events.clear();
+            return false;
+        }
+        self.settle(m, st)
+    }
+
+    /// Undoes removals down to `mark`.
+    pub fn undo_to(&mut self, mark: usize) {
+        let w = self.w;
+        while self.trail.len() > mark {
+            let Removed { cell, word, bits } = self.trail.pop().expect("trail");
+            let c = cell as usize;
+            if word == SNAP {
+                let nb = self.nb;
+                let at = self.saved.len() - 4 * nb;
+                for side in 0..4 {
+                    self.cnt[c][side * 64..side * 64 + nb]
+                        .copy_from_slice(&self.saved[at + side * nb..at + (side + 1) * nb]);
+                }
+                self.saved.truncate(at);
+            } else if word & BULK != 0 && word != FREEZE {
+                let word = (word & !BULK) as usize;
+                self.dom[c * w + word] |= bits;
+                self.size[c] += bits.count_ones();
+                tiles_plus(&mut self.tcount, word, bits);
+            } else if word == FREEZE {
+                for i in 0..w {
+                    tiles_plus(&mut self.tcount, i, self.dom[c * w + i]);
+                }
+            } else {
+                self.dom[c * w + word as usize] |= bits;
+                let cnt = &mut self.cnt[c];
+                let mut b = bits;
+                let mut n = 0;
+                while b != 0 {
+                    let o = word as usize * 64 + b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    n += 1;
+                    self.tcount[o >> 2] += 1;
+                    let off = self.off[o];
+                    for s in 0..4 {
+                        cnt[off[s] as usize] += 1;
+                    }
+                }
+                self.size[c] += n;
+            }
+        }
+    }
+
+    /// Test helper: recomputes sizes, counters and tile counts from the
+    /// domains of the empty cells and compares (`tc_too`: also the tile
+    /// counts), and checks edge consistency.
+    #[cfg(test)]
+    #[allow(clippy::needless_range_loop, reason = "a side indexes several parallel arrays")]
+    pub fn check(&self, m: &Model, st: &State, tc_too: bool) {
+        let w = self.w;
+        let mut tc = vec![0u32; self.tcount.len()];
+        for c in 0..m.n_cells {
+            if st.tile_at[c] != NONE {
+                continue;
+            }
+            let mut size = 0;
+            let mut cnt = [0u32; 256];
+            for i in 0..w {
+                let mut b = self.dom[c * w + i];
+                while b != 0 {
+                    let o = i * 64 + b.trailing_zeros() as usize;
+                    tc[o >> 2] += 1;
+                    size += 1;
+                    for x in self.off[o] {
+                        cnt[x as usize] += 1;
+                    }
+                    b &= b - 1;
+                }
+            }
+            assert_eq!(size, self.size[c], "size of cell {c}");
+            assert_eq!(cnt, self.cnt[c], "counters of cell {c}");
+            for s in 0..4 {
+                let n = m.nbr[c][s];
+                if n == NONE || st.tile_at[n as usize] != NONE {
+                    continue;
+                }
+                let n = n as usize;
+                for b in 0..self.nb {
+                    let here = self.cnt[c][s * 64 + b] > 0;
+                    let there = self.cnt[n][((s + 2) & 3) * 64 + b] > 0;
+                    assert_eq!(here, there, "edge {c}/{s} bucket {b}");
+                }
+            }
+        }
+        for t in 0..tc.len() {
+            if tc_too && st.cell_of[t] == NONE {
+                assert_eq!(tc[t], self.tcount[t], "tcount of tile {t}");
+            }
+        }
+    }
+
+    /// The options of cell `c`, as `(tile, rotation)`.
+    pub fn options(&self, c: usize, out: &mut Vec<(u32, u8)>) {
+        out.clear();
+        for i in 0..self.w {
+            let mut b = self.dom[c * self.w + i];
+            while b != 0 {
+                let o = i * 64 + b.trailing_zeros() as usize;
+                b &= b - 1;
+                out.push(((o >> 2) as u32, (o & 3) as u8));
+            }
+        }
+    }
+}

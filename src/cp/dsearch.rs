@@ -1,0 +1,106 @@
+//! Branching and shaving when edge filtering maintains cell domains
+//! ([`super::domains`]): candidates are the cell's domain, shaving probes
+//! every value of small domains and removes those that fail (propagating
+//! the removal), and the branching cell is chosen by the configured rule.
+
+use super::filter::bits;
+use super::model::NONE;
+use super::search::{Choice, Reason, Searcher};
+use super::Heuristic;
+
+impl Searcher {
+    /// `choose` for the domain mode.
+    pub(super) fn choose_with_domains(&mut self) -> Choice {
+        if self.core.cfg.shaving && !self.shave_domains() {
+            return Choice::Fail;
+        }
+        let cell = self.pick_cell_with_domains();
+        let doms = self.core.doms.as_ref().expect("domain mode");
+        doms.options(cell as usize, &mut self.scratch);
+        let tags = self.core.use_tags();
+        self.push_frame(cell, NONE, tags, Reason::None);
+        Choice::Branch
+    }
+
+    fn pick_cell_with_domains(&self) -> u32 {
+        let (m, st) = (&self.core.m, &self.core.st);
+        let doms = self.core.doms.as_ref().expect("domain mode");
+        let cfg = &self.core.cfg;
+        let mut best = (u32::MAX, 0u8, NONE);
+        for c in 0..m.n_cells {
+            if st.tile_at[c] != NONE {
+                continue;
+            }
+            let key = (doms.size[c], 4 - st.nknown[c]);
+            if key < (best.0, best.1) {
+                best = (key.0, key.1, c as u32);
+            }
+        }
+        if best.0 <= 1 && cfg.instantiation {
+            return best.2;
+        }
+        match cfg.heuristic {
+            Heuristic::MinDomain => best.2,
+            Heuristic::Scan => (0..m.n_cells).find(|&c| st.tile_at[c] == NONE).expect("an empty cell") as u32,
+            _ => {
+                if cfg.patterns {
+                    for k in [4, 3] {
+                        if let Some(&c) = st.bucket[k].first() {
+                            return c;
+                        }
+                    }
+                    if let Some(c) = self.pattern() {
+                        return c;
+                    }
+                }
+                let p = self.urgent_pair();
+                if p == NONE {
+                    best.2
+                } else {
+                    st.demand(p)[0] / 6
+                }
+            }
+        }
+    }
+
+    /// Probes every value of each domain with at most `shave_limit`
+    /// values (and at least two), removing those that fail. `false` when a
+    /// removal wipes a domain out (the node fails; `conflict` is set).
+    fn shave_domains(&mut self) -> bool {
+        let level = self.next_level();
+        let limit = self.core.cfg.shave_limit as u32;
+        let mut values = std::mem::take(&mut self.scratch);
+        for c in 0..self.core.m.n_cells {
+            if self.core.st.tile_at[c] != NONE {
+                continue;
+            }
+            let size = self.core.doms.as_ref().expect("domain mode").size[c];
+            if size < 2 || size > limit {
+                continue;
+            }
+            self.core.doms.as_ref().expect("domain mode").options(c, &mut values);
+            for &(t, r) in &values {
+                let mark = self.core.mark();
+                self.core.st.assign(&self.core.m, c, t as usize, r, level);
+                let ok = self.core.filter(c as u32);
+                self.counters.probes += 1;
+                self.core.undo_to(mark);
+                self.core.st.unassign(&self.core.m, c);
+                if !ok {
+                    let core = &mut self.core;
+                    let doms = core.doms.as_mut().expect("domain mode");
+                    if !doms.exclude(&core.m, &core.st, c, t as usize, r) {
+                        self.counters.shave_fails += 1;
+                        if core.explain {
+                            bits::set_upto(&mut core.conflict, level - 1);
+                        }
+                        self.scratch = values;
+                        return false;
+                    }
+                }
+            }
+        }
+        self.scratch = values;
+        true
+    }
+}

@@ -1,0 +1,247 @@
+//! The native CP engine for edge matching (`--backend cp`), after Benoist &
+//! Bourreau, "Fast global filtering for eternity II" (2008).
+//!
+//! The model keeps the board and, for every clockwise colour sequence pair
+//! and every opposite pair, a *ColorPair*: the available tiles showing the
+//! pair (Offer) and the empty cells whose known sides require it (Demand),
+//! as sparse sets with O(1) insertion and removal ([`state`]). There are no
+//! per-cell domains. After each placement the rules of [`filter`] run
+//! (contradiction, instantiation, preemption, shared-edge bound, border
+//! cycles); the search ([`search`]) branches on constrained patterns, then
+//! on the most urgent ColorPair, backjumps on conflict explanations, and
+//! shaves small candidate lists with edge-colour filtering ([`frontier`]).
+//!
+//! Every component can be switched off ([`CpConfig`], `--cp`), for
+//! ablation. Solutions are reported as option ids of
+//! [`edgematch::ir::to_problem`](crate::edgematch::ir::to_problem)'s IR: a
+//! tile's rotations that look the same in a cell are one option, and the
+//! engine only ever tries one of them, so no board is reported twice.
+
+mod config;
+mod domains;
+mod dsearch;
+mod filter;
+mod frontier;
+mod model;
+mod search;
+mod state;
+#[cfg(test)]
+mod tests;
+
+pub use config::{CpConfig, CpConfigError, Heuristic, COMPONENTS};
+
+use crate::edgematch::{Color, EdgePuzzle};
+use crate::ir::{OptionId, Problem};
+use crate::search::{Engine, Flow, Limits, SearchStats};
+use filter::Core;
+use model::{Model, NONE};
+use search::{Counters, Searcher};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// The CP engine for one edge-matching puzzle.
+pub struct CpEngine {
+    searcher: Searcher,
+    clues: Vec<(usize, usize, u8)>,
+    options: HashMap<(u32, u32, [Color; 4]), OptionId>,
+    /// Option maps of the board rotations used for symmetry breaking
+    /// (empty when it is off or does not apply).
+    images: Vec<Vec<OptionId>>,
+    last: Counters,
+    last_preempted: u64,
+}
+
+impl CpEngine {
+    /// Builds the engine for `puzzle`, whose IR is `problem` (from
+    /// [`to_problem`](crate::edgematch::ir::to_problem), with geometry).
+    pub fn new(puzzle: &EdgePuzzle, problem: &Problem, config: CpConfig) -> CpEngine {
+        let geo = problem.geometry.as_ref().expect("edge-matching IR has geometry");
+        let options = geo
+            .placements
+            .iter()
+            .enumerate()
+            .map(|(o, p)| {
+                let colours = puzzle.tiles[p.piece as usize].rotated(p.orientation as u8);
+                ((p.piece, p.cells[0], colours), o as OptionId)
+            })
+            .collect();
+        let clues = puzzle.clues.iter().map(|c| (puzzle.cell(c.row, c.col), c.tile, c.rotation)).collect();
+        let mut model = Model::new(puzzle);
+        let mut images = Vec::new();
+        if config.symmetry {
+            if let Some((pivot, allowed)) = symmetry_pivot(puzzle, problem) {
+                model.pivot = pivot;
+                model.pivot_allowed = allowed;
+                images = problem.symmetries.iter().map(|s| s.option_map.clone()).collect();
+            }
+        }
+        let core = Core::new(model, config);
+        CpEngine { searcher: Searcher::new(core), clues, options, images, last: Counters::default(), last_preempted: 0 }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &CpConfig {
+        &self.searcher.core.cfg
+    }
+
+    /// Places the clues at level 0 and filters the root. `false` when the
+    /// puzzle has no solution.
+    fn root(&mut self) -> bool {
+        let core = &mut self.searcher.core;
+        for &(cell, tile, rot) in &self.clues {
+            if core.st.cell_of[tile] != NONE
+                || core.st.tile_at[cell] != NONE
+                || !core.st.fits(&core.m, cell, tile, rot as usize)
+            {
+                return false;
+            }
+            core.st.assign(&core.m, cell, tile, rot, 0);
+        }
+        core.filter(NONE)
+    }
+}
+
+impl Engine for CpEngine {
+    fn describe(&self) -> String {
+        format!("cp {}", self.searcher.core.cfg)
+    }
+
+    fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
+        let start = Instant::now();
+        self.searcher.core.reset();
+        self.searcher.core.preempted = 0;
+        self.searcher.counters = Counters::default();
+        let mut stopped = None;
+        let mut emitted = 0u64;
+        if self.root() {
+            let (options, images) = (&self.options, &self.images);
+            let mut ids = Vec::new();
+            let mut image = Vec::new();
+            let mut full = false;
+            // The searcher sees no solution limit: it finds one board per
+            // symmetry class, this visitor reports the class.
+            let inner = Limits { max_solutions: None, ..limits.clone() };
+            stopped = self.searcher.run(&inner, &mut |core: &Core| {
+                ids.clear();
+                for c in 0..core.m.n_cells {
+                    let t = core.st.tile_at[c];
+                    let key = (t, c as u32, core.st.colors_at[c]);
+                    ids.push(*options.get(&key).expect("every fitting placement is an IR option"));
+                }
+                for k in 0..=images.len() {
+                    let board = if k == 0 {
+                        &ids
+                    } else {
+                        image.clear();
+                        image.extend(ids.iter().map(|&o| images[k - 1][o as usize]));
+                        &image
+                    };
+                    emitted += 1;
+                    if visit(board) == Flow::Stop {
+                        return Flow::Stop;
+                    }
+                    if limits.max_solutions.is_some_and(|m| emitted >= m) {
+                        full = true;
+                        return Flow::Stop;
+                    }
+                }
+                Flow::Continue
+            });
+            if full {
+                stopped = Some(crate::search::StopReason::SolutionLimit);
+            }
+        }
+        let mut c = self.searcher.counters.clone();
+        if let Some(d) = &self.searcher.core.doms {
+            // Domain mode: options removed by edge filtering.
+            c.edge_prunes = d.removed;
+        }
+        self.last_preempted = self.searcher.core.preempted;
+        self.last = c.clone();
+        SearchStats {
+            solutions: emitted,
+            nodes: c.nodes,
+            updates: c.nodes + c.probes,
+            elapsed: start.elapsed(),
+            stopped,
+            fixed_box: None,
+        }
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            ("backjumps", self.last.backjumps),
+            ("shaving_probes", self.last.probes),
+            ("shaving_failures", self.last.shave_fails),
+            ("edge_prunes", self.last.edge_prunes),
+            ("preempted_tiles", self.last_preempted),
+        ]
+    }
+}
+
+/// Whether `auto` should pick this engine over the scan backtracker: boards
+/// of at least 64 cells with at most `min(rows, cols)` inner colours, where
+/// scan's node count explodes (measured in docs/cp.md; with more colours
+/// scan's cheap nodes win).
+pub fn prefer_cp(puzzle: &EdgePuzzle) -> bool {
+    let inner = puzzle.n_colors().saturating_sub(1);
+    puzzle.n_cells() >= 64 && inner <= puzzle.rows.min(puzzle.cols)
+}
+
+/// The symmetry-breaking pivot: a corner tile (not a clue) and the corners
+/// it may take, one per orbit of the board rotations in `problem` (which
+/// `to_problem` restricts to those that map the clues onto themselves).
+/// A non-trivial rotation moves every corner, so each orbit of solutions
+/// has exactly one member with the pivot on an allowed corner, and its
+/// other members are its distinct images.
+fn symmetry_pivot(puzzle: &EdgePuzzle, problem: &Problem) -> Option<(u32, Vec<bool>)> {
+    let (rows, cols) = (puzzle.rows, puzzle.cols);
+    if problem.symmetries.is_empty() || rows < 2 || cols < 2 || problem.symmetries.iter().any(|s| s.reflection) {
+        return None;
+    }
+    let geo = problem.geometry.as_ref()?;
+    let corners = [0, cols - 1, rows * cols - 1, (rows - 1) * cols];
+    let clue_tiles: Vec<usize> = puzzle.clues.iter().map(|c| c.tile).collect();
+    let pivot = (0..puzzle.tiles.len()).find(|&t| {
+        let c = puzzle.tiles[t].0;
+        !clue_tiles.contains(&t)
+            && (0..4).any(|s| c[s] == crate::edgematch::GREY && c[(s + 1) & 3] == crate::edgematch::GREY)
+    })?;
+    // One option of the pivot on each corner.
+    let mut at_corner = [None; 4];
+    for (o, p) in geo.placements.iter().enumerate() {
+        if p.piece as usize == pivot {
+            if let Some(k) = corners.iter().position(|&c| c == p.cells[0] as usize) {
+                at_corner[k].get_or_insert(o);
+            }
+        }
+    }
+    let at_corner: Vec<usize> = at_corner.iter().map(|o| o.ok_or(())).collect::<Result<_, _>>().ok()?;
+    // The orbit of each corner under the rotations; they must have
+    // |G| elements each (free action), and the first corner of each orbit
+    // is the allowed one.
+    let group = problem.symmetries.len() + 1;
+    let mut allowed = vec![false; rows * cols];
+    let mut covered = [false; 4];
+    for k in 0..4 {
+        if covered[k] {
+            continue;
+        }
+        let mut orbit = vec![k];
+        for s in &problem.symmetries {
+            let image = geo.placements[s.option_map[at_corner[k]] as usize].cells[0] as usize;
+            let j = corners.iter().position(|&c| c == image)?;
+            if orbit.contains(&j) || covered[j] {
+                return None;
+            }
+            orbit.push(j);
+        }
+        debug_assert_eq!(orbit.len(), group);
+        for &j in &orbit {
+            covered[j] = true;
+        }
+        allowed[corners[k]] = true;
+    }
+    let orbits = allowed.iter().filter(|&&a| a).count();
+    (orbits * group == 4).then_some((pivot as u32, allowed))
+}

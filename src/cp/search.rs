@@ -1,0 +1,427 @@
+//! Tree search (Benoist & Bourreau §5): branching on patterns, then on the
+//! most urgent ColorPair; conflict-directed backjumping. Shaving and edge
+//! filtering live in [`super::frontier`].
+//!
+//! Backjumping (Prosser's CBJ over levels): a node at level `l` branches on
+//! one cell; each child returns an explanation (a set of levels). If it
+//! does not contain `l`, the failure does not depend on this node's choice
+//! and the node fails at once with the same explanation (a backjump);
+//! otherwise it is merged, minus `l`, into the node's conflict set. A node
+//! that runs out of candidates fails with its conflict set plus the reason
+//! its candidate list was not longer ([`domain_reason`], and the
+//! explanations of the values shaving and edge filtering removed). A
+//! subtree that held a solution returns every level, so no solution is
+//! ever jumped over.
+
+use super::filter::{bits, domain_reason, Core, Mark};
+use super::model::NONE;
+use super::Heuristic;
+use crate::search::{Flow, Limits, StopReason};
+
+/// A branching node: the cell, where its candidates came from, and which
+/// candidate is next.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    cell: u32,
+    /// The pair the candidates came from, or [`NONE`] when they came from
+    /// the cell's domain (edge filtering), whose reductions are not
+    /// explained.
+    pair: u32,
+    tags: bool,
+    cand_start: u32,
+    cand_end: u32,
+    next: u32,
+    mark: Mark,
+}
+
+/// Search counters beyond nodes and solutions.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Counters {
+    /// Placements made by branching (search-tree nodes).
+    pub nodes: u64,
+    pub solutions: u64,
+    /// Nodes left before trying all their candidates.
+    pub backjumps: u64,
+    /// Shaving probes (trial placements).
+    pub probes: u64,
+    /// Nodes where shaving found a cell with no value left.
+    pub shave_fails: u64,
+    /// Candidates removed by edge filtering.
+    pub edge_prunes: u64,
+}
+
+/// What [`Searcher::choose`] decided.
+pub(super) enum Choice {
+    /// A frame was pushed.
+    Branch,
+    /// The node fails; the explanation is in `core.conflict`.
+    Fail,
+}
+
+/// Where a new frame's initial conflict set comes from.
+pub(super) enum Reason {
+    /// Empty: no candidate was removed before branching.
+    None,
+    /// The removal reasons of frontier cell `i` (shaving, edge filtering).
+    Frontier(usize),
+}
+
+enum Step {
+    Descend,
+    Return,
+    Next,
+}
+
+const POLL_MASK: u64 = 0x3ff;
+
+/// Search state layered on the [`Core`].
+pub(crate) struct Searcher {
+    pub core: Core,
+    frames: Vec<Frame>,
+    /// Conflict set of each frame, `w` words each.
+    confs: Vec<u64>,
+    cands: Vec<(u32, u8)>,
+    /// Candidates of one cell, before they become a frame's.
+    pub(super) scratch: Vec<(u32, u8)>,
+    pub counters: Counters,
+    pub(super) fr: super::frontier::Frontier,
+}
+
+impl Searcher {
+    pub fn new(core: Core) -> Searcher {
+        let fr = super::frontier::Frontier::new(core.m.n_cells);
+        Searcher {
+            frames: Vec::new(),
+            confs: Vec::new(),
+            cands: Vec::new(),
+            scratch: Vec::new(),
+            counters: Counters::default(),
+            fr,
+            core,
+        }
+    }
+
+    /// Level the next branching placement gets.
+    #[inline]
+    pub(super) fn next_level(&self) -> u32 {
+        self.frames.len() as u32 + 1
+    }
+
+    /// Enumerates the solutions below the current state (clues placed,
+    /// root filtered), calling `visit` at each full board.
+    pub fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&Core) -> Flow) -> Option<StopReason> {
+        self.frames.clear();
+        self.cands.clear();
+        self.confs.clear();
+        let w = self.core.w;
+        let mut step = Step::Descend;
+        loop {
+            match step {
+                Step::Descend => {
+                    if self.core.st.n_empty == 0 {
+                        self.counters.solutions += 1;
+                        if visit(&self.core) == Flow::Stop {
+                            return Some(StopReason::Visitor);
+                        }
+                        if limits.max_solutions.is_some_and(|m| self.counters.solutions >= m) {
+                            return Some(StopReason::SolutionLimit);
+                        }
+                        if self.core.explain {
+                            bits::set_upto(&mut self.core.conflict, self.frames.len() as u32);
+                        }
+                        step = Step::Return;
+                    } else {
+                        step = match self.choose() {
+                            Choice::Branch => Step::Next,
+                            Choice::Fail => Step::Return,
+                        };
+                    }
+                }
+                Step::Return => {
+                    // The child of the top frame returns with `conflict`.
+                    let f = self.frames.last().copied()?;
+                    let level = self.frames.len() as u32;
+                    self.core.undo_to(f.mark);
+                    self.core.st.unassign(&self.core.m, f.cell as usize);
+                    if !self.core.explain {
+                        step = Step::Next;
+                    } else if bits::test(&self.core.conflict, level) {
+                        bits::unset(&mut self.core.conflict, level);
+                        let at = (level as usize - 1) * w;
+                        bits::or(&mut self.confs[at..at + w], &self.core.conflict);
+                        step = Step::Next;
+                    } else {
+                        self.counters.backjumps += 1;
+                        self.pop_frame();
+                    }
+                }
+                Step::Next => {
+                    let level = self.frames.len() as u32;
+                    let f = self.frames.last_mut().expect("a frame to extend");
+                    if f.next == f.cand_end {
+                        let f = *f;
+                        if self.core.explain {
+                            let at = (level as usize - 1) * w;
+                            let mut c = std::mem::take(&mut self.core.conflict);
+                            if f.pair == NONE {
+                                // Candidates from a filtered domain: the
+                                // reductions are not explained.
+                                bits::set_upto(&mut c, level - 1);
+                            } else {
+                                c.copy_from_slice(&self.confs[at..at + w]);
+                                domain_reason(&self.core, f.cell as usize, f.pair, f.tags, &mut c);
+                            }
+                            self.core.conflict = c;
+                        }
+                        self.pop_frame();
+                        step = Step::Return;
+                        continue;
+                    }
+                    let (t, r) = self.cands[f.next as usize];
+                    f.next += 1;
+                    let cell = f.cell;
+                    self.counters.nodes += 1;
+                    if self.counters.nodes & POLL_MASK == 0 {
+                        if let Some(stop) = limits.poll(self.counters.nodes) {
+                            return Some(stop);
+                        }
+                    }
+                    self.core.st.assign(&self.core.m, cell as usize, t as usize, r, level);
+                    step = if self.core.filter(cell) { Step::Descend } else { Step::Return };
+                }
+            }
+        }
+    }
+
+    fn pop_frame(&mut self) {
+        let f = self.frames.pop().expect("frame");
+        self.cands.truncate(f.cand_start as usize);
+        self.confs.truncate(self.frames.len() * self.core.w);
+    }
+
+    /// Pushes a frame for `cell` with the candidates in `scratch` (taken
+    /// from pair `pair`) and initial conflict set `reason` (the
+    /// explanations of candidates removed before branching).
+    pub(super) fn push_frame(&mut self, cell: u32, pair: u32, tags: bool, reason: Reason) {
+        let start = self.cands.len() as u32;
+        self.cands.extend_from_slice(&self.scratch);
+        self.frames.push(Frame {
+            cell,
+            pair,
+            tags,
+            cand_start: start,
+            cand_end: self.cands.len() as u32,
+            next: start,
+            mark: self.core.mark(),
+        });
+        let w = self.core.w;
+        match reason {
+            Reason::Frontier(i) if self.core.explain => {
+                self.confs.extend_from_slice(&self.fr.reason[i * w..(i + 1) * w])
+            }
+            _ => self.confs.resize(self.frames.len() * w, 0),
+        }
+    }
+
+    /// The pair whose offer gives `cell`'s candidates: the demanded pair of
+    /// the cell with the fewest available tiles.
+    pub(super) fn best_pair(&self, cell: usize) -> u32 {
+        let st = &self.core.st;
+        let mut best = NONE;
+        for slot in 0..6 {
+            let p = st.slot_pair[cell][slot];
+            if p != NONE && (best == NONE || st.off_len[p as usize] < st.off_len[best as usize]) {
+                best = p;
+            }
+        }
+        best
+    }
+
+    /// Candidates of empty `cell` into `scratch`: the available tiles of its
+    /// best pair (not reserved by another pair when `tags`), in each
+    /// distinct rotation that fits. Returns the pair.
+    pub(super) fn candidates(&mut self, cell: usize, tags: bool) -> u32 {
+        self.scratch.clear();
+        let p = self.best_pair(cell);
+        let (m, st) = (&self.core.m, &self.core.st);
+        if p == NONE {
+            // Fewer than two known sides (possible only with patterns off
+            // and clues): every available tile.
+            for t in 0..m.rot_colors.len() {
+                if st.cell_of[t] == NONE {
+                    for i in 0..m.n_rots[t] as usize {
+                        let r = m.rots[t][i];
+                        if st.fits(m, cell, t, r as usize) {
+                            self.scratch.push((t as u32, r));
+                        }
+                    }
+                }
+            }
+            return p;
+        }
+        for &mem in st.offer(m, p) {
+            let t = m.mem_tile[mem as usize] as usize;
+            if tags && st.pre[t] != NONE && st.pre[t] != p {
+                continue;
+            }
+            for i in 0..m.n_rots[t] as usize {
+                let r = m.rots[t][i];
+                if st.fits(m, cell, t, r as usize) {
+                    self.scratch.push((t as u32, r));
+                }
+            }
+        }
+        p
+    }
+
+    /// Branches on `cell`, reusing its filtered candidates when the frontier
+    /// pass of this node computed them.
+    fn branch(&mut self, cell: u32) -> Choice {
+        if let Some(i) = self.fr.index_of(cell) {
+            return self.branch_frontier(i);
+        }
+        let tags = self.core.use_tags();
+        let p = self.candidates(cell as usize, tags);
+        self.push_frame(cell, p, tags, Reason::None);
+        Choice::Branch
+    }
+
+    /// Picks the branching cell (or detects a failure while shaving).
+    fn choose(&mut self) -> Choice {
+        self.fr.invalidate();
+        if self.core.cfg.patterns {
+            for k in [4, 3] {
+                if let Some(&c) = self.core.st.bucket[k].first() {
+                    return self.branch(c);
+                }
+            }
+        }
+        if self.core.doms.is_some() {
+            return self.choose_with_domains();
+        }
+        let forced = self.core.forced;
+        if self.core.cfg.instantiation && forced != NONE && self.core.st.tile_at[forced as usize] == NONE {
+            return self.branch(forced);
+        }
+        if self.core.cfg.shaving || self.core.cfg.edge_filter {
+            if let Some(choice) = self.shave() {
+                return choice;
+            }
+        }
+        match self.core.cfg.heuristic {
+            Heuristic::Scan => {
+                let c = (0..self.core.m.n_cells).find(|&c| self.core.st.tile_at[c] == NONE).expect("an empty cell");
+                return self.branch(c as u32);
+            }
+            Heuristic::MinDomain if self.fr.index_of(self.fr.cells.first().copied().unwrap_or(0)).is_some() => {
+                let n = self.fr.cells.len();
+                let key = |i: usize| (self.fr.len[i], 4 - self.core.st.nknown[self.fr.cells[i] as usize] as u32);
+                let i = (0..n).min_by_key(|&i| key(i)).expect("frontier");
+                return self.branch_frontier(i);
+            }
+            _ => {}
+        }
+        if self.core.cfg.patterns {
+            if let Some(c) = self.pattern() {
+                return self.branch(c);
+            }
+        }
+        let p = self.urgent_pair();
+        let cell = if p == NONE {
+            // Unreachable on a consistent board (the first empty cell in
+            // reading order has two known sides), kept as a safe fallback.
+            (0..self.core.m.n_cells).find(|&c| self.core.st.tile_at[c] == NONE).expect("an empty cell") as u32
+        } else {
+            self.core.st.demand(p)[0] / 6
+        };
+        self.branch(cell)
+    }
+
+    /// Patterns 3 and 4 of §5.1 (no cell has three or four known sides
+    /// here): a surrounded cell (two known sides) next to another
+    /// surrounded cell, else a surrounded cell next to a cell with one
+    /// known side and two surrounded neighbours. Ties: fewest available
+    /// tiles in the cell's pair.
+    pub(super) fn pattern(&self) -> Option<u32> {
+        let (m, st) = (&self.core.m, &self.core.st);
+        let mut best3 = (u32::MAX, NONE);
+        let mut best4 = (u32::MAX, NONE);
+        for &x in &st.bucket[2] {
+            let x = x as usize;
+            let score = st.off_len[self.best_pair(x) as usize];
+            for side in 0..4 {
+                let y = m.nbr[x][side];
+                if y == NONE || st.tile_at[y as usize] != NONE {
+                    continue;
+                }
+                let y = y as usize;
+                if st.nknown[y] >= 2 {
+                    if score < best3.0 {
+                        best3 = (score, x as u32);
+                    }
+                } else if st.nknown[y] == 1 && score < best4.0 {
+                    let surrounded = (0..4)
+                        .filter(|&s| {
+                            let z = m.nbr[y][s];
+                            z != NONE && st.tile_at[z as usize] == NONE && st.nknown[z as usize] >= 2
+                        })
+                        .count();
+                    if surrounded >= 2 {
+                        best4 = (score, x as u32);
+                    }
+                }
+            }
+        }
+        if best3.1 != NONE {
+            Some(best3.1)
+        } else if best4.1 != NONE {
+            Some(best4.1)
+        } else {
+            None
+        }
+    }
+
+    /// The most urgent demanded pair under the configured heuristic (§5.1):
+    /// a tile of `p` is expected to stay available for `p` with
+    /// probability `prod over its other demanded pairs q of (1 - |D_q| /
+    /// |O_q|)`; the expected offer `E` is the sum over `p`'s tiles.
+    pub(super) fn urgent_pair(&self) -> u32 {
+        let (m, st) = (&self.core.m, &self.core.st);
+        let tags = self.core.use_tags();
+        let mut best = (f64::INFINITY, u32::MAX, NONE);
+        for &p in &st.active {
+            let pi = p as usize;
+            let d = st.dem_len[pi];
+            let avail = st.off_len[pi] - if tags { st.nb[pi] } else { 0 };
+            let score = match self.core.cfg.heuristic {
+                Heuristic::MinOffer | Heuristic::MinDomain | Heuristic::Scan => avail as f64,
+                h => {
+                    let mut e = 0.0;
+                    for &mem in st.offer(m, p) {
+                        let t = m.mem_tile[mem as usize] as usize;
+                        if tags && st.pre[t] != NONE && st.pre[t] != p {
+                            continue;
+                        }
+                        let mut prob = 1.0;
+                        for k in 0..m.n_tile_pairs[t] as usize {
+                            let q = m.tile_pairs[t][k] as usize;
+                            if q != pi && st.dem_len[q] > 0 {
+                                prob *= 1.0 - (st.dem_len[q] as f64 / st.off_len[q] as f64).min(1.0);
+                            }
+                        }
+                        e += prob;
+                    }
+                    match h {
+                        Heuristic::MinExpectedOffer => e,
+                        Heuristic::MinExpectedGap => e - d as f64,
+                        _ => e / d as f64,
+                    }
+                }
+            };
+            if score < best.0 || (score == best.0 && avail < best.1) {
+                best = (score, avail, p);
+            }
+        }
+        best.2
+    }
+}

@@ -1,0 +1,262 @@
+//! The CP engine against DLX: same counts on every small bundled instance
+//! in every configuration, every board verified; clues; symmetric tiles;
+//! the incremental structures against recomputation.
+
+use super::domains::Domains;
+use super::model::{Model, NONE};
+use super::state::State;
+use super::{CpConfig, CpEngine};
+use crate::edgematch::{ir, Clue, EdgePuzzle, Tile};
+use crate::ir::{Problem, Solution};
+use crate::search::Limits;
+use crate::solve::{solve, Mode, SolveOptions};
+
+pub(crate) fn brendan(n: &str) -> EdgePuzzle {
+    let path = format!("{}/instances/edgematch/brendan_set2/pieces_{n}.txt", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    crate::frontend::edgematch::parse_meta(&text, n, n).unwrap()
+}
+
+fn verifier<'a>(p: &'a EdgePuzzle, pr: &'a Problem) -> impl Fn(&Solution) -> Result<(), String> + 'a {
+    move |s: &Solution| {
+        crate::ir::verify(pr, s).map_err(|e| e.to_string())?;
+        ir::board_of(p, pr, &s.options).check_solution(p).map_err(|e| e.to_string())
+    }
+}
+
+/// Solutions found by `engine`, each verified; also checks that no board is
+/// reported twice.
+fn count(engine: &mut dyn crate::search::Engine, p: &EdgePuzzle, pr: &Problem) -> u64 {
+    let opts = SolveOptions { mode: Some(Mode::All), ..Default::default() };
+    let report = solve(engine, pr, &opts, &verifier(p, pr)).unwrap();
+    assert!(report.stats.complete());
+    let mut boards: Vec<Vec<u32>> = report
+        .solutions
+        .iter()
+        .map(|s| {
+            let mut o = s.options.clone();
+            o.sort();
+            o
+        })
+        .collect();
+    boards.sort();
+    boards.dedup();
+    assert_eq!(boards.len() as u64, report.found, "a board was reported twice");
+    report.found
+}
+
+fn dlx_count(p: &EdgePuzzle, pr: &Problem) -> u64 {
+    count(&mut crate::dlx::Dlx::new(pr), p, pr)
+}
+
+/// Every configuration worth testing: the default, all off, each
+/// component off alone, each heuristic, and a few combinations.
+fn configs() -> Vec<CpConfig> {
+    let mut specs: Vec<String> = vec!["default".into(), "basic".into()];
+    for c in super::COMPONENTS {
+        specs.push(format!("no-{c}"));
+        specs.push(format!("basic,{c}"));
+    }
+    for h in super::Heuristic::NAMES {
+        specs.push(format!("heuristic={h}"));
+        specs.push(format!("no-edge-filter,heuristic={h}"));
+    }
+    specs.extend(
+        [
+            "no-edge-filter,no-backjump",
+            "shaving",
+            "no-edge-filter,shaving",
+            "no-edge-filter,shaving,shave-limit=8",
+            "no-edge-filter,shaving,no-backjump",
+            "no-edge-filter,no-patterns",
+            "no-edge-filter,no-older-cells",
+            "shaving,shave-limit=6",
+            "basic,edge-filter,shaving,backjump",
+            "basic,preemption,backjump,older-cells,patterns",
+        ]
+        .map(String::from),
+    );
+    specs.iter().map(|s| CpConfig::parse(s).unwrap()).collect()
+}
+
+#[test]
+fn counts_equal_dlx_on_small_brendan_instances_in_every_configuration() {
+    let configs = configs();
+    for n in
+        ["03x03", "04x03", "04x04", "05x03", "05x04", "05x05", "06x03", "06x04", "06x05", "07x03", "07x04", "08x03"]
+    {
+        let p = brendan(n);
+        let pr = ir::to_problem(&p);
+        let want = dlx_count(&p, &pr);
+        for cfg in &configs {
+            let mut e = CpEngine::new(&p, &pr, cfg.clone());
+            assert_eq!(count(&mut e, &p, &pr), want, "{n} with --cp {cfg}");
+        }
+    }
+}
+
+#[test]
+fn known_counts() {
+    for (n, want) in [("03x03", 8), ("04x04", 48), ("05x05", 4)] {
+        let p = brendan(n);
+        let pr = ir::to_problem(&p);
+        let mut e = CpEngine::new(&p, &pr, CpConfig::default());
+        assert_eq!(count(&mut e, &p, &pr), want, "{n}");
+    }
+}
+
+#[test]
+fn clues_are_honoured() {
+    let base = brendan("05x05");
+    let pr0 = ir::to_problem(&base);
+    let mut e = CpEngine::new(&base, &pr0, CpConfig::default());
+    let opts = SolveOptions { mode: Some(Mode::First(1)), ..Default::default() };
+    let first = solve(&mut e, &pr0, &opts, &verifier(&base, &pr0)).unwrap();
+    let board = ir::board_of(&base, &pr0, &first.solutions[0].options);
+    // Fix the centre tile, then a corner tile, as in that solution; then a
+    // centre tile in a wrong rotation.
+    for (cells, turn) in [(vec![(2, 2)], 0u8), (vec![(2, 2), (0, 0)], 0), (vec![(2, 2)], 1)] {
+        let mut p = base.clone();
+        for &(row, col) in &cells {
+            let placed = board.cells[p.cell(row, col)].unwrap();
+            p.clues.push(Clue { tile: placed.tile as usize, row, col, rotation: (placed.rotation + turn) & 3 });
+        }
+        let pr = ir::to_problem(&p);
+        let want = dlx_count(&p, &pr);
+        assert!(turn != 0 || want >= 1);
+        for cfg in configs() {
+            let mut e = CpEngine::new(&p, &pr, cfg.clone());
+            assert_eq!(count(&mut e, &p, &pr), want, "clues {cells:?} turn {turn} --cp {cfg}");
+        }
+    }
+}
+
+/// A 3x3 board whose centre tile looks the same in every rotation and
+/// whose border tiles are interchangeable: 4! corner orders x 4! edge
+/// orders, each board counted once.
+#[test]
+fn symmetric_tiles_are_not_reported_twice() {
+    let mut tiles = vec![Tile([1, 1, 1, 1])];
+    tiles.extend((0..4).map(|_| Tile([0, 2, 1, 2])));
+    tiles.extend((0..4).map(|_| Tile([0, 0, 2, 2])));
+    let p = EdgePuzzle { name: "sym".into(), rows: 3, cols: 3, tiles, clues: vec![] };
+    let pr = ir::to_problem(&p);
+    let want = dlx_count(&p, &pr);
+    assert_eq!(want, 24 * 24);
+    for cfg in configs() {
+        let mut e = CpEngine::new(&p, &pr, cfg.clone());
+        assert_eq!(count(&mut e, &p, &pr), want, "--cp {cfg}");
+    }
+}
+
+#[test]
+fn limits_stop_the_search() {
+    let p = brendan("05x04");
+    let pr = ir::to_problem(&p);
+    let mut e = CpEngine::new(&p, &pr, CpConfig::default());
+    let opts = SolveOptions { mode: Some(Mode::Count), limits: Limits::solutions(10), ..Default::default() };
+    let r = solve(&mut e, &pr, &opts, &verifier(&p, &pr)).unwrap();
+    assert_eq!(r.found, 10);
+    let opts = SolveOptions { limits: Limits { max_nodes: Some(2000), ..Limits::default() }, ..Default::default() };
+    let r = solve(&mut e, &pr, &opts, &verifier(&p, &pr)).unwrap();
+    assert!(r.hit_limit());
+    // The engine can run again after a stop.
+    assert_eq!(count(&mut e, &p, &pr), 1648);
+}
+
+/// Random placements and removals keep the domains equal to a
+/// recomputation of their counts.
+#[test]
+fn domains_stay_consistent_under_propagation_and_undo() {
+    let p = brendan("05x05");
+    let m = Model::new(&p);
+    let mut st = State::new(&m);
+    let mut d = Domains::new(&m);
+    assert!(d.init(&m, &st));
+    d.check(&m, &st, true);
+    let mut rng = 0x2545f4914f6cdd1du64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut opts = Vec::new();
+    for _ in 0..200 {
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        loop {
+            let empty: Vec<usize> = (0..m.n_cells).filter(|&c| st.tile_at[c] == NONE).collect();
+            if empty.is_empty() {
+                break;
+            }
+            let c = empty[next() as usize % empty.len()];
+            d.options(c, &mut opts);
+            let (t, r) = opts[next() as usize % opts.len()];
+            let mark = d.mark();
+            st.assign(&m, c, t as usize, r, 1);
+            let ok = d.propagate(&m, &st, c);
+            stack.push((c, mark));
+            if !ok {
+                break;
+            }
+            d.check(&m, &st, true);
+        }
+        while let Some((c, mark)) = stack.pop() {
+            d.undo_to(mark);
+            st.unassign(&m, c);
+            d.check(&m, &st, true);
+        }
+    }
+}
+
+/// Generated puzzles (both styles, several sizes and colour counts): the
+/// CP engine, the scan backtracker and DLX agree.
+#[test]
+fn counts_equal_scan_and_dlx_on_generated_instances() {
+    use crate::edgematch::generate::{generate, GenerateSpec, Style};
+    let specs: Vec<(usize, usize, Style)> = vec![
+        (4, 4, Style::Uniform { colors: 3 }),
+        (5, 5, Style::Uniform { colors: 4 }),
+        (5, 5, Style::Uniform { colors: 5 }),
+        (6, 6, Style::Uniform { colors: 6 }),
+        (4, 6, Style::Uniform { colors: 4 }),
+        (5, 5, Style::Frame { border_colors: 3, inner_colors: 5 }),
+        (6, 6, Style::Frame { border_colors: 4, inner_colors: 7 }),
+        (5, 4, Style::Frame { border_colors: 2, inner_colors: 3 }),
+    ];
+    let configs: Vec<CpConfig> =
+        ["default", "no-edge-filter,shaving", "basic", "shaving,no-symmetry", "heuristic=min-domain"]
+            .iter()
+            .map(|s| CpConfig::parse(s).unwrap())
+            .collect();
+    for (rows, cols, style) in specs {
+        for seed in 1..=2 {
+            let g = generate(&GenerateSpec { rows, cols, style, seed }).unwrap();
+            let p = g.puzzle;
+            let pr = ir::to_problem(&p);
+            let want = dlx_count(&p, &pr);
+            assert!(want >= 1, "the planted solution exists");
+            let mut scan = crate::edgematch::scan::Scan::new(&p, &pr).unwrap();
+            assert_eq!(count(&mut scan, &p, &pr), want, "scan on {rows}x{cols} {style:?} seed {seed}");
+            for cfg in &configs {
+                let mut e = CpEngine::new(&p, &pr, cfg.clone());
+                assert_eq!(count(&mut e, &p, &pr), want, "{rows}x{cols} {style:?} seed {seed} --cp {cfg}");
+            }
+        }
+    }
+}
+
+/// `auto` takes the CP engine only where it was measured faster: 8x8 and
+/// up with at most `side` inner colours, not set-2 6x6 or 8x8 (11 colours).
+#[test]
+fn auto_prefers_cp_on_large_boards_with_few_colours() {
+    use crate::edgematch::generate::{generate, GenerateSpec, Style};
+    let gen = |n: usize, k: u16| {
+        generate(&GenerateSpec { rows: n, cols: n, style: Style::Uniform { colors: k }, seed: 1 }).unwrap().puzzle
+    };
+    assert!(super::prefer_cp(&gen(8, 8)));
+    assert!(!super::prefer_cp(&gen(8, 9)));
+    assert!(!super::prefer_cp(&gen(6, 4)));
+    assert!(!super::prefer_cp(&brendan("06x06")));
+    assert!(!super::prefer_cp(&brendan("08x08")));
+}

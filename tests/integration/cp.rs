@@ -1,0 +1,45 @@
+//! `--backend cp` through the CLI: counts, the `--cp` grammar, errors.
+
+use crate::repo_path;
+use std::process::{Command, Output};
+
+fn emx(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_emx")).args(args).current_dir(repo_path("")).output().unwrap()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+const P4: &str = "instances/edgematch/brendan_set2/pieces_04x04.txt";
+
+#[test]
+fn cp_counts_and_reports_its_counters() {
+    for spec in ["default", "basic", "no-backjump,no-shaving,heuristic=min-offer", "no-edge-filter,no-symmetry"] {
+        let out = emx(&["solve", P4, "--backend", "cp", "--cp", spec, "--format", "json"]);
+        assert_eq!(out.status.code(), Some(0), "{spec}: {}", String::from_utf8_lossy(&out.stderr));
+        let v = json(&out);
+        assert_eq!(v["solutions"], 48, "{spec}");
+        assert!(v["engine"].as_str().unwrap().starts_with("cp "), "{v}");
+        assert!(v["counters"]["backjumps"].is_u64());
+    }
+    let out = emx(&["solve", P4, "--backend", "cp", "--unique", "--format", "json"]);
+    assert_eq!(json(&out)["solutions"], 12);
+    let out = emx(&["solve", P4, "--backend", "cp", "--first", "1"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("counters: backjumps"));
+}
+
+#[test]
+fn cp_flag_errors() {
+    let out = emx(&["solve", P4, "--backend", "cp", "--cp", "no-backjmp"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad --cp item `no-backjmp`: unknown component"), "{err}");
+    let out = emx(&["solve", P4, "--backend", "dlx", "--cp", "no-shaving"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--cp configures the cp backend"));
+    let out = emx(&["solve", "instances/polycube/somacube_def.txt", "--backend", "cp"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("edge-matching puzzles only"));
+}
