@@ -8,7 +8,7 @@ use emx::encode::{clique, cnf, restrict};
 use emx::input::{self, Instance, InstanceKind};
 use emx::search::Limits;
 use emx::solve::{solve, Mode, SolveOptions};
-use emx_encoders::{AmoEncoding, CnfOptions, ColorEncoding};
+use emx_encoders::{AmoEncoding, CnfOptions, ColorChoice, ColorEncoding, ExactlyOneOver};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -144,6 +144,30 @@ fn external_solvers_solve_pentominoes_soma_and_set2_5x5() {
     }
 }
 
+/// Every at-most-one and colour encoding with the default primary and
+/// colour-choice settings, and every primary / colour-choice setting with
+/// the pairwise and sequential at-most-one.
+fn cnf_encodings() -> Vec<CnfOptions> {
+    let mut out = Vec::new();
+    for amo in [AmoEncoding::Pairwise, AmoEncoding::Sequential, AmoEncoding::Commander, AmoEncoding::Product] {
+        for colors in [ColorEncoding::Conflicts, ColorEncoding::Variables] {
+            for exactly_one_over in [ExactlyOneOver::Options, ExactlyOneOver::Sites] {
+                for color_choice in [ColorChoice::AtMostOne, ColorChoice::ExactlyOne] {
+                    let opts = CnfOptions { amo, colors, exactly_one_over, color_choice, ..CnfOptions::default() };
+                    let non_default =
+                        exactly_one_over != ExactlyOneOver::default() || color_choice != ColorChoice::default();
+                    let skip = (colors == ColorEncoding::Conflicts && color_choice == ColorChoice::ExactlyOne)
+                        || (non_default && !matches!(amo, AmoEncoding::Pairwise | AmoEncoding::Sequential));
+                    if !skip {
+                        out.push(opts);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn sat_counts_equal_dlx_counts() {
     // Multiplicities (identical pieces), colours (edge matching), a bare .dlx.
@@ -151,11 +175,9 @@ fn sat_counts_equal_dlx_counts() {
         let inst = load(rel);
         let want = dlx_count(&inst);
         assert!(want > 0);
-        for amo in [AmoEncoding::Pairwise, AmoEncoding::Sequential, AmoEncoding::Commander, AmoEncoding::Product] {
-            for colors in [ColorEncoding::Conflicts, ColorEncoding::Variables] {
-                let opts = CnfOptions { amo, colors, excluded: vec![] };
-                assert_eq!(sat_count(&inst, None, Mode::Count, opts), want, "{rel} {amo} {colors}");
-            }
+        for opts in cnf_encodings() {
+            let what = format!("{rel} {opts:?}");
+            assert_eq!(sat_count(&inst, None, Mode::Count, opts), want, "{what}");
         }
     }
     if let Some(cadical) = find_solver("cadical") {
@@ -290,8 +312,26 @@ fn highs_solves_the_4x4_milp() {
 fn writers_snapshot() {
     let dir = tmp_dir("snap");
     let tiny = "tests/data/encoders/tiny_2x2.txt";
-    let cases: [(&str, &[&str]); 6] = [
+    let set2_3 = set2(3);
+    let cases: [(&str, &[&str]); 7] = [
         ("encode_cnf_tiny_2x2", &["encode", tiny, "--to", "cnf", "--amo", "pairwise"]),
+        (
+            "encode_cnf_sites_3x3",
+            &[
+                "encode",
+                &set2_3,
+                "--to",
+                "cnf",
+                "--amo",
+                "pairwise",
+                "--exactly-one-over",
+                "sites",
+                "--color-choice",
+                "exactly-one",
+                "--color-totals",
+                "on",
+            ],
+        ),
         (
             "encode_cnf_conflicts_knuth",
             &["encode", "tests/data/encoders/knuth_colors.dlx", "--to", "cnf", "--colors", "conflicts"],
@@ -355,4 +395,24 @@ fn malformed_answers_give_file_line_errors() {
     let out = emx(&["solve", tiny, "--sat-solver", "no-such-solver"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-solver"));
+}
+
+#[test]
+fn cnf_flags_that_cannot_apply_are_refused() {
+    let tiny = "tests/data/encoders/tiny_2x2.txt";
+    let soma = "instances/polycube/somacube_def.txt";
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["encode", tiny, "--to", "cnf", "--colors", "conflicts", "--color-choice", "exactly-one"],
+            "--colors variables",
+        ),
+        (&["encode", tiny, "--to", "cnf", "--colors", "conflicts", "--color-totals", "on"], "--colors variables"),
+        (&["encode", soma, "--to", "cnf", "--color-totals", "on"], "edge-matching puzzles only"),
+    ];
+    for (args, want) in cases {
+        let out = emx(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
 }

@@ -7,7 +7,6 @@ use clap::{Args, ValueEnum};
 use emx::encode::restrict::{self, Restriction};
 use emx::encode::{clique, cnf, lp, write_atomically};
 use emx::input::{self, InputFormat, Instance, InstanceKind};
-use emx_encoders::{AmoEncoding, CnfOptions, ColorEncoding};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -56,13 +55,8 @@ pub struct EncodeArgs {
     /// member left. cnf, clique and dlx only.
     #[arg(long)]
     pub break_symmetry: bool,
-    /// At-most-one encoding (cnf).
-    #[arg(long, default_value = "sequential", value_parser = clap::builder::PossibleValuesParser::new(AmoEncoding::NAMES))]
-    pub amo: String,
-    /// Colour agreement (cnf): binary conflict clauses, or a variable per
-    /// (join, colour) as in Heule's compact direct encoding.
-    #[arg(long, default_value = "variables", value_parser = clap::builder::PossibleValuesParser::new(ColorEncoding::NAMES))]
-    pub colors: String,
+    #[command(flatten)]
+    pub cnf: crate::cnf_flags::CnfFlags,
 }
 
 /// The restriction the flags ask for, if any.
@@ -111,11 +105,7 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
     let start = Instant::now();
     match args.to {
         Target::Cnf => {
-            let opts = CnfOptions {
-                amo: args.amo.parse().map_err(anyhow::Error::msg)?,
-                colors: args.colors.parse().map_err(anyhow::Error::msg)?,
-                excluded,
-            };
+            let opts = args.cnf.options(&instance, excluded)?;
             let enc = cnf::encode(problem, &opts)?;
             let comments = cnf::comments(&instance, &enc, &opts, restriction.as_ref());
             output(args.output.as_ref(), |mut w| emx_encoders::dimacs::write_cnf(&mut w, &enc.cnf, &comments))?;

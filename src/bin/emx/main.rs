@@ -1,6 +1,7 @@
 //! The `emx` command line: argument parsing and printing only; the library
 //! does the work.
 
+mod cnf_flags;
 mod decode;
 mod encode;
 mod generate;
