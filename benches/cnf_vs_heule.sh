@@ -74,7 +74,8 @@ fi
 # emx configurations are named by their non-default choices joined with `/`:
 # an --amo name, a --colors name, options|sites (--exactly-one-over),
 # at-most-one|exactly-one (--color-choice), totals|no-totals (--color-totals
-# on|off), pin (--pin-first-corner), sym
+# on|off), support|no-support (--color-support on|off), pin
+# (--pin-first-corner), sym
 # (--break-symmetry); `default` alone is emx's default encoding.
 flags_of() {
     local tok out=""
@@ -87,6 +88,7 @@ flags_of() {
             options|sites) out="$out --exactly-one-over $tok" ;;
             at-most-one|exactly-one) out="$out --color-choice $tok" ;;
             totals|no-totals) out="$out --color-totals $([ "$tok" = totals ] && echo on || echo off)" ;;
+            support|no-support) out="$out --color-support $([ "$tok" = support ] && echo on || echo off)" ;;
             pin) out="$out --pin-first-corner" ;;
             sym) out="$out --break-symmetry" ;;
             *) echo "cnf_vs_heule: unknown config part \`$tok' in $1" >&2; return 2 ;;

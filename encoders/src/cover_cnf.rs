@@ -97,7 +97,7 @@ pub enum ColorChoice {
 named_enum!(ColorChoice, "colour choice", [AtMostOne = "at-most-one", ExactlyOne = "exactly-one"]);
 
 /// Settings of [`encode_cnf`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CnfOptions {
     /// At-most-one encoding (exactly-one = at-least-one clause + this).
     pub amo: AmoEncoding,
@@ -107,6 +107,14 @@ pub struct CnfOptions {
     pub exactly_one_over: ExactlyOneOver,
     /// At most or exactly one colour per always-covered item.
     pub color_choice: ColorChoice,
+    /// With [`ColorEncoding::Variables`]: the support clause of each colour
+    /// variable, `colour(j, c) → ∨ {options that show c on j}`. Without
+    /// it a colour variable may be true with no option showing it, which
+    /// only forbids the item's other colours: the option variables of the
+    /// models are still exactly the solutions (every chosen option implies
+    /// its colours), but the colour variables are no longer determined by
+    /// them. Heule's encodings have no support clauses.
+    pub color_support: bool,
     /// Redundant colour totals the caller knows: `(colour, k)` = exactly `k`
     /// secondary items show `colour` in every solution (edge matching: half
     /// the tile sides of that colour). With [`ColorEncoding::Variables`]
@@ -117,6 +125,20 @@ pub struct CnfOptions {
     /// Options forced false (symmetry breaking, pinned pieces); empty for
     /// none, otherwise one flag per option.
     pub excluded: Vec<bool>,
+}
+
+impl Default for CnfOptions {
+    fn default() -> Self {
+        CnfOptions {
+            amo: AmoEncoding::default(),
+            colors: ColorEncoding::default(),
+            exactly_one_over: ExactlyOneOver::default(),
+            color_choice: ColorChoice::default(),
+            color_support: true,
+            color_totals: Vec::new(),
+            excluded: Vec::new(),
+        }
+    }
 }
 
 /// Where [`encode_cnf`] put its variables.
@@ -321,7 +343,9 @@ pub fn encode_cnf(
                         sink.add_clause(&[!x, y.positive()]);
                         support.push(x);
                     }
-                    sink.add_clause(&support);
+                    if opts.color_support {
+                        sink.add_clause(&support);
+                    }
                     group.push(y.positive());
                 }
                 if covered.get(item).copied().unwrap_or(false) {
@@ -437,7 +461,16 @@ mod tests {
             for colors in [ColorEncoding::Conflicts, ColorEncoding::Variables] {
                 for exactly_one_over in [ExactlyOneOver::Options, ExactlyOneOver::Sites] {
                     for color_choice in [ColorChoice::AtMostOne, ColorChoice::ExactlyOne] {
-                        out.push(CnfOptions { amo, colors, exactly_one_over, color_choice, ..CnfOptions::default() });
+                        for color_support in [true, false] {
+                            out.push(CnfOptions {
+                                amo,
+                                colors,
+                                exactly_one_over,
+                                color_choice,
+                                color_support,
+                                ..CnfOptions::default()
+                            });
+                        }
                     }
                 }
             }

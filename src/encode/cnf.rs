@@ -75,14 +75,16 @@ pub fn comments(
     let _ = writeln!(s, "emx cnf encoding of {} ({})", instance.file, problem.name);
     let _ = writeln!(
         s,
-        "{} items ({} primary), {} options; at-most-one: {}; colours: {}; exactly-one over: {}; colour choice: {}",
+        "{} items ({} primary), {} options; at-most-one: {}; colours: {}; exactly-one over: {}; colour choice: {}{}",
         problem.items().len(),
         problem.n_primary(),
         problem.n_options(),
         opts.amo,
         opts.colors,
         opts.exactly_one_over,
-        opts.color_choice
+        opts.color_choice,
+        // Mentioned only when off: the default, and meaningless for conflicts.
+        if opts.color_support { "" } else { "; colour support clauses: off" }
     );
     if !opts.color_totals.is_empty() {
         let totals: Vec<String> =

@@ -27,6 +27,11 @@ pub struct CnfFlags {
     /// or at most one. [default: the library's, see docs/encoders.md]
     #[arg(long, value_parser = PossibleValuesParser::new(ColorChoice::NAMES))]
     pub color_choice: Option<String>,
+    /// With --colors variables: whether each colour variable gets its
+    /// support clause (the colour implies one of the options showing it).
+    /// [default: on]
+    #[arg(long, value_parser = ["on", "off"])]
+    pub color_support: Option<String>,
     /// Edge matching, with --colors variables: add the redundant total of
     /// each colour (exactly half its tile sides show on joins) as an
     /// exactly-k constraint over its colour variables.
@@ -60,11 +65,22 @@ impl CnfFlags {
             Some(_) => cnf::edge_color_totals(instance)
                 .ok_or_else(|| UsageError("--color-totals on applies to edge-matching puzzles only".into()))?,
         };
+        let color_support = match self.color_support.as_deref() {
+            None => CnfOptions::default().color_support,
+            Some(v) if colors == ColorEncoding::Conflicts => {
+                return Err(UsageError(format!(
+                    "--color-support {v} needs --colors variables (conflict clauses have no colour variables)"
+                ))
+                .into())
+            }
+            Some(v) => v == "on",
+        };
         Ok(CnfOptions {
             amo: self.amo.parse().map_err(anyhow::Error::msg)?,
             colors,
             exactly_one_over: self.exactly_one_over.parse().map_err(anyhow::Error::msg)?,
             color_choice,
+            color_support,
             color_totals,
             excluded,
         })
