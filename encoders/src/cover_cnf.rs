@@ -400,7 +400,7 @@ mod tests {
     use crate::formula::Cnf;
 
     /// Whether the clauses have a model extending `fixed` (a tiny DPLL).
-    fn satisfiable(f: &Cnf, assign: &mut Vec<Option<bool>>) -> bool {
+    fn satisfiable(f: &Cnf, assign: &mut [Option<bool>]) -> bool {
         loop {
             let mut unit = None;
             for c in f.clauses() {
@@ -436,7 +436,7 @@ mod tests {
         }
         let Some(v) = assign.iter().position(|a| a.is_none()) else { return true };
         [true, false].into_iter().any(|b| {
-            let mut a = assign.clone();
+            let mut a = assign.to_vec();
             a[v] = Some(b);
             satisfiable(f, &mut a)
         })
