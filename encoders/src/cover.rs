@@ -7,10 +7,7 @@
 //! by at most one option without a colour, or by any number of options that
 //! all give it the same colour.
 
-use crate::card::{at_most_one, exactly_k, AmoEncoding};
-use crate::formula::{ClauseSink, Lit, Var};
-use std::fmt;
-use std::str::FromStr;
+pub use crate::cover_cnf::{encode_cnf, CnfLayout, CnfOptions, ColorChoice, ColorEncoding, ExactlyOneOver};
 
 /// One item of an option; `color == 0` means uncoloured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -69,83 +66,15 @@ pub enum EncodeError {
     },
 }
 
-/// How colour agreement on secondary items is written in CNF.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum ColorEncoding {
-    /// A binary clause `¬a ∨ ¬b` for every two options that give an item
-    /// different colours (or use it exclusively).
-    Conflicts,
-    /// One variable per (item, colour) (Heule's compact direct encoding):
-    /// an option implies the colour it gives, the colour implies that some
-    /// option gives it, and at most one colour (or exclusive use) per item.
-    #[default]
-    Variables,
-}
-
-impl ColorEncoding {
-    /// Names accepted by [`FromStr`] (and `--colors`).
-    pub const NAMES: &'static [&'static str] = &["conflicts", "variables"];
-    /// The encoding's name.
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-}
-
-impl fmt::Display for ColorEncoding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for ColorEncoding {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "conflicts" => Ok(ColorEncoding::Conflicts),
-            "variables" => Ok(ColorEncoding::Variables),
-            _ => Err(format!("unknown colour encoding `{s}`: expected one of {}", Self::NAMES.join(", "))),
-        }
-    }
-}
-
-/// Settings of [`encode_cnf`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CnfOptions {
-    /// At-most-one encoding (exactly-one = at-least-one clause + this).
-    pub amo: AmoEncoding,
-    /// Colour agreement encoding.
-    pub colors: ColorEncoding,
-    /// Options forced false (symmetry breaking, pinned pieces); empty for
-    /// none, otherwise one flag per option.
-    pub excluded: Vec<bool>,
-}
-
-/// Where [`encode_cnf`] put its variables.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CnfLayout {
-    /// Option `o` is variable `option_base + o`.
-    pub option_base: u32,
-    /// Number of options.
-    pub n_options: u32,
-    /// Colour variables: `(variable, item, colour)`.
-    pub color_vars: Vec<(Var, u32, u32)>,
-}
-
-impl CnfLayout {
-    /// The variable of option `o`.
-    pub fn option_var(&self, o: u32) -> Var {
-        Var::new(self.option_base + o)
-    }
-}
-
-/// The options as flat arrays plus, per item, the options that use it.
-struct Flat {
+/// The options as flat arrays; each option's entries sorted by item (so
+/// its primary items come first).
+pub(crate) struct Flat {
     starts: Vec<usize>,
     entries: Vec<CoverEntry>,
 }
 
 impl Flat {
-    fn new(src: &(impl CoverSource + ?Sized)) -> Flat {
+    pub(crate) fn new(src: &(impl CoverSource + ?Sized)) -> Flat {
         let mut starts = Vec::with_capacity(src.n_options() + 1);
         let mut entries = Vec::new();
         starts.push(0);
@@ -157,109 +86,16 @@ impl Flat {
         }
         Flat { starts, entries }
     }
-    fn option(&self, o: u32) -> &[CoverEntry] {
+    pub(crate) fn option(&self, o: u32) -> &[CoverEntry] {
         &self.entries[self.starts[o as usize]..self.starts[o as usize + 1]]
     }
 }
 
-fn check_mask(src: &(impl CoverSource + ?Sized), mask: &[bool]) -> Result<(), EncodeError> {
+pub(crate) fn check_mask(src: &(impl CoverSource + ?Sized), mask: &[bool]) -> Result<(), EncodeError> {
     if !mask.is_empty() && mask.len() != src.n_options() {
         return Err(EncodeError::MaskLength { mask: mask.len(), options: src.n_options() });
     }
     Ok(())
-}
-
-/// Encodes the problem as CNF into `sink`: a variable per option (allocated
-/// first, in option order), exactly-`m` over the options of each primary
-/// item, at-most-one exclusive use per secondary item, colour agreement as
-/// chosen, and a unit clause `¬x` per excluded option.
-///
-/// Every assignment of the option variables that extends to a model is a
-/// solution and vice versa; the auxiliary variables are determined by the
-/// option variables except for the product encoding's.
-pub fn encode_cnf(
-    src: &(impl CoverSource + ?Sized),
-    opts: &CnfOptions,
-    sink: &mut impl ClauseSink,
-) -> Result<CnfLayout, EncodeError> {
-    check_mask(src, &opts.excluded)?;
-    let n = src.n_options() as u32;
-    let option_base = if n == 0 { 0 } else { sink.new_var().index() };
-    for _ in 1..n {
-        sink.new_var();
-    }
-    let var = |o: u32| Var::new(option_base + o).positive();
-    let excluded = |o: u32| opts.excluded.get(o as usize).copied().unwrap_or(false);
-    let flat = Flat::new(src);
-    // Uses of each item by kept options: (option, colour).
-    let mut uses: Vec<Vec<(u32, u32)>> = vec![Vec::new(); src.n_items()];
-    for o in 0..n {
-        if excluded(o) {
-            sink.add_clause(&[!var(o)]);
-            continue;
-        }
-        for e in flat.option(o) {
-            uses[e.item as usize].push((o, e.color));
-        }
-    }
-    let mut lits: Vec<Lit> = Vec::new();
-    for (item, u) in uses.iter().enumerate().take(src.n_primary()) {
-        lits.clear();
-        lits.extend(u.iter().map(|&(o, _)| var(o)));
-        exactly_k(sink, &lits, src.multiplicity(item as u32) as usize, opts.amo);
-    }
-    let mut color_vars = Vec::new();
-    for (item, u) in uses.iter_mut().enumerate().skip(src.n_primary()) {
-        u.sort_unstable_by_key(|&(o, c)| (c, o));
-        let plain: Vec<Lit> = u.iter().filter(|&&(_, c)| c == 0).map(|&(o, _)| var(o)).collect();
-        let mut classes: Vec<(u32, Vec<Lit>)> = Vec::new();
-        for &(o, c) in u.iter().filter(|&&(_, c)| c != 0) {
-            match classes.last_mut() {
-                Some((last, v)) if *last == c => v.push(var(o)),
-                _ => classes.push((c, vec![var(o)])),
-            }
-        }
-        match opts.colors {
-            ColorEncoding::Conflicts => {
-                at_most_one(sink, &plain, opts.amo);
-                for &p in &plain {
-                    for (_, class) in &classes {
-                        for &q in class {
-                            sink.add_clause(&[!p, !q]);
-                        }
-                    }
-                }
-                for (i, (_, a)) in classes.iter().enumerate() {
-                    for (_, b) in &classes[i + 1..] {
-                        for &x in a {
-                            for &y in b {
-                                sink.add_clause(&[!x, !y]);
-                            }
-                        }
-                    }
-                }
-            }
-            ColorEncoding::Variables => {
-                if classes.len() + plain.len() <= 1 {
-                    continue; // a single colour (or a single exclusive use) is always consistent
-                }
-                let mut group = plain;
-                for (c, class) in &classes {
-                    let y = sink.new_var();
-                    color_vars.push((y, item as u32, *c));
-                    let mut support = vec![y.negative()];
-                    for &x in class {
-                        sink.add_clause(&[!x, y.positive()]);
-                        support.push(x);
-                    }
-                    sink.add_clause(&support);
-                    group.push(y.positive());
-                }
-                at_most_one(sink, &group, opts.amo);
-            }
-        }
-    }
-    Ok(CnfLayout { option_base, n_options: n, color_vars })
 }
 
 /// A node of a clique graph: copy `copy` of option `option` (options that
@@ -422,18 +258,19 @@ impl CliqueGraph {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::formula::Cnf;
 
-    /// A tiny XCC: primary p, q (q twice), secondary s coloured.
-    struct Toy {
-        options: Vec<Vec<CoverEntry>>,
-        mult: Vec<u32>,
+    /// A tiny XCC: items `0..n_items`, the first `mult.len()` primary.
+    pub(crate) struct Toy {
+        pub(crate) options: Vec<Vec<CoverEntry>>,
+        pub(crate) mult: Vec<u32>,
+        pub(crate) n_items: usize,
     }
+    const NAMES: [&str; 8] = ["p", "q", "r", "s", "t", "u", "v", "w"];
     impl CoverSource for Toy {
         fn n_items(&self) -> usize {
-            4
+            self.n_items
         }
         fn n_primary(&self) -> usize {
             self.mult.len()
@@ -442,13 +279,13 @@ mod tests {
             self.mult[item as usize]
         }
         fn item_name(&self, item: u32) -> &str {
-            ["p", "q", "r", "s"][item as usize]
+            NAMES[item as usize]
         }
         fn n_colors(&self) -> usize {
-            3
+            4
         }
         fn color_name(&self, color: u32) -> &str {
-            ["", "red", "blue"][color as usize]
+            ["", "red", "blue", "green"][color as usize]
         }
         fn n_options(&self) -> usize {
             self.options.len()
@@ -458,14 +295,15 @@ mod tests {
         }
     }
 
-    fn e(item: u32, color: u32) -> CoverEntry {
+    pub(crate) fn e(item: u32, color: u32) -> CoverEntry {
         CoverEntry { item, color }
     }
 
-    fn toy() -> Toy {
+    pub(crate) fn toy() -> Toy {
         // p once, q twice, r once; s secondary.
         Toy {
             mult: vec![1, 2, 1],
+            n_items: 4,
             options: vec![
                 vec![e(0, 0), e(3, 1)],          // 0: p s:red
                 vec![e(1, 0), e(3, 1)],          // 1: q s:red
@@ -477,65 +315,34 @@ mod tests {
         }
     }
 
-    /// Solutions by brute force over option subsets.
-    fn brute(t: &Toy) -> Vec<u32> {
+    /// Solutions (as option bit masks) by brute force over option subsets.
+    pub(crate) fn brute(t: &Toy) -> Vec<u32> {
         let n = t.options.len() as u32;
+        let k = t.n_items;
         (0u32..1 << n)
             .filter(|&m| {
-                let mut cover = [0u32; 4];
-                let mut color = [u32::MAX; 4];
-                let mut plain = [false; 4];
+                let mut cover = vec![0u32; k];
+                let mut color = vec![u32::MAX; k];
+                let mut plain = vec![false; k];
                 for o in (0..n).filter(|o| m >> o & 1 == 1) {
                     for x in &t.options[o as usize] {
-                        cover[x.item as usize] += 1;
-                        if x.item >= 3 {
+                        let i = x.item as usize;
+                        cover[i] += 1;
+                        if i >= t.mult.len() {
                             if x.color == 0 {
-                                plain[x.item as usize] = true;
-                            } else if color[x.item as usize] == u32::MAX {
-                                color[x.item as usize] = x.color;
-                            } else if color[x.item as usize] != x.color {
+                                plain[i] = true;
+                            } else if color[i] == u32::MAX {
+                                color[i] = x.color;
+                            } else if color[i] != x.color {
                                 return false;
                             }
                         }
                     }
                 }
-                (0..3).all(|i| cover[i] == t.mult[i]) && (3..4).all(|i| !plain[i] || (cover[i] == 1))
+                (0..t.mult.len()).all(|i| cover[i] == t.mult[i])
+                    && (t.mult.len()..k).all(|i| !plain[i] || cover[i] == 1)
             })
             .collect()
-    }
-
-    fn sat_models(f: &Cnf, n: u32) -> Vec<u32> {
-        let total = f.n_vars();
-        (0u32..1 << n)
-            .filter(|&m| {
-                (0u64..1 << (total - n)).any(|aux| {
-                    let full = m as u64 | aux << n;
-                    f.clauses().all(|c| c.iter().any(|l| ((full >> l.var().index()) & 1 == 1) == l.is_positive()))
-                })
-            })
-            .collect()
-    }
-
-    #[test]
-    fn cnf_models_are_the_solutions() {
-        let t = toy();
-        let want = brute(&t);
-        // {0: p s:red, 1: q s:red, 3: q r} and {3: q r, 5: p q s:blue}.
-        assert_eq!(want, vec![0b001011, 0b101000]);
-        for amo in [AmoEncoding::Pairwise, AmoEncoding::Sequential] {
-            for colors in [ColorEncoding::Conflicts, ColorEncoding::Variables] {
-                let mut f = Cnf::new();
-                let layout = encode_cnf(&t, &CnfOptions { amo, colors, excluded: vec![] }, &mut f).unwrap();
-                assert_eq!(layout.option_var(3), Var::new(3));
-                assert_eq!(sat_models(&f, 6), want, "{amo} {colors}");
-            }
-        }
-        let mut f = Cnf::new();
-        let mut excluded = vec![false; 6];
-        excluded[want[0].trailing_zeros() as usize] = true;
-        encode_cnf(&t, &CnfOptions { excluded: excluded.clone(), ..CnfOptions::default() }, &mut f).unwrap();
-        let kept: Vec<u32> = want.iter().copied().filter(|m| m & 1 << want[0].trailing_zeros() == 0).collect();
-        assert_eq!(sat_models(&f, 6), kept);
     }
 
     #[test]

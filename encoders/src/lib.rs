@@ -13,6 +13,7 @@
 
 pub mod card;
 pub mod cover;
+mod cover_cnf;
 pub mod dimacs;
 pub mod dlx;
 pub mod formula;
@@ -21,7 +22,10 @@ pub mod model;
 mod text;
 
 pub use card::AmoEncoding;
-pub use cover::{CliqueGraph, CliqueNode, CnfLayout, CnfOptions, ColorEncoding, CoverEntry, CoverSource, EncodeError};
+pub use cover::{
+    CliqueGraph, CliqueNode, CnfLayout, CnfOptions, ColorChoice, ColorEncoding, CoverEntry, CoverSource, EncodeError,
+    ExactlyOneOver,
+};
 pub use formula::{ClauseSink, Cnf, Lit, SizeCounter, Var};
 pub use model::SatAnswer;
 

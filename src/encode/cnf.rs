@@ -6,7 +6,8 @@
 
 use super::placement_text;
 use super::restrict::Restriction;
-use crate::input::Instance;
+use crate::edgematch::GREY;
+use crate::input::{Instance, InstanceKind};
 use crate::ir::{Problem, Solution};
 use emx_encoders::cover::encode_cnf;
 use emx_encoders::{Cnf, CnfLayout, CnfOptions, EncodeError, SatAnswer, SizeCounter, Var};
@@ -29,6 +30,31 @@ pub fn encode(problem: &Problem, opts: &CnfOptions) -> Result<CnfEncoding, Encod
     Ok(CnfEncoding { cnf, layout })
 }
 
+/// The colour totals of an edge-matching puzzle, for
+/// [`CnfOptions::color_totals`]: every non-grey side of a placed tile faces
+/// an inner join that both its cells colour alike, so a colour shown on
+/// `s` tile sides colours exactly `s / 2` joins in every solution (when `s`
+/// is odd there is no solution, and any total is as good). `None` for other
+/// puzzles.
+pub fn edge_color_totals(instance: &Instance) -> Option<Vec<(u32, u32)>> {
+    let InstanceKind::EdgeMatch(e) = &instance.kind else { return None };
+    let mut sides = vec![0u32; e.puzzle.n_colors()];
+    for t in &e.puzzle.tiles {
+        for &c in &t.0 {
+            sides[c as usize] += 1;
+        }
+    }
+    let names = instance.problem().colors();
+    let totals = (0..sides.len())
+        .filter(|&k| k != GREY as usize && sides[k] > 0)
+        .filter_map(|k| {
+            let id = names.iter().position(|n| *n == k.to_string())?;
+            Some((id as u32, sides[k] / 2))
+        })
+        .collect();
+    Some(totals)
+}
+
 /// The size of the encoding without building it (variables, clauses,
 /// literals, bytes of the clause lines), for estimates and size caps.
 pub fn estimate(problem: &Problem, opts: &CnfOptions) -> Result<SizeCounter, EncodeError> {
@@ -49,13 +75,22 @@ pub fn comments(
     let _ = writeln!(s, "emx cnf encoding of {} ({})", instance.file, problem.name);
     let _ = writeln!(
         s,
-        "{} items ({} primary), {} options; at-most-one: {}; colours: {}",
+        "{} items ({} primary), {} options; at-most-one: {}; colours: {}; exactly-one over: {}; colour choice: {}{}",
         problem.items().len(),
         problem.n_primary(),
         problem.n_options(),
         opts.amo,
-        opts.colors
+        opts.colors,
+        opts.exactly_one_over,
+        opts.color_choice,
+        // Mentioned only when off: the default, and meaningless for conflicts.
+        if opts.color_support { "" } else { "; colour support clauses: off" }
     );
+    if !opts.color_totals.is_empty() {
+        let totals: Vec<String> =
+            opts.color_totals.iter().map(|&(c, k)| format!("{}:{k}", problem.colors()[c as usize])).collect();
+        let _ = writeln!(s, "colour totals (colour:joins): {}", totals.join(" "));
+    }
     if let Some(r) = restriction {
         let _ = writeln!(s, "restriction: {} ({} options forced false)", r.description, r.n_excluded());
     }
@@ -63,6 +98,11 @@ pub fn comments(
     for o in 0..problem.n_options() as u32 {
         let _ =
             writeln!(s, "var {} = option {o}: {}", enc.layout.option_var(o).to_dimacs(), placement_text(instance, o));
+    }
+    for (v, members) in &enc.layout.site_vars {
+        let first = placement_text(instance, members[0]);
+        let list: Vec<String> = members.iter().map(u32::to_string).collect();
+        let _ = writeln!(s, "var {} = site of options {} (the first: {first})", v.to_dimacs(), list.join(" "));
     }
     for &(v, item, color) in &enc.layout.color_vars {
         let _ = writeln!(

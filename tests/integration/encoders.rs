@@ -8,7 +8,7 @@ use emx::encode::{clique, cnf, restrict};
 use emx::input::{self, Instance, InstanceKind};
 use emx::search::Limits;
 use emx::solve::{solve, Mode, SolveOptions};
-use emx_encoders::{AmoEncoding, CnfOptions, ColorEncoding};
+use emx_encoders::{AmoEncoding, CnfOptions, ColorChoice, ColorEncoding, ExactlyOneOver};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -144,6 +144,36 @@ fn external_solvers_solve_pentominoes_soma_and_set2_5x5() {
     }
 }
 
+/// Every at-most-one and colour encoding with the default settings
+/// otherwise; every primary / colour-choice setting with the pairwise and
+/// sequential at-most-one; colour variables without support clauses with
+/// the sequential one.
+fn cnf_encodings() -> Vec<CnfOptions> {
+    let mut out = Vec::new();
+    let d = CnfOptions::default();
+    for amo in [AmoEncoding::Pairwise, AmoEncoding::Sequential, AmoEncoding::Commander, AmoEncoding::Product] {
+        for colors in [ColorEncoding::Conflicts, ColorEncoding::Variables] {
+            for exactly_one_over in [ExactlyOneOver::Options, ExactlyOneOver::Sites] {
+                for color_choice in [ColorChoice::AtMostOne, ColorChoice::ExactlyOne] {
+                    for color_support in [true, false] {
+                        let opts =
+                            CnfOptions { amo, colors, exactly_one_over, color_choice, color_support, ..d.clone() };
+                        let non_default = exactly_one_over != d.exactly_one_over || color_choice != d.color_choice;
+                        let skip = (colors == ColorEncoding::Conflicts
+                            && (color_choice != d.color_choice || color_support != d.color_support))
+                            || (non_default && !matches!(amo, AmoEncoding::Pairwise | AmoEncoding::Sequential))
+                            || (color_support != d.color_support && amo != AmoEncoding::Sequential);
+                        if !skip {
+                            out.push(opts);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn sat_counts_equal_dlx_counts() {
     // Multiplicities (identical pieces), colours (edge matching), a bare .dlx.
@@ -151,16 +181,100 @@ fn sat_counts_equal_dlx_counts() {
         let inst = load(rel);
         let want = dlx_count(&inst);
         assert!(want > 0);
-        for amo in [AmoEncoding::Pairwise, AmoEncoding::Sequential, AmoEncoding::Commander, AmoEncoding::Product] {
-            for colors in [ColorEncoding::Conflicts, ColorEncoding::Variables] {
-                let opts = CnfOptions { amo, colors, excluded: vec![] };
-                assert_eq!(sat_count(&inst, None, Mode::Count, opts), want, "{rel} {amo} {colors}");
-            }
+        for opts in cnf_encodings() {
+            let what = format!("{rel} {opts:?}");
+            assert_eq!(sat_count(&inst, None, Mode::Count, opts), want, "{what}");
+        }
+    }
+    // Colour totals (edge matching only) with the colour settings they
+    // combine with: every model still decodes to a verified board, and the
+    // totals cut no solution.
+    for rel in [set2(3), set2(4)] {
+        let inst = load(&rel);
+        let want = dlx_count(&inst);
+        let totals = cnf::edge_color_totals(&inst).unwrap();
+        assert!(!totals.is_empty());
+        for base in totals_encodings() {
+            let opts = CnfOptions { color_totals: totals.clone(), ..base };
+            let what = format!("{rel} {opts:?}");
+            assert_eq!(sat_count(&inst, None, Mode::Count, opts), want, "{what}");
         }
     }
     if let Some(cadical) = find_solver("cadical") {
         let inst = load(&set2(3));
         assert_eq!(sat_count(&inst, Some(&cadical), Mode::Count, CnfOptions::default()), 8);
+    }
+}
+
+/// Colour-variable settings tried with the colour totals.
+fn totals_encodings() -> Vec<CnfOptions> {
+    let d = CnfOptions::default();
+    let mut out = Vec::new();
+    for exactly_one_over in [ExactlyOneOver::Options, ExactlyOneOver::Sites] {
+        for color_choice in [ColorChoice::AtMostOne, ColorChoice::ExactlyOne] {
+            for color_support in [true, false] {
+                out.push(CnfOptions {
+                    colors: ColorEncoding::Variables,
+                    exactly_one_over,
+                    color_choice,
+                    color_support,
+                    ..d.clone()
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The CNF flags of `emx encode` / `emx solve --backend sat` that change the
+/// clauses, each alone and in the combination closest to Heule's encodings.
+const CNF_FLAG_SETS: [&[&str]; 9] = [
+    &[],
+    &["--exactly-one-over", "sites"],
+    &["--color-choice", "exactly-one"],
+    &["--color-support", "off"],
+    &["--color-totals", "on"],
+    &["--colors", "conflicts", "--exactly-one-over", "sites"],
+    &["--exactly-one-over", "sites", "--color-choice", "exactly-one", "--color-totals", "on", "--color-support", "off"],
+    &["--exactly-one-over", "sites", "--color-choice", "exactly-one", "--pin-first-corner"],
+    &["--amo", "product", "--color-totals", "on", "--break-symmetry"],
+];
+
+#[test]
+fn every_cnf_flag_set_gives_verified_boards() {
+    // In-process: `emx solve --backend sat` decodes and verifies every model
+    // (the board restrictions are `emx encode` flags only).
+    for flags in CNF_FLAG_SETS.iter().filter(|f| !f.contains(&"--pin-first-corner") && !f.contains(&"--break-symmetry"))
+    {
+        let mut args = vec!["solve", "instances/edgematch/brendan_set2/pieces_04x04.txt", "--backend", "sat"];
+        args.extend_from_slice(flags);
+        let out = emx(&args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{flags:?}: {}", String::from_utf8_lossy(&out.stderr));
+        // Counting (the default mode): every one of the 48 boards (DLX's
+        // count) verified.
+        assert!(text.lines().any(|l| l == "solutions: 48" || l.starts_with("solutions: 48 (")), "{flags:?}: {text}");
+    }
+    // Through files: encode, an external solver, `emx decode --model`.
+    let Some(cadical) = find_solver("cadical") else {
+        println!("SKIP every_cnf_flag_set_gives_verified_boards (cadical part): cadical is not installed (apt-get install cadical)");
+        return;
+    };
+    let dir = tmp_dir("flags");
+    let puzzle = set2(5);
+    for (i, flags) in CNF_FLAG_SETS.iter().enumerate() {
+        let cnf_path = dir.join(format!("f{i}.cnf"));
+        let mut args = vec!["encode", &puzzle, "--to", "cnf", "-o", cnf_path.to_str().unwrap()];
+        args.extend_from_slice(flags);
+        let out = emx(&args);
+        assert_eq!(out.status.code(), Some(0), "{flags:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let answer = Command::new(&cadical).arg(&cnf_path).output().unwrap();
+        assert_eq!(answer.status.code(), Some(10), "{flags:?}");
+        let model = dir.join(format!("f{i}.model"));
+        std::fs::write(&model, &answer.stdout).unwrap();
+        let out = emx(&["decode", &puzzle, "--model", model.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{flags:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("verified solution"), "{flags:?}");
     }
 }
 
@@ -290,8 +404,26 @@ fn highs_solves_the_4x4_milp() {
 fn writers_snapshot() {
     let dir = tmp_dir("snap");
     let tiny = "tests/data/encoders/tiny_2x2.txt";
-    let cases: [(&str, &[&str]); 6] = [
+    let set2_3 = set2(3);
+    let cases: [(&str, &[&str]); 7] = [
         ("encode_cnf_tiny_2x2", &["encode", tiny, "--to", "cnf", "--amo", "pairwise"]),
+        (
+            "encode_cnf_sites_3x3",
+            &[
+                "encode",
+                &set2_3,
+                "--to",
+                "cnf",
+                "--amo",
+                "pairwise",
+                "--exactly-one-over",
+                "sites",
+                "--color-choice",
+                "exactly-one",
+                "--color-totals",
+                "on",
+            ],
+        ),
         (
             "encode_cnf_conflicts_knuth",
             &["encode", "tests/data/encoders/knuth_colors.dlx", "--to", "cnf", "--colors", "conflicts"],
@@ -355,4 +487,25 @@ fn malformed_answers_give_file_line_errors() {
     let out = emx(&["solve", tiny, "--sat-solver", "no-such-solver"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-solver"));
+}
+
+#[test]
+fn cnf_flags_that_cannot_apply_are_refused() {
+    let tiny = "tests/data/encoders/tiny_2x2.txt";
+    let soma = "instances/polycube/somacube_def.txt";
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["encode", tiny, "--to", "cnf", "--colors", "conflicts", "--color-choice", "exactly-one"],
+            "--colors variables",
+        ),
+        (&["encode", tiny, "--to", "cnf", "--colors", "conflicts", "--color-support", "off"], "--colors variables"),
+        (&["encode", tiny, "--to", "cnf", "--colors", "conflicts", "--color-totals", "on"], "--colors variables"),
+        (&["encode", soma, "--to", "cnf", "--color-totals", "on"], "edge-matching puzzles only"),
+    ];
+    for (args, want) in cases {
+        let out = emx(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
 }

@@ -10,7 +10,6 @@ use emx::encode::{clique, cnf, lp};
 use emx::input::{self, InputFormat, Instance, InstanceKind};
 use emx::size_cap::SizeCap;
 use emx::write::{atomically, OutputGuard};
-use emx_encoders::{AmoEncoding, CnfOptions, ColorEncoding};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -59,13 +58,8 @@ pub struct EncodeArgs {
     /// member left. cnf, clique and dlx only.
     #[arg(long)]
     pub break_symmetry: bool,
-    /// At-most-one encoding (cnf).
-    #[arg(long, default_value = "sequential", value_parser = clap::builder::PossibleValuesParser::new(AmoEncoding::NAMES))]
-    pub amo: String,
-    /// Colour agreement (cnf): binary conflict clauses, or a variable per
-    /// (join, colour) as in Heule's compact direct encoding.
-    #[arg(long, default_value = "variables", value_parser = clap::builder::PossibleValuesParser::new(ColorEncoding::NAMES))]
-    pub colors: String,
+    #[command(flatten)]
+    pub cnf: crate::cnf_flags::CnfFlags,
     /// How to report what was written: a line on stderr (`text`), or one
     /// JSON object on stdout (`json`, needs -o so stdout is free).
     #[arg(long, value_enum, default_value_t = crate::Format::Text)]
@@ -155,11 +149,7 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
     let start = Instant::now();
     match args.to {
         Target::Cnf => {
-            let opts = CnfOptions {
-                amo: args.amo.parse().map_err(anyhow::Error::msg)?,
-                colors: args.colors.parse().map_err(anyhow::Error::msg)?,
-                excluded,
-            };
+            let opts = args.cnf.options(&instance, excluded)?;
             size::cnf_size(problem, &opts)?.check(cap)?;
             let enc = cnf::encode(problem, &opts)?;
             let comments = cnf::comments(&instance, &enc, &opts, restriction.as_ref());

@@ -2,6 +2,7 @@
 //! does the work.
 
 mod bench;
+mod cnf_flags;
 mod decode;
 mod encode;
 mod generate;

@@ -50,12 +50,9 @@ pub struct SolveArgs {
     /// per solution and calls the solver again: for small instances only.
     #[arg(long, value_name = "NAME|PATH")]
     pub sat_solver: Option<String>,
-    /// At-most-one encoding for the SAT back-end.
-    #[arg(long, default_value = "sequential", value_parser = clap::builder::PossibleValuesParser::new(emx_encoders::AmoEncoding::NAMES))]
-    pub amo: String,
-    /// Colour encoding for the SAT back-end.
-    #[arg(long, default_value = "variables", value_parser = clap::builder::PossibleValuesParser::new(emx_encoders::ColorEncoding::NAMES))]
-    pub colors: String,
+    /// CNF encoding for the SAT back-end.
+    #[command(flatten)]
+    pub cnf: crate::cnf_flags::CnfFlags,
     /// Count all solutions, printing the first (the default).
     #[arg(long, group = "mode")]
     pub count: bool,
@@ -265,11 +262,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     anyhow::ensure!(args.cp.is_none() || backend_name == "cp", "--cp configures the cp backend: add --backend cp");
     let config = BackendConfig {
         sat_solver: args.sat_solver.clone(),
-        cnf: emx_encoders::CnfOptions {
-            amo: args.amo.parse().map_err(anyhow::Error::msg)?,
-            colors: args.colors.parse().map_err(anyhow::Error::msg)?,
-            excluded: vec![],
-        },
+        cnf: args.cnf.options(&instance, vec![])?,
         equivalence,
         poly: args.poly.config()?,
         cp: args.cp.clone().unwrap_or_default(),

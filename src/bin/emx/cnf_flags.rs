@@ -1,0 +1,88 @@
+//! The CNF encoding flags shared by `emx encode --to cnf` and
+//! `emx solve --backend sat`.
+
+use crate::UsageError;
+use clap::builder::PossibleValuesParser;
+use clap::Args;
+use emx::encode::cnf;
+use emx::input::Instance;
+use emx_encoders::{AmoEncoding, CnfOptions, ColorChoice, ColorEncoding, ExactlyOneOver};
+
+#[derive(Args, Clone, Debug)]
+pub struct CnfFlags {
+    /// At-most-one encoding (cnf).
+    #[arg(long, default_value = AmoEncoding::default().name(), value_parser = PossibleValuesParser::new(AmoEncoding::NAMES))]
+    pub amo: String,
+    /// Colour agreement (cnf): binary conflict clauses, or a variable per
+    /// (join, colour) as in Heule's compact direct encoding.
+    #[arg(long, default_value = ColorEncoding::default().name(), value_parser = PossibleValuesParser::new(ColorEncoding::NAMES))]
+    pub colors: String,
+    /// Exactly-one of each cell and tile (cnf) over option variables, or over
+    /// site variables (one per tile in a cell, for all its rotations, as in
+    /// Heule's encodings; generally: options with the same primary items).
+    #[arg(long, default_value = ExactlyOneOver::default().name(), value_parser = PossibleValuesParser::new(ExactlyOneOver::NAMES))]
+    pub exactly_one_over: String,
+    /// With --colors variables: whether a join every solution covers gets
+    /// exactly one colour (an at-least-one clause over its colour variables)
+    /// or at most one. [default: the library's, see docs/encoders.md]
+    #[arg(long, value_parser = PossibleValuesParser::new(ColorChoice::NAMES))]
+    pub color_choice: Option<String>,
+    /// With --colors variables: whether each colour variable gets its
+    /// support clause (the colour implies one of the options showing it).
+    /// [default: on]
+    #[arg(long, value_parser = ["on", "off"])]
+    pub color_support: Option<String>,
+    /// Edge matching, with --colors variables: add the redundant total of
+    /// each colour (exactly half its tile sides show on joins) as an
+    /// exactly-k constraint over its colour variables.
+    #[arg(long, value_parser = ["on", "off"])]
+    pub color_totals: Option<String>,
+}
+
+impl CnfFlags {
+    /// The encoder settings these flags ask for, for `instance`, with
+    /// `excluded` options.
+    pub fn options(&self, instance: &Instance, excluded: Vec<bool>) -> anyhow::Result<CnfOptions> {
+        let colors: ColorEncoding = self.colors.parse().map_err(anyhow::Error::msg)?;
+        let color_choice = match &self.color_choice {
+            None => ColorChoice::default(),
+            Some(c) if colors == ColorEncoding::Conflicts => {
+                return Err(UsageError(format!(
+                    "--color-choice {c} needs --colors variables (conflict clauses have no colour variables)"
+                ))
+                .into())
+            }
+            Some(c) => c.parse().map_err(anyhow::Error::msg)?,
+        };
+        let color_totals = match self.color_totals.as_deref() {
+            None | Some("off") => vec![],
+            Some(_) if colors == ColorEncoding::Conflicts => {
+                return Err(UsageError(
+                    "--color-totals on needs --colors variables (conflict clauses have no colour variables)".into(),
+                )
+                .into())
+            }
+            Some(_) => cnf::edge_color_totals(instance)
+                .ok_or_else(|| UsageError("--color-totals on applies to edge-matching puzzles only".into()))?,
+        };
+        let color_support = match self.color_support.as_deref() {
+            None => CnfOptions::default().color_support,
+            Some(v) if colors == ColorEncoding::Conflicts => {
+                return Err(UsageError(format!(
+                    "--color-support {v} needs --colors variables (conflict clauses have no colour variables)"
+                ))
+                .into())
+            }
+            Some(v) => v == "on",
+        };
+        Ok(CnfOptions {
+            amo: self.amo.parse().map_err(anyhow::Error::msg)?,
+            colors,
+            exactly_one_over: self.exactly_one_over.parse().map_err(anyhow::Error::msg)?,
+            color_choice,
+            color_support,
+            color_totals,
+            excluded,
+        })
+    }
+}
