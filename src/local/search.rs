@@ -78,7 +78,13 @@ impl TabuTa {
         let cell_until = tabu.then_some(&self.cell_until[..]);
         // TA.K: 8 for the tabu search (measured best per CPU second), 16
         // for the multi-neighbourhood cycle as published.
-        let k = if p.ta_cells > 0 { p.ta_cells } else if tabu { 8 } else { 16 };
+        let k = if p.ta_cells > 0 {
+            p.ta_cells
+        } else if tabu {
+            8
+        } else {
+            16
+        };
         let cells = select_cells(w.model, state, k, p.bias, cell_until, it, &mut w.rng, &mut self.mark, self.stamp);
         let before: Vec<u32> = cells.iter().map(|&c| state.tile[c as usize]).collect();
         let n = self.n;
