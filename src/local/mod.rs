@@ -74,8 +74,8 @@ impl Method {
 /// Tuning knobs. The defaults are those used for the reported results.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Params {
-    /// TA: cells per assignment move (TA.K of Salassa et al.; 0: 8 for
-    /// `tabu`, 16 for `multi`).
+    /// TA: cells per assignment move (TA.K of Salassa et al.; 0: a
+    /// sixteenth of the cells, at least 8, for `tabu`; 16 for `multi`).
     pub ta_cells: usize,
     /// TA: preference for badly matched cells: a cell with `b` unmatched
     /// sides is picked with weight `1 + bias * b`.
