@@ -26,6 +26,10 @@ pub struct AssignParams<'a> {
     /// Arcs (from cell, to cell) that must not be used (tabu); never asked
     /// about a tile staying in its own cell.
     pub forbidden: &'a dyn Fn(u32, u32) -> bool,
+    /// Cells whose tile must leave (its own cell gets the weight of a
+    /// forbidden arc): a forced move, which may lower the score. Ignored
+    /// for a cell alone in its class.
+    pub must_move: &'a dyn Fn(u32) -> bool,
     /// Random tie-breaking among equally good re-placements (and among a
     /// tile's equally good rotations); `None` keeps the first optimum.
     pub rng: Option<&'a mut fastrand::Rng>,
@@ -34,9 +38,9 @@ pub struct AssignParams<'a> {
 /// Re-places the tiles of `cells` optimally. `cells` must be pairwise
 /// non-adjacent, unclued, and all of one class ([`Model::group`]). Returns
 /// the changes applied (cells whose tile or rotation changed) and the score
-/// change, which is never negative: leaving every tile where it is, in its
-/// own rotation, is always one of the assignments considered and no
-/// forbidden arc is ever better than it.
+/// change, which is never negative when no cell must move: leaving every
+/// tile where it is, in its own rotation, is always one of the assignments
+/// considered and no forbidden arc is ever better than it.
 pub fn reassign(model: &Model, state: &mut State, cells: &[u32], params: AssignParams) -> (Vec<Change>, i32) {
     let m = cells.len();
     if m == 0 {
@@ -45,7 +49,8 @@ pub fn reassign(model: &Model, state: &mut State, cells: &[u32], params: AssignP
     debug_assert!(cells.iter().all(|&c| !model.is_clued(c)));
     debug_assert!(cells.iter().all(|&c| model.group(c) == model.group(cells[0])));
     debug_assert!(cells.iter().enumerate().all(|(i, &a)| cells[i + 1..].iter().all(|&b| !model.adjacent(a, b))));
-    let AssignParams { forbidden, mut rng } = params;
+    let AssignParams { forbidden, must_move, mut rng } = params;
+    let mut forced = false;
     // Scale the real weights so that the noise (< NOISE per arc, < m * NOISE
     // in total) can only break ties.
     const NOISE: i64 = 8;
@@ -72,7 +77,9 @@ pub fn reassign(model: &Model, state: &mut State, cells: &[u32], params: AssignP
                 }
             }
             debug_assert!(best >= 0, "tile of one class fits every cell of it");
-            let w = if i != j && forbidden(from, to) { -scale * 8 } else { best * scale };
+            let banned = if i != j { forbidden(from, to) } else { m > 1 && must_move(from) };
+            forced |= banned && i == j;
+            let w = if banned { -scale * 8 } else { best * scale };
             let noise = rng.as_mut().map_or(0, |r| r.i64(0..NOISE));
             weights[i * m + j] = w + noise;
             best_rot[i * m + j] = br;
@@ -89,17 +96,19 @@ pub fn reassign(model: &Model, state: &mut State, cells: &[u32], params: AssignP
         }
     }
     let delta = state.apply(model, &changes);
-    debug_assert!(delta >= 0, "assignment lowered the score by {}", -delta);
+    debug_assert!(forced || delta >= 0, "assignment lowered the score by {}", -delta);
     (changes, delta)
 }
 
 /// [`reassign`] on a set of non-adjacent cells of any classes: one
-/// assignment per class. Returns the changes and the total score change.
+/// assignment per class (`must_move`: see [`AssignParams::must_move`]).
+/// Returns the changes and the total score change.
 pub fn reassign_groups(
     model: &Model,
     state: &mut State,
     cells: &[u32],
     forbidden: &dyn Fn(u32, u32) -> bool,
+    must_move: &dyn Fn(u32) -> bool,
     mut rng: Option<&mut fastrand::Rng>,
 ) -> (Vec<Change>, i32) {
     let mut by_group: Vec<Vec<u32>> = vec![Vec::new(); model.movable.len()];
@@ -109,7 +118,7 @@ pub fn reassign_groups(
     let mut all = Vec::new();
     let mut delta = 0;
     for g in by_group.iter().filter(|g| !g.is_empty()) {
-        let (ch, d) = reassign(model, state, g, AssignParams { forbidden, rng: rng.as_deref_mut() });
+        let (ch, d) = reassign(model, state, g, AssignParams { forbidden, must_move, rng: rng.as_deref_mut() });
         all.extend(ch);
         delta += d;
     }
@@ -137,7 +146,7 @@ pub fn checkerboard(model: &Model, state: &mut State, mut rng: Option<&mut fastr
     loop {
         let mut round = 0;
         for set in &sets {
-            round += reassign_groups(model, state, set, &never, rng.as_deref_mut()).1;
+            round += reassign_groups(model, state, set, &never, &|_| false, rng.as_deref_mut()).1;
         }
         total += round;
         if round == 0 {
@@ -170,7 +179,7 @@ mod tests {
             }
             let before = state.score;
             let use_rng = it % 2 == 0;
-            let (_, d) = reassign_groups(&model, &mut state, &cells, &never, use_rng.then_some(&mut rng));
+            let (_, d) = reassign_groups(&model, &mut state, &cells, &never, &|_| false, use_rng.then_some(&mut rng));
             assert!(d >= 0);
             assert_eq!(state.score as i32, before as i32 + d);
             state.valid(&model).unwrap();
@@ -193,7 +202,7 @@ mod tests {
         let cells: Vec<u32> = inner.into_iter().filter(|&c| (c / 6 + c % 6) % 2 == 0).collect();
         let all = |a: u32, b: u32| a != b;
         let tiles_before = state.tile.clone();
-        let (changes, d) = reassign_groups(&model, &mut state, &cells, &all, Some(&mut rng));
+        let (changes, d) = reassign_groups(&model, &mut state, &cells, &all, &|_| false, Some(&mut rng));
         assert!(d >= 0);
         for ch in changes {
             // Only rotations in place are allowed.

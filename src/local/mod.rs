@@ -74,7 +74,8 @@ impl Method {
 /// Tuning knobs. The defaults are those used for the reported results.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Params {
-    /// TA: cells per assignment move (TA.K of Salassa et al.).
+    /// TA: cells per assignment move (TA.K of Salassa et al.; 0: a
+    /// sixteenth of the cells, at least 8, for `tabu`; 16 for `multi`).
     pub ta_cells: usize,
     /// TA: preference for badly matched cells: a cell with `b` unmatched
     /// sides is picked with weight `1 + bias * b`.
@@ -84,12 +85,24 @@ pub struct Params {
     /// Tabu tenure of a reverse move (to, from).
     pub tabu_pair: (u64, u64),
     /// Iterations without improving the current board that make a plateau
-    /// (0: three per cell of the board).
+    /// (0: six per cell of the board, at least 1500).
     pub plateau: u64,
     /// Random swap-and-rotate moves of one diversification.
     pub perturb_moves: usize,
+    /// Diversify by forced TA moves (one tile must leave its cell) instead
+    /// of random swaps.
+    pub kick: bool,
+    /// Extra swaps of a diversification per consecutive plateau without a
+    /// new best (adaptive perturbation strength).
+    pub perturb_grow: usize,
     /// Plateaus without a new best before the best board is restored.
     pub intensify_after: u32,
+    /// Plateaus without a new best of the search before the current board
+    /// is replaced by a fresh start board (0: never).
+    pub restart_after: u32,
+    /// TA (method `tabu`): selected cells per move whose tile must leave
+    /// its cell (0: the move never lowers the score).
+    pub force: usize,
     /// Run BO, BW, TSR and RO at each plateau (method `tabu`).
     pub polish: bool,
     /// TA iterations per cycle (method `multi`, TA.N).
@@ -115,13 +128,17 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Self {
         Params {
-            ta_cells: 16,
+            ta_cells: 0,
             bias: 4,
             tabu_cell: (2, 6),
             tabu_pair: (10, 40),
             plateau: 0,
             perturb_moves: 6,
+            perturb_grow: 0,
+            kick: false,
             intensify_after: 5,
+            restart_after: 0,
+            force: 0,
             polish: true,
             ta_iterations: 1000,
             region: (4, 4),
@@ -145,7 +162,11 @@ impl Params {
         "tabu_pair",
         "plateau",
         "perturb_moves",
+        "perturb_grow",
+        "kick",
         "intensify_after",
+        "restart_after",
+        "force",
         "polish",
         "ta_iterations",
         "region",
@@ -179,7 +200,11 @@ impl Params {
             "tabu_pair" => self.tabu_pair = range(value)?,
             "plateau" => self.plateau = num(value)?,
             "perturb_moves" => self.perturb_moves = num(value)?,
+            "perturb_grow" => self.perturb_grow = num(value)?,
+            "kick" => self.kick = value.parse().map_err(|_| format!("`{value}`: expected true or false"))?,
             "intensify_after" => self.intensify_after = num::<u32>(value)?.max(1),
+            "restart_after" => self.restart_after = num(value)?,
+            "force" => self.force = num(value)?,
             "polish" => self.polish = value.parse().map_err(|_| format!("`{value}`: expected true or false"))?,
             "ta_iterations" => self.ta_iterations = num(value)?,
             "region" => {

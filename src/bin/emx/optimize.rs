@@ -78,8 +78,9 @@ pub struct OptimizeArgs {
     #[arg(long, value_name = "N")]
     pub population: Option<usize>,
     /// Set a tuning parameter, `NAME=VALUE` (repeatable): ta_cells, bias,
-    /// tabu_cell (LO..HI), tabu_pair, plateau, perturb_moves,
-    /// intensify_after, polish, ta_iterations, region (HxW),
+    /// tabu_cell (LO..HI), tabu_pair, plateau, perturb_moves, perturb_grow,
+    /// kick, force, intensify_after, restart_after, polish, ta_iterations,
+    /// region (HxW),
     /// regions_per_cycle, max_holes, resolve_nodes, relax, relax_nodes,
     /// population, tournament.
     #[arg(long = "param", value_name = "NAME=VALUE")]
