@@ -88,6 +88,10 @@ fn every_command_matches_its_documentation() {
     let cover = "tests/data/encoders/knuth_colors.dlx";
     check("emx info (exact cover)", &run_json(&["info", cover, "--format", "json"]));
     check("emx solve", &run_json(&["solve", cover, "--format", "json", "--all"]));
+    check("emx solve --estimate", &run_json(&["solve", soma, "--estimate", "50", "--format", "json"]));
+    check("emx solve --sample", &run_json(&["solve", soma, "--sample", "20,3,7", "--format", "json"]));
+    let p5 = "instances/edgematch/brendan_set2/pieces_05x05.txt";
+    check("emx optimize", &run_json(&["optimize", p5, "--time", "0.2", "--format", "json"]));
 
     let dir = std::env::temp_dir().join(format!("emx-json-schema-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -231,8 +231,10 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
                 .map(|c| c.map(|p| json!({ "tile": p.tile + 1, "rotation": p.rotation })))
                 .collect();
             let v = json!({
+                "command": "optimize",
                 "file": instance.file,
                 "puzzle": puzzle.name,
+                "kind": "edgematch",
                 "method": config.method,
                 "start": if start_board.is_some() { json!("board") } else { json!(config.start) },
                 "seed": config.seed,

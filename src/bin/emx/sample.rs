@@ -44,7 +44,7 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
         match args.format {
             Format::Json | Format::Svg => println!(
                 "{}",
-                json!({ "file": instance.file, "puzzle": problem.name, "backend": engine.describe(), "sample": report, "solutions_per_s": report.rate() })
+                json!({ "command": "solve", "mode": "sample", "kind": "polycube", "file": instance.file, "puzzle": problem.name, "engine": engine.describe(), "sample": report, "solutions_per_s": report.rate() })
             ),
             Format::Text => {
                 println!("{} ({}): Monte-Carlo sampling, {}", problem.name, instance.file, engine.describe());
@@ -77,7 +77,7 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
     match args.format {
         Format::Json | Format::Svg => println!(
             "{}",
-            json!({ "file": instance.file, "puzzle": problem.name, "backend": engine.describe(), "estimate": e })
+            json!({ "command": "solve", "mode": "estimate", "kind": "polycube", "file": instance.file, "puzzle": problem.name, "engine": engine.describe(), "estimate": e })
         ),
         Format::Text => {
             println!("{} ({}): Knuth estimate, {}", problem.name, instance.file, engine.describe());
