@@ -165,13 +165,7 @@ impl Instance {
     /// its cells as `[x, y, z]`.
     pub fn solution_json(&self, solution: &Solution) -> Value {
         if let InstanceKind::EdgeMatch(e) = &self.kind {
-            let board = edgematch::ir::board_of(&e.puzzle, &e.problem, &solution.options);
-            let cells: Vec<Value> = board
-                .cells
-                .iter()
-                .map(|c| c.map_or(Value::Null, |p| json!({ "tile": p.tile + 1, "rotation": p.rotation })))
-                .collect();
-            return json!({ "rows": board.rows, "cols": board.cols, "cells": cells });
+            return edgematch::ir::board_of(&e.puzzle, &e.problem, &solution.options).to_json();
         }
         if let InstanceKind::Cover(c) = &self.kind {
             let mut options = solution.options.clone();

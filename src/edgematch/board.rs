@@ -85,6 +85,20 @@ pub enum BoardError {
 }
 
 impl Board {
+    /// The board as every command's JSON writes it: `rows`, `cols`, and
+    /// `cells` in row-major order, each `{"tile", "rotation"}` with a
+    /// 1-based tile, or null when empty.
+    pub fn to_json(&self) -> serde_json::Value {
+        let cells: Vec<serde_json::Value> = self
+            .cells
+            .iter()
+            .map(|c| {
+                c.map_or(serde_json::Value::Null, |p| serde_json::json!({ "tile": p.tile + 1, "rotation": p.rotation }))
+            })
+            .collect();
+        serde_json::json!({ "rows": self.rows, "cols": self.cols, "cells": cells })
+    }
+
     /// An empty board.
     pub fn empty(rows: usize, cols: usize) -> Board {
         Board { rows, cols, cells: vec![None; rows * cols] }

@@ -224,12 +224,6 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
             out.write_all(render::svg::board(puzzle, &outcome.board, &title, &style).as_bytes())?;
         }
         Format::Json => {
-            let cells: Vec<_> = outcome
-                .board
-                .cells
-                .iter()
-                .map(|c| c.map(|p| json!({ "tile": p.tile + 1, "rotation": p.rotation })))
-                .collect();
             let v = json!({
                 "command": "optimize",
                 "file": instance.file,
@@ -247,7 +241,7 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
                 "cpu_s": cpu,
                 "iterations": iterations,
                 "searches": outcome.threads,
-                "board": { "rows": outcome.board.rows, "cols": outcome.board.cols, "cells": cells },
+                "board": outcome.board.to_json(),
                 "trace": outcome.trace.points,
             });
             serde_json::to_writer(&mut out, &v)?;

@@ -126,18 +126,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
             match args.format {
                 RenderFormat::Svg => return Err(nothing_to_draw(&instance)),
                 RenderFormat::Text => instance.render_text(&solution),
-                RenderFormat::Json => format!(
-                    "{}\n",
-                    json!({
-                        "command": "render",
-                        "file": instance.file,
-                        "puzzle": instance.problem().name,
-                        "kind": "cover",
-                        "placements": instance.solution_json(&solution),
-                        "solution": check.is_none(),
-                        "problem": check,
-                    })
-                ),
+                RenderFormat::Json => placements_json(&instance, "cover", &solution, check),
             }
         }
         InstanceKind::EdgeMatch(e) => {
@@ -151,13 +140,6 @@ pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
                 RenderFormat::Text => text::board(&board),
                 RenderFormat::Json => {
                     let valid_board = board.check(&e.puzzle).is_ok();
-                    let cells: Vec<serde_json::Value> = board
-                        .cells
-                        .iter()
-                        .map(|c| {
-                            c.map_or(serde_json::Value::Null, |p| json!({"tile": p.tile + 1, "rotation": p.rotation}))
-                        })
-                        .collect();
                     let score = valid_board.then(|| board.score(&e.puzzle));
                     format!(
                         "{}\n",
@@ -166,7 +148,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
                             "file": instance.file,
                             "puzzle": instance.problem().name,
                             "kind": "edgematch",
-                            "board": {"rows": board.rows, "cols": board.cols, "cells": cells},
+                            "board": board.to_json(),
                             "score": score,
                             "solution": check.is_none(),
                             "problem": check,
@@ -183,18 +165,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
             match args.format {
                 RenderFormat::Svg => svg::solutions(geo, &title, &[solution.options.as_slice()]),
                 RenderFormat::Text => text::layers(geo, &solution.options),
-                RenderFormat::Json => format!(
-                    "{}\n",
-                    json!({
-                        "command": "render",
-                        "file": instance.file,
-                        "puzzle": instance.problem().name,
-                        "kind": "polycube",
-                        "placements": instance.solution_json(&solution),
-                        "solution": check.is_none(),
-                        "problem": check,
-                    })
-                ),
+                RenderFormat::Json => placements_json(&instance, "polycube", &solution, check),
             }
         }
     };
@@ -205,4 +176,19 @@ pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
 fn pick<T>(mut list: Vec<T>, index: usize, file: &str) -> anyhow::Result<T> {
     usage_ensure!(index <= list.len(), "{file} holds {} solution(s); --index {index} is out of range", list.len());
     Ok(list.swap_remove(index - 1))
+}
+
+/// The JSON of a rendered polycube or exact-cover solution: its placements
+/// and whether it solves the puzzle (`problem` says why not).
+fn placements_json(instance: &Instance, kind: &str, solution: &Solution, check: Option<String>) -> String {
+    let v = json!({
+        "command": "render",
+        "file": instance.file,
+        "puzzle": instance.problem().name,
+        "kind": kind,
+        "placements": instance.solution_json(solution),
+        "solution": check.is_none(),
+        "problem": check,
+    });
+    format!("{v}\n")
 }
