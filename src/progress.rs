@@ -104,12 +104,7 @@ pub struct ProgressSnapshot {
 impl ProgressSnapshot {
     /// Nodes per second so far.
     pub fn nodes_per_sec(&self) -> f64 {
-        let s = self.elapsed.as_secs_f64();
-        if s > 0.0 {
-            self.nodes as f64 / s
-        } else {
-            0.0
-        }
+        crate::search::per_second(self.nodes, self.elapsed)
     }
 
     /// Fraction of the estimated tree visited, in `[0, 1]` (an estimate can

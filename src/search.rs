@@ -103,6 +103,16 @@ fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error>
     s.serialize_f64(d.as_secs_f64())
 }
 
+/// `count / elapsed` in events per second (0 when no time elapsed).
+pub fn per_second(count: u64, elapsed: Duration) -> f64 {
+    let s = elapsed.as_secs_f64();
+    if s > 0.0 {
+        count as f64 / s
+    } else {
+        0.0
+    }
+}
+
 impl SearchStats {
     /// Whether every solution was enumerated.
     pub fn complete(&self) -> bool {
@@ -110,12 +120,7 @@ impl SearchStats {
     }
     /// Nodes per second (0 when no time elapsed).
     pub fn nodes_per_sec(&self) -> f64 {
-        let s = self.elapsed.as_secs_f64();
-        if s > 0.0 {
-            self.nodes as f64 / s
-        } else {
-            0.0
-        }
+        per_second(self.nodes, self.elapsed)
     }
     /// Whether the stop was a limit the user set (exit code 3), as opposed to
     /// an exhausted tree or a "first N" request that was satisfied.
