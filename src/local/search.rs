@@ -349,7 +349,7 @@ mod tests {
         let limits = ResolveLimits { max_holes: 2, nodes_per_try: 2000 };
         for step in 0..400u64 {
             let before = s.score as i64;
-            let reported: i64 = match step % 9 {
+            let reported: i64 = match step % 11 {
                 0 => {
                     let cells = select_cells(&model, &s, 12, 4, None, step, &mut rng, &mut ta.mark, step + 1);
                     let must = |c: u32| step % 2 == 0 && c == cells[0];
@@ -374,6 +374,18 @@ mod tests {
                 7 => {
                     evolution::region_rotation(&model, &mut s, &mut rng);
                     s.score as i64 - before
+                }
+                9 => {
+                    let mut best = s.clone();
+                    let d = swap::late_acceptance(&model, &mut s, &mut best, 200, 10, 3, &mut rng) as i64;
+                    assert!(best.score >= s.score && best.score as i64 >= before);
+                    assert_eq!(best.to_board(&model).score(&p).matched, best.score as usize);
+                    d
+                }
+                10 => {
+                    let cells = region::rectangle(&model, rng.usize(0..5), rng.usize(0..5), 4, 4);
+                    let mut nodes = 0;
+                    region::resolve_with(&model, &mut s, &cells, limits, &mut rng, &mut nodes, true).unwrap_or(0) as i64
                 }
                 _ => {
                     let g = &model.movable[model.group(9)];
