@@ -103,6 +103,23 @@ pub struct Params {
     /// TA (method `tabu`): selected cells per move whose tile must leave
     /// its cell (0: the move never lowers the score).
     pub force: usize,
+    /// Method `tabu`, acceptance at a plateau without a new best
+    /// (iterated local search "better or within T"): 0 = restore the best
+    /// after `intensify_after` plateaus; T > 0 = continue from the current
+    /// local optimum when it is within T joins of the best, else restore
+    /// the best at once (`intensify_after` unused).
+    pub accept: u32,
+    /// Method `tabu`: late-acceptance walk of swap-and-rotate moves as the
+    /// diversification (history length; 0 = random swaps instead).
+    pub lahc: usize,
+    /// Method `tabu`: moves of one late-acceptance walk.
+    pub lahc_moves: usize,
+    /// Method `tabu`: how far below the start score the late-acceptance
+    /// walk may go at first (its history starts at score − slack).
+    pub lahc_slack: u32,
+    /// Method `tabu`: RO regions re-solved as the diversification, each
+    /// result kept even when it lowers the score (0 = random swaps).
+    pub ro_kick: usize,
     /// Run BO, BW, TSR and RO at each plateau (method `tabu`).
     pub polish: bool,
     /// TA iterations per cycle (method `multi`, TA.N).
@@ -139,6 +156,11 @@ impl Default for Params {
             intensify_after: 5,
             restart_after: 0,
             force: 0,
+            accept: 0,
+            lahc: 0,
+            lahc_moves: 2000,
+            lahc_slack: 3,
+            ro_kick: 0,
             polish: true,
             ta_iterations: 1000,
             region: (4, 4),
@@ -167,6 +189,11 @@ impl Params {
         "intensify_after",
         "restart_after",
         "force",
+        "accept",
+        "lahc",
+        "lahc_moves",
+        "lahc_slack",
+        "ro_kick",
         "polish",
         "ta_iterations",
         "region",
@@ -205,6 +232,11 @@ impl Params {
             "intensify_after" => self.intensify_after = num::<u32>(value)?.max(1),
             "restart_after" => self.restart_after = num(value)?,
             "force" => self.force = num(value)?,
+            "accept" => self.accept = num(value)?,
+            "lahc" => self.lahc = num(value)?,
+            "lahc_moves" => self.lahc_moves = num(value)?,
+            "lahc_slack" => self.lahc_slack = num(value)?,
+            "ro_kick" => self.ro_kick = num(value)?,
             "polish" => self.polish = value.parse().map_err(|_| format!("`{value}`: expected true or false"))?,
             "ta_iterations" => self.ta_iterations = num(value)?,
             "region" => {

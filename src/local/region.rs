@@ -201,6 +201,20 @@ pub fn resolve(
     rng: &mut fastrand::Rng,
     nodes: &mut u64,
 ) -> Option<i32> {
+    resolve_with(model, state, open, limits, rng, nodes, false)
+}
+
+/// [`resolve`], keeping the result even when it lowers the score when
+/// `allow_worse` (a perturbation: the region destroyed and rebuilt).
+pub fn resolve_with(
+    model: &Model,
+    state: &mut State,
+    open: &[u32],
+    limits: ResolveLimits,
+    rng: &mut fastrand::Rng,
+    nodes: &mut u64,
+    allow_worse: bool,
+) -> Option<i32> {
     if open.is_empty() {
         return None;
     }
@@ -236,7 +250,7 @@ pub fn resolve(
             .map(|&c| Change { cell: c, tile: state.tile[c as usize], rot: state.rot[c as usize] })
             .collect();
         let delta = state.apply(model, &changes);
-        if delta < 0 {
+        if delta < 0 && !allow_worse {
             state.apply(model, &undo);
             return None;
         }

@@ -3,9 +3,9 @@
 
 use super::assign::{checkerboard, reassign_groups};
 use super::model::{Model, NONE};
-use super::region::{border_cells, rectangle, resolve, ResolveLimits};
+use super::region::{border_cells, rectangle, resolve, resolve_with, ResolveLimits};
 use super::state::State;
-use super::swap::{descend, perturb};
+use super::swap::{descend, late_acceptance, perturb};
 use super::{Move, Worker};
 
 /// Picks up to `k` pairwise non-adjacent movable cells that are not tabu
@@ -220,30 +220,67 @@ pub fn tabu(w: &mut Worker, start: State) {
         }
         fails += 1;
         stale += 1;
+        let best_before = best.score;
         if w.params.restart_after > 0 && stale >= w.params.restart_after {
             cur = super::build_start(w, w.start_kind());
             fails = 0;
             stale = 0;
+        } else if w.params.accept > 0 {
+            // Iterated local search, "better or within T": the current
+            // local optimum is kept when close enough to the best.
+            if cur.score + w.params.accept < best.score {
+                cur.clone_from(&best);
+            }
+            diversify(w, &mut cur, &mut best, &mut ta, fails);
         } else if fails >= w.params.intensify_after {
             cur.clone_from(&best);
             fails = 0;
         } else {
-            let strength = w.params.perturb_moves + w.params.perturb_grow * (fails as usize - 1);
-            if w.params.kick {
-                // Forced TA moves: each takes the best re-placement that
-                // moves one tile out of its cell.
-                for _ in 0..strength {
-                    w.iterations += 1;
-                    let d = ta.step(w, &mut cur, w.iterations, true, 1);
-                    w.moves.ta.calls += 1;
-                    w.moves.ta.gain += d as i64;
-                }
-            } else {
-                perturb(w.model, &mut cur, strength, &mut w.rng);
-            }
+            diversify(w, &mut cur, &mut best, &mut ta, fails);
+        }
+        if best.score > best_before {
+            // The late-acceptance walk passed a new best.
+            w.offer(&best);
+            fails = 0;
+            stale = 0;
         }
         level = cur.score;
         since = 0;
+    }
+}
+
+/// The diversification of `tabu` after its `fails`-th plateau without a
+/// new best: RO regions rebuilt even when worse (`ro_kick`), a
+/// late-acceptance swap walk (`lahc`, which may raise `best`), forced TA
+/// moves (`kick`) or random swaps.
+fn diversify(w: &mut Worker, cur: &mut State, best: &mut State, ta: &mut TabuTa, fails: u32) {
+    let p = w.params;
+    if p.ro_kick > 0 {
+        let limits = ResolveLimits { max_holes: p.max_holes, nodes_per_try: p.resolve_nodes };
+        let (h, wd) = (p.region.0.min(w.model.rows), p.region.1.min(w.model.cols));
+        for _ in 0..p.ro_kick {
+            let (r0, c0) = region_around_bad(w.model, cur, h, wd, &mut w.rng);
+            let cells = rectangle(w.model, r0, c0, h, wd);
+            let mut nodes = 0;
+            resolve_with(w.model, cur, &cells, limits, &mut w.rng, &mut nodes, true);
+        }
+    } else if p.lahc > 0 {
+        w.timed(Move::Tsr, cur, |w, s| {
+            late_acceptance(w.model, s, best, p.lahc_moves, p.lahc, p.lahc_slack, &mut w.rng);
+        });
+    } else if p.kick {
+        // Forced TA moves: each takes the best re-placement that moves one
+        // tile out of its cell.
+        let strength = p.perturb_moves + p.perturb_grow * (fails as usize).saturating_sub(1);
+        for _ in 0..strength {
+            w.iterations += 1;
+            let d = ta.step(w, cur, w.iterations, true, 1);
+            w.moves.ta.calls += 1;
+            w.moves.ta.gain += d as i64;
+        }
+    } else {
+        let strength = p.perturb_moves + p.perturb_grow * (fails as usize).saturating_sub(1);
+        perturb(w.model, cur, strength, &mut w.rng);
     }
 }
 
@@ -312,7 +349,7 @@ mod tests {
         let limits = ResolveLimits { max_holes: 2, nodes_per_try: 2000 };
         for step in 0..400u64 {
             let before = s.score as i64;
-            let reported: i64 = match step % 9 {
+            let reported: i64 = match step % 11 {
                 0 => {
                     let cells = select_cells(&model, &s, 12, 4, None, step, &mut rng, &mut ta.mark, step + 1);
                     let must = |c: u32| step % 2 == 0 && c == cells[0];
@@ -337,6 +374,18 @@ mod tests {
                 7 => {
                     evolution::region_rotation(&model, &mut s, &mut rng);
                     s.score as i64 - before
+                }
+                9 => {
+                    let mut best = s.clone();
+                    let d = swap::late_acceptance(&model, &mut s, &mut best, 200, 10, 3, &mut rng) as i64;
+                    assert!(best.score >= s.score && best.score as i64 >= before);
+                    assert_eq!(best.to_board(&model).score(&p).matched, best.score as usize);
+                    d
+                }
+                10 => {
+                    let cells = region::rectangle(&model, rng.usize(0..5), rng.usize(0..5), 4, 4);
+                    let mut nodes = 0;
+                    region::resolve_with(&model, &mut s, &cells, limits, &mut rng, &mut nodes, true).unwrap_or(0) as i64
                 }
                 _ => {
                     let g = &model.movable[model.group(9)];

@@ -134,6 +134,67 @@ pub fn perturb(model: &Model, state: &mut State, count: usize, rng: &mut fastran
     total
 }
 
+/// A late-acceptance walk (Burke & Bykov) of `moves` swap-and-rotate
+/// moves: a random pair of one class (or one cell, a rotation in place)
+/// in its best rotations, accepted when the new score is at least the
+/// current one or the score `history` moves ago (at first: the start
+/// score less `slack`), so the board can cross small valleys. `best` is replaced by the walk's board when
+/// that scores higher. Returns the score change of `state`.
+pub fn late_acceptance(
+    model: &Model,
+    state: &mut State,
+    best: &mut State,
+    moves: usize,
+    history: usize,
+    slack: u32,
+    rng: &mut fastrand::Rng,
+) -> i32 {
+    let start = state.score as i32;
+    let groups: Vec<&Vec<u32>> = model.movable.iter().filter(|g| !g.is_empty()).collect();
+    if groups.is_empty() || history == 0 {
+        return 0;
+    }
+    let sizes: usize = groups.iter().map(|g| g.len()).sum();
+    let mut hist = vec![state.score.saturating_sub(slack); history];
+    for step in 0..moves {
+        let mut k = rng.usize(0..sizes);
+        let g = groups
+            .iter()
+            .find(|g| {
+                if k < g.len() {
+                    true
+                } else {
+                    k -= g.len();
+                    false
+                }
+            })
+            .expect("k < sizes");
+        let a = g[rng.usize(0..g.len())];
+        let b = g[rng.usize(0..g.len())];
+        let (d, ra, rb) = if a == b {
+            let (d, r) = best_rotation(model, state, a);
+            (d, r, r)
+        } else {
+            best_swap(model, state, a, b)
+        };
+        let new = state.score as i32 + d;
+        let slot = step % history;
+        if d >= 0 || new >= hist[slot] as i32 {
+            if a == b {
+                let t = state.tile[a as usize];
+                state.apply(model, &[Change { cell: a, tile: t, rot: ra }]);
+            } else {
+                apply_swap(model, state, a, b, ra, rb);
+            }
+            if state.score > best.score {
+                best.clone_from(state);
+            }
+        }
+        hist[slot] = state.score;
+    }
+    state.score as i32 - start
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
