@@ -22,7 +22,9 @@ pub fn schedule(images: &Images) -> Schedule {
         format!("dlx:min-fit,debruijn@{}", n - 1)
     } else {
         let emch = 6.min(n - 1);
-        let bruijn = 4.min(emch.saturating_sub(1)).max(1);
+        // de Bruijn for the last 3 pieces: on the Tetris Cube @3 halves the
+        // nodes of @4 (78 M against 162 M) and saves about 13% of the time.
+        let bruijn = 3.min(emch.saturating_sub(1)).max(1);
         if n - 1 > emch {
             format!("dlx:min-fit,mch@{},emch@{emch},debruijn@{bruijn}", n - 1)
         } else {

@@ -744,20 +744,31 @@ impl<B: Bits> Walker<'_, B> {
     }
 
     fn dlx_once(&mut self, i: u32, visit: &mut Visit<'_>) -> Result<(), Stop> {
-        self.m.as_mut().expect("matrix").commit_primary(i);
+        // Below this node only bit-field stages run (they read the
+        // occupancy, never the matrix): the matrix need not follow. This
+        // matters for Knuth probes, which would otherwise pay a full
+        // cover and uncover of the root choice per probe.
+        let follow = self.s.stage_of[..self.n_left as usize].iter().any(|k| matches!(k, Kind::Dlx(_)));
+        if follow {
+            self.m.as_mut().expect("matrix").commit_primary(i);
+        }
         let (base, n) = self.collect_rows(i);
         let range = self.children(n);
         let mut result = Ok(());
         for j in range {
             let x = self.cand[base + j];
             let m = self.m.as_mut().expect("matrix");
-            m.commit_row_except(x);
+            if follow {
+                m.commit_row_except(x);
+            }
             let k = m.option_of(x);
             self.place(k);
             self.branch[self.depth - 1] = j as u32;
             result = self.node(visit);
             self.unplace(k);
-            self.m.as_mut().expect("matrix").uncommit_row_except(x);
+            if follow {
+                self.m.as_mut().expect("matrix").uncommit_row_except(x);
+            }
             if result.is_err() {
                 break;
             }
@@ -766,7 +777,9 @@ impl<B: Bits> Walker<'_, B> {
                 break;
             }
         }
-        self.m.as_mut().expect("matrix").uncommit_primary(i);
+        if follow {
+            self.m.as_mut().expect("matrix").uncommit_primary(i);
+        }
         result
     }
 

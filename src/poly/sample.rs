@@ -209,11 +209,14 @@ pub fn estimate<B: Bits>(shared: &Shared<B>, spec: EstimateSpec, rate_window: Du
     let (mut nodes, mut sols) = (Vec::new(), Vec::new());
     let depth = shared.n_pieces() as usize + 1;
     let mut per_depth = vec![0.0; depth];
+    // One walker for every probe: a probe ends back at the root with the
+    // state restored, and building a walker (it clones the DLX matrix)
+    // costs more than a probe.
+    let mut w = shared.walker(&none, Walk::All);
     for _ in 0..spec.probes {
-        let walk =
-            Walk::Probe { rng: rng.clone(), weight: 1.0, nodes: 0.0, solutions: 0.0, per_depth: vec![0.0; depth] };
-        let mut w = shared.walker(&none, walk);
+        w.walk = Walk::Probe { rng: rng.clone(), weight: 1.0, nodes: 0.0, solutions: 0.0, per_depth: vec![0.0; depth] };
         let _ = w.run(&mut |_| Flow::Continue);
+        debug_assert_eq!(w.depth, 0, "a probe returns to the root");
         if let Walk::Probe { rng: used, nodes: n, solutions: s, per_depth: pd, .. } = &w.walk {
             rng = used.clone();
             nodes.push(*n);
