@@ -125,9 +125,7 @@ pub fn part_text(puzzle: &Puzzle, placed: &[PlacedPiece], header: &str) -> Strin
 
 /// Writes `text` to `path` through a temporary file and a rename.
 pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
+    crate::write::text_atomically(path, &crate::write::OutputGuard::default(), text)
 }
 
 /// The result of one part (`emx solve --format json`), as merge reads it.

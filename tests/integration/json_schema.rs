@@ -90,6 +90,10 @@ fn every_command_matches_its_documentation() {
     check("emx solve", &run_json(&["solve", cover, "--format", "json", "--all"]));
     check("emx solve --estimate", &run_json(&["solve", soma, "--estimate", "50", "--format", "json"]));
     check("emx solve --sample", &run_json(&["solve", soma, "--sample", "20,3,7", "--format", "json"]));
+    let split_dir = std::env::temp_dir().join(format!("emx-json-split-{}", std::process::id()));
+    let split_dir = split_dir.to_str().unwrap();
+    check("emx split", &run_json(&["split", soma, "--depth", "1", "--out", split_dir, "--format", "json"]));
+    std::fs::remove_dir_all(split_dir).ok();
     let p5 = "instances/edgematch/brendan_set2/pieces_05x05.txt";
     check("emx optimize", &run_json(&["optimize", p5, "--time", "0.2", "--format", "json"]));
 

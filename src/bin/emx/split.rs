@@ -1,7 +1,7 @@
 //! `emx split`: cut a polycube search into independent subproblem files.
 
 use crate::solve::PolyArgs;
-use crate::EXIT_OK;
+use crate::{Format, EXIT_OK};
 use clap::Args;
 use emx::input::{self, InputFormat, InstanceKind};
 use emx::poly::redundancy::RedundancyMode;
@@ -23,11 +23,15 @@ pub struct SplitArgs {
     /// Output directory (created; default: FILE's stem + `-split`).
     #[arg(long, short, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Output format of the summary (the parts are always definition files).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     #[command(flatten)]
     pub poly: PolyArgs,
 }
 
 pub fn run(args: SplitArgs) -> anyhow::Result<u8> {
+    crate::usage_ensure!(args.format != Format::Svg, "emx split writes files and a summary: use --format text or json");
     for flag in ["--threads", "--sample", "--estimate"] {
         anyhow::ensure!(!args.poly.given().contains(&flag), "{flag} does not apply to emx split");
     }
@@ -92,6 +96,22 @@ pub fn run(args: SplitArgs) -> anyhow::Result<u8> {
         manifest.parts.push(Part { file: name, weight: *w, placed });
     }
     write_atomically(&out.join("manifest.json"), &serde_json::to_string_pretty(&manifest)?)?;
+    let manifest_path = out.join("manifest.json");
+    if args.format == Format::Json {
+        let v = serde_json::json!({
+            "command": "split",
+            "file": instance.file,
+            "puzzle": problem.name,
+            "kind": "polycube",
+            "depth": args.depth,
+            "parts": parts.len(),
+            "found_above": manifest.found.len(),
+            "directory": out.display().to_string(),
+            "manifest": manifest_path.display().to_string(),
+        });
+        println!("{v}");
+        return Ok(EXIT_OK);
+    }
     println!(
         "{}: {} parts at depth {} in {} ({} solutions above the split); solve each with\n  emx solve PART --format json --all > PART.json\nthen: emx merge {}",
         instance.file,
@@ -99,7 +119,7 @@ pub fn run(args: SplitArgs) -> anyhow::Result<u8> {
         args.depth,
         out.display(),
         manifest.found.len(),
-        out.join("manifest.json").display()
+        manifest_path.display()
     );
     Ok(EXIT_OK)
 }
