@@ -62,6 +62,62 @@ pub trait Bits: Copy + Eq + Debug + Default + Send + Sync + 'static {
     }
 }
 
+/// The [`Bits`] operations that are the same for every primitive unsigned
+/// integer (one word, native bit operations).
+macro_rules! primitive_bit_ops {
+    ($t:ty) => {
+        #[inline]
+        fn bit(i: usize) -> Self {
+            (1 as $t) << i
+        }
+        #[inline]
+        fn test(&self, i: usize) -> bool {
+            self >> i & 1 != 0
+        }
+        #[inline]
+        fn or(self, o: Self) -> Self {
+            self | o
+        }
+        #[inline]
+        fn and(self, o: Self) -> Self {
+            self & o
+        }
+        #[inline]
+        fn andnot(self, o: Self) -> Self {
+            self & !o
+        }
+        #[inline]
+        fn xor(self, o: Self) -> Self {
+            self ^ o
+        }
+        #[inline]
+        fn not(self) -> Self {
+            !self
+        }
+        #[inline]
+        fn is_zero(&self) -> bool {
+            *self == 0
+        }
+        #[inline]
+        fn count(&self) -> u32 {
+            self.count_ones()
+        }
+        #[inline]
+        fn lowest(&self) -> Option<usize> {
+            (*self != 0).then(|| self.trailing_zeros() as usize)
+        }
+        #[inline]
+        fn pop_lowest(&mut self) -> Option<usize> {
+            if *self == 0 {
+                return None;
+            }
+            let i = self.trailing_zeros() as usize;
+            *self &= *self - 1;
+            Some(i)
+        }
+    };
+}
+
 impl Bits for u64 {
     const CAPACITY: usize = 64;
     #[inline]
@@ -75,55 +131,7 @@ impl Bits for u64 {
         }
         (self >> from) & ((1u64 << width) - 1)
     }
-    #[inline]
-    fn bit(i: usize) -> Self {
-        1u64 << i
-    }
-    #[inline]
-    fn test(&self, i: usize) -> bool {
-        self >> i & 1 != 0
-    }
-    #[inline]
-    fn or(self, o: Self) -> Self {
-        self | o
-    }
-    #[inline]
-    fn and(self, o: Self) -> Self {
-        self & o
-    }
-    #[inline]
-    fn andnot(self, o: Self) -> Self {
-        self & !o
-    }
-    #[inline]
-    fn xor(self, o: Self) -> Self {
-        self ^ o
-    }
-    #[inline]
-    fn not(self) -> Self {
-        !self
-    }
-    #[inline]
-    fn is_zero(&self) -> bool {
-        *self == 0
-    }
-    #[inline]
-    fn count(&self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn lowest(&self) -> Option<usize> {
-        (*self != 0).then(|| self.trailing_zeros() as usize)
-    }
-    #[inline]
-    fn pop_lowest(&mut self) -> Option<usize> {
-        if *self == 0 {
-            return None;
-        }
-        let i = self.trailing_zeros() as usize;
-        *self &= *self - 1;
-        Some(i)
-    }
+    primitive_bit_ops!(u64);
 }
 
 impl Bits for u128 {
@@ -139,55 +147,7 @@ impl Bits for u128 {
         }
         ((self >> from) as u64) & ((1u64 << width) - 1)
     }
-    #[inline]
-    fn bit(i: usize) -> Self {
-        1u128 << i
-    }
-    #[inline]
-    fn test(&self, i: usize) -> bool {
-        self >> i & 1 != 0
-    }
-    #[inline]
-    fn or(self, o: Self) -> Self {
-        self | o
-    }
-    #[inline]
-    fn and(self, o: Self) -> Self {
-        self & o
-    }
-    #[inline]
-    fn andnot(self, o: Self) -> Self {
-        self & !o
-    }
-    #[inline]
-    fn xor(self, o: Self) -> Self {
-        self ^ o
-    }
-    #[inline]
-    fn not(self) -> Self {
-        !self
-    }
-    #[inline]
-    fn is_zero(&self) -> bool {
-        *self == 0
-    }
-    #[inline]
-    fn count(&self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn lowest(&self) -> Option<usize> {
-        (*self != 0).then(|| self.trailing_zeros() as usize)
-    }
-    #[inline]
-    fn pop_lowest(&mut self) -> Option<usize> {
-        if *self == 0 {
-            return None;
-        }
-        let i = self.trailing_zeros() as usize;
-        *self &= *self - 1;
-        Some(i)
-    }
+    primitive_bit_ops!(u128);
 }
 
 /// A bitset of `64 * N` bits for puzzles larger than 128 free cells.
