@@ -22,36 +22,24 @@
 //! Removing an option costs four counter decrements and one tile count; a
 //! counter that reaches zero is a colour lost on a join, and prunes the
 //! neighbour's options showing it back (a few word operations). No pass
-//! recomputes anything: each removal and each restoration is O(1).
-//! Removals are trailed per domain word and undone in LIFO order; filled
-//! cells are frozen.
+//! recomputes anything. Undo is by copy: the first change to a cell after
+//! a mark saves its size, domain and counters (a few dozen words), the
+//! first change to the tile counts saves them; [`Domains::undo_to`] copies
+//! the saved blocks back, so restoring costs per cell touched, not per
+//! option removed. Filled cells are frozen.
 
 use super::model::{Model, NONE};
 use super::state::State;
 
-/// One trail entry: bits removed from a domain word (with `BULK` set in
-/// `word`: the counters were not decremented per option, a `SNAP` entry
-/// below restores them), a counter snapshot (`word == SNAP`: the cell's
-/// counters before a bulk cut are on `saved`), or a frozen cell (`word ==
-/// FREEZE`).
-#[derive(Clone, Copy, Debug)]
-struct Removed {
-    cell: u32,
-    word: u32,
-    bits: u64,
-}
-
-const FREEZE: u32 = u32::MAX;
-const SNAP: u32 = u32::MAX - 1;
-const BULK: u32 = 1 << 30;
+/// Log entry of [`Domains`]' undo stack meaning "the tile counts were saved".
+const TILES: u32 = u32::MAX;
 
 /// Bits set in a nibble (`count_ones` is a long sequence without the
 /// `popcnt` target feature).
 const NIB: [u32; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
 
-/// Tile counts: subtracts (or adds) the options of `bits` (domain word
-/// `word`) tile by tile. Returns whether an available tile lost its last
-/// place.
+/// Tile counts: subtracts the options of `bits` (domain word `word`) tile
+/// by tile. Returns whether an available tile lost its last place.
 #[inline]
 fn tiles_minus(tcount: &mut [u32], st: &State, word: usize, bits: u64) -> bool {
     let mut nibbles = (bits | bits >> 1 | bits >> 2 | bits >> 3) & 0x1111_1111_1111_1111;
@@ -66,40 +54,43 @@ fn tiles_minus(tcount: &mut [u32], st: &State, word: usize, bits: u64) -> bool {
     fail
 }
 
-#[inline]
-fn tiles_plus(tcount: &mut [u32], word: usize, bits: u64) {
-    let mut nibbles = (bits | bits >> 1 | bits >> 2 | bits >> 3) & 0x1111_1111_1111_1111;
-    while nibbles != 0 {
-        let z = nibbles.trailing_zeros();
-        nibbles &= nibbles - 1;
-        tcount[(word * 64 + z as usize) >> 2] += NIB[((bits >> z) & 0xf) as usize];
-    }
-}
-
 /// Cell domains with per-side colour support counters.
 pub(crate) struct Domains {
     /// Words per domain.
     pub w: usize,
     /// Colour buckets in use (`min(colours, 64)`).
     nb: usize,
+    /// Counters per side: `nb` rounded up to a power of two, so that the
+    /// same bucket on the opposite side is `index ^ (2 * stride)`.
+    stride: usize,
     pub dom: Vec<u64>,
     pub size: Vec<u32>,
-    /// `cnt[c][s * 64 + bucket]` (an index that fits a `u8`: no bounds
-    /// checks in the hot loops).
-    cnt: Vec<[u32; 256]>,
+    /// `cnt[c * 4 * stride + s * stride + bucket]`.
+    cnt: Vec<u16>,
     tcount: Vec<u32>,
-    /// `sup[(s * 64 + bucket) * w ..]`: options showing a colour of
+    /// `sup[(s * stride + bucket) * w ..]`: options showing a colour of
     /// `bucket` on side `s`.
     sup: Vec<u64>,
-    /// `off[o][s] = s * 64 + bucket of option o's colour on side s` (the
-    /// counter index within a cell and the index of `sup`); the same
-    /// bucket on the opposite side is `off ^ 128`.
+    /// `off[o][s] = s * stride + bucket of option o's colour on side s` (the
+    /// counter index within a cell and the index of `sup`).
     off: Vec<[u8; 4]>,
-    trail: Vec<Removed>,
-    /// Counter blocks saved by bulk cuts (`4 k` each).
-    saved: Vec<u32>,
-    /// Lost colours to propagate: `(cell, s * 64 + bucket)`: remove from
-    /// `cell` its options showing a colour of `bucket` on side `s`.
+    /// Undo stack: each entry a cell whose domain, size and counters were
+    /// saved on `saved`, `saved_cnt`, `saved_size` (first change since the
+    /// latest mark), or
+    /// [`TILES`] (the tile counts, on `tsaved`).
+    log: Vec<u32>,
+    saved: Vec<u64>,
+    saved_cnt: Vec<u16>,
+    saved_size: Vec<u32>,
+    tsaved: Vec<u32>,
+    /// Copy-on-write stamps: a cell (a `tstamp` for the tile counts) is
+    /// saved before its first change after a mark; `stamp[c] == epoch`
+    /// means it already was. Every mark and undo starts a new epoch.
+    stamp: Vec<u32>,
+    tstamp: u32,
+    epoch: u32,
+    /// Lost colours to propagate: `(cell, s * stride + bucket)`: remove
+    /// from `cell` its options showing a colour of `bucket` on side `s`.
     events: Vec<(u32, u8)>,
     /// Options removed (statistics).
     pub removed: u64,
@@ -111,13 +102,14 @@ impl Domains {
         let nt = m.rot_colors.len();
         let w = (4 * nt).div_ceil(64);
         let nb = m.n_colors.min(64);
-        let mut sup = vec![0u64; 256 * w];
+        let stride = nb.next_power_of_two();
+        let mut sup = vec![0u64; 4 * stride * w];
         let mut off = vec![[0u8; 4]; 4 * nt];
         for t in 0..nt {
             for r in 0..4 {
                 let o = 4 * t + r;
                 for s in 0..4 {
-                    off[o][s] = (s * 64 + m.rot_colors[t][r][s] as usize % 64) as u8;
+                    off[o][s] = (s * stride + m.rot_colors[t][r][s] as usize % 64) as u8;
                 }
             }
             for i in 0..m.n_rots[t] as usize {
@@ -130,37 +122,75 @@ impl Domains {
         Domains {
             w,
             nb,
+            stride,
             dom: vec![0; m.n_cells * w],
             size: vec![0; m.n_cells],
-            cnt: vec![[0; 256]; m.n_cells],
+            cnt: vec![0; m.n_cells * 4 * stride],
             tcount: vec![0; nt],
             sup,
             off,
-            trail: Vec::new(),
+            log: Vec::new(),
             saved: Vec::new(),
+            saved_cnt: Vec::new(),
+            saved_size: Vec::new(),
+            tsaved: Vec::new(),
+            stamp: vec![0; m.n_cells],
+            tstamp: 0,
+            epoch: 1,
             events: Vec::new(),
             removed: 0,
         }
     }
 
-    /// Trail position, for [`Domains::undo_to`].
+    /// Undo position, for [`Domains::undo_to`]; later changes are saved
+    /// anew.
     #[inline]
-    pub fn mark(&self) -> usize {
-        self.trail.len()
+    pub fn mark(&mut self) -> usize {
+        self.epoch += 1;
+        self.log.len()
+    }
+
+    /// Saves cell `c` before its first change since the latest mark.
+    #[inline]
+    fn touch(&mut self, c: usize) {
+        if self.stamp[c] == self.epoch {
+            return;
+        }
+        self.stamp[c] = self.epoch;
+        self.log.push(c as u32);
+        let (w, k) = (self.w, 4 * self.stride);
+        self.saved_size.push(self.size[c]);
+        self.saved.extend_from_slice(&self.dom[c * w..(c + 1) * w]);
+        self.saved_cnt.extend_from_slice(&self.cnt[c * k..(c + 1) * k]);
+    }
+
+    /// Saves the tile counts before their first change since the latest
+    /// mark.
+    #[inline]
+    fn touch_tiles(&mut self) {
+        if self.tstamp != self.epoch {
+            self.tstamp = self.epoch;
+            self.log.push(TILES);
+            self.tsaved.extend_from_slice(&self.tcount);
+        }
     }
 
     /// Builds the domains of the empty cells of `st` (the root, after the
     /// clues) and makes them edge consistent. `false` if inconsistent.
     pub fn init(&mut self, m: &Model, st: &State) -> bool {
-        self.trail.clear();
+        self.log.clear();
         self.saved.clear();
+        self.saved_cnt.clear();
+        self.saved_size.clear();
+        self.tsaved.clear();
         self.events.clear();
+        self.epoch += 1;
         self.removed = 0;
         self.dom.fill(0);
         self.size.fill(0);
         self.tcount.fill(0);
-        let (w, nb) = (self.w, self.nb);
-        self.cnt.fill([0; 256]);
+        let (w, nb, k) = (self.w, self.nb, 4 * self.stride);
+        self.cnt.fill(0);
         for c in 0..m.n_cells {
             if st.tile_at[c] != NONE {
                 continue;
@@ -177,7 +207,7 @@ impl Domains {
                         self.size[c] += 1;
                         self.tcount[t] += 1;
                         for s in 0..4 {
-                            self.cnt[c][self.off[o][s] as usize] += 1;
+                            self.cnt[c * k + self.off[o][s] as usize] += 1;
                         }
                     }
                 }
@@ -190,6 +220,7 @@ impl Domains {
             return false;
         }
         // Colours one side of an open join shows and the other does not.
+        let stride = self.stride;
         for c in 0..m.n_cells {
             if st.tile_at[c] != NONE {
                 continue;
@@ -200,8 +231,8 @@ impl Domains {
                     continue;
                 }
                 for b in 0..nb {
-                    if self.cnt[c][s * 64 + b] == 0 {
-                        self.events.push((n, (((s + 2) & 3) * 64 + b) as u8));
+                    if self.cnt[c * k + s * stride + b] == 0 {
+                        self.events.push((n, (((s + 2) & 3) * stride + b) as u8));
                     }
                 }
             }
@@ -212,16 +243,19 @@ impl Domains {
     /// Removes `bits` (a subset of the domain word) from empty cell `c`,
     /// queueing the colours its sides lose. Returns `false` on a wipe-out
     /// or a tile left without a place (the counters are updated in full
-    /// either way, so that [`Domains::undo_to`] restores them).
+    /// either way; [`Domains::undo_to`] restores the saved copies).
     #[inline]
     fn remove(&mut self, m: &Model, st: &State, c: usize, word: usize, bits: u64) -> bool {
         let w = self.w;
         debug_assert_eq!(self.dom[c * w + word] & bits, bits, "removing absent bits");
+        self.touch(c);
+        self.touch_tiles();
         self.dom[c * w + word] &= !bits;
-        self.trail.push(Removed { cell: c as u32, word: word as u32, bits });
         let mut ok = true;
         let mut n = 0;
-        let cnt = &mut self.cnt[c];
+        let k = 4 * self.stride;
+        let opp = 2 * self.stride as u8;
+        let cnt = &mut self.cnt[c * k..(c + 1) * k];
         let nbr = &m.nbr[c];
         let mut b = bits;
         while b != 0 {
@@ -241,7 +275,7 @@ impl Domains {
                     let nb = nbr[s];
                     if nb != NONE && st.tile_at[nb as usize] == NONE {
                         // The same bucket on the opposite side.
-                        self.events.push((nb, off[s] ^ 128));
+                        self.events.push((nb, off[s] ^ opp));
                     }
                 }
             }
@@ -252,7 +286,7 @@ impl Domains {
     }
 
     /// Removes from empty cell `c` the options that show (`inside`) or do
-    /// not show (`!inside`) the side colour `sel` (`s * 64 + bucket`).
+    /// not show (`!inside`) the side colour `sel` (`s * stride + bucket`).
     #[inline]
     fn remove_sel(&mut self, m: &Model, st: &State, c: usize, sel: usize, inside: bool) -> bool {
         let w = self.w;
@@ -267,7 +301,7 @@ impl Domains {
                 return true;
             }
             if gone > 8 && 2 * gone > self.size[c] {
-                return self.bulk_cut(m, st, c, sel, inside, gone);
+                return self.bulk_cut(m, st, c, sel, gone);
             }
         }
         for i in 0..w {
@@ -280,30 +314,27 @@ impl Domains {
         true
     }
 
-    /// [`Domains::remove_sel`] when it removes most of the domain (`gone`
-    /// options): the counters are recomputed from the options kept (fewer
-    /// than those removed) after saving the old ones, and the colours that
-    /// lost their last support are found by comparing the two.
-    #[allow(clippy::needless_range_loop, reason = "a side indexes several parallel arrays")]
-    fn bulk_cut(&mut self, m: &Model, st: &State, c: usize, sel: usize, inside: bool, gone: u32) -> bool {
-        let (w, nb) = (self.w, self.nb);
-        let at = self.saved.len();
-        for side in 0..4 {
-            self.saved.extend_from_slice(&self.cnt[c][side * 64..side * 64 + nb]);
-        }
-        self.trail.push(Removed { cell: c as u32, word: SNAP, bits: 0 });
+    /// [`Domains::remove_sel`] keeping only the options showing `sel`
+    /// when that removes most of the domain (`gone` options): the counters
+    /// are recomputed from the options kept (fewer than those removed), and
+    /// the colours that lost their last support are found by comparing
+    /// with the old ones.
+    fn bulk_cut(&mut self, m: &Model, st: &State, c: usize, sel: usize, gone: u32) -> bool {
+        let (w, nb, stride) = (self.w, self.nb, self.stride);
+        let k = 4 * stride;
+        self.touch(c);
+        self.touch_tiles();
         let mut fail = false;
-        let mut cnt = [0u32; 256];
+        let mut cnt = [0u16; 256];
         for i in 0..w {
-            let s = self.sup[sel * w + i];
             let d = self.dom[c * w + i];
-            let bits = d & if inside { s } else { !s };
+            let kept = d & self.sup[sel * w + i];
+            let bits = d & !kept;
             if bits != 0 {
-                self.dom[c * w + i] = d & !bits;
-                self.trail.push(Removed { cell: c as u32, word: i as u32 | BULK, bits });
+                self.dom[c * w + i] = kept;
                 fail |= tiles_minus(&mut self.tcount, st, i, bits);
             }
-            let mut kept = d & !bits;
+            let mut kept = kept;
             while kept != 0 {
                 let o = i * 64 + kept.trailing_zeros() as usize;
                 kept &= kept - 1;
@@ -312,7 +343,6 @@ impl Domains {
                 }
             }
         }
-        self.cnt[c] = cnt;
         self.size[c] -= gone;
         self.removed += gone as u64;
         for s in 0..4 {
@@ -321,11 +351,13 @@ impl Domains {
                 continue;
             }
             for b in 0..nb {
-                if cnt[s * 64 + b] == 0 && self.saved[at + s * nb + b] != 0 {
-                    self.events.push((nbr, (s * 64 + b) as u8 ^ 128));
+                let x = s * stride + b;
+                if cnt[x] == 0 && self.cnt[c * k + x] != 0 {
+                    self.events.push((nbr, (x ^ 2 * stride) as u8));
                 }
             }
         }
+        self.cnt[c * k..(c + 1) * k].copy_from_slice(&cnt[..k]);
         !fail && self.size[c] > 0
     }
 
@@ -345,12 +377,13 @@ impl Domains {
     pub fn propagate(&mut self, m: &Model, st: &State, c: usize) -> bool {
         let w = self.w;
         let t = st.tile_at[c] as usize;
-        // Freeze c: its options no longer count as places for their tiles.
+        // Freeze c: its options no longer count as places for their tiles
+        // (its domain and counters stay as they are).
+        self.touch_tiles();
         let mut fail = false;
         for i in 0..w {
             fail |= tiles_minus(&mut self.tcount, st, i, self.dom[c * w + i]);
         }
-        self.trail.push(Removed { cell: c as u32, word: FREEZE, bits: 0 });
         if fail {
             return false;
         }
@@ -360,7 +393,7 @@ impl Domains {
             if n == NONE || st.tile_at[n as usize] != NONE {
                 continue;
             }
-            let keep = ((s + 2) & 3) * 64 + col[s] as usize % 64;
+            let keep = ((s + 2) & 3) * self.stride + col[s] as usize % 64;
             if !self.remove_sel(m, st, n as usize, keep, false) {
                 self.events.clear();
                 return false;
@@ -393,47 +426,27 @@ impl Domains {
         self.settle(m, st)
     }
 
-    /// Undoes removals down to `mark`.
+    /// Restores every cell and the tile counts as they were at `mark`.
     pub fn undo_to(&mut self, mark: usize) {
-        let w = self.w;
-        while self.trail.len() > mark {
-            let Removed { cell, word, bits } = self.trail.pop().expect("trail");
-            let c = cell as usize;
-            if word == SNAP {
-                let nb = self.nb;
-                let at = self.saved.len() - 4 * nb;
-                for side in 0..4 {
-                    self.cnt[c][side * 64..side * 64 + nb]
-                        .copy_from_slice(&self.saved[at + side * nb..at + (side + 1) * nb]);
-                }
-                self.saved.truncate(at);
-            } else if word & BULK != 0 && word != FREEZE {
-                let word = (word & !BULK) as usize;
-                self.dom[c * w + word] |= bits;
-                self.size[c] += bits.count_ones();
-                tiles_plus(&mut self.tcount, word, bits);
-            } else if word == FREEZE {
-                for i in 0..w {
-                    tiles_plus(&mut self.tcount, i, self.dom[c * w + i]);
-                }
-            } else {
-                self.dom[c * w + word as usize] |= bits;
-                let cnt = &mut self.cnt[c];
-                let mut b = bits;
-                let mut n = 0;
-                while b != 0 {
-                    let o = word as usize * 64 + b.trailing_zeros() as usize;
-                    b &= b - 1;
-                    n += 1;
-                    self.tcount[o >> 2] += 1;
-                    let off = self.off[o];
-                    for s in 0..4 {
-                        cnt[off[s] as usize] += 1;
-                    }
-                }
-                self.size[c] += n;
+        let (w, k) = (self.w, 4 * self.stride);
+        while self.log.len() > mark {
+            let c = self.log.pop().expect("undo log");
+            if c == TILES {
+                let at = self.tsaved.len() - self.tcount.len();
+                self.tcount.copy_from_slice(&self.tsaved[at..]);
+                self.tsaved.truncate(at);
+                continue;
             }
+            let c = c as usize;
+            self.size[c] = self.saved_size.pop().expect("saved size");
+            let at = self.saved.len() - w;
+            self.dom[c * w..(c + 1) * w].copy_from_slice(&self.saved[at..]);
+            self.saved.truncate(at);
+            let at = self.saved_cnt.len() - k;
+            self.cnt[c * k..(c + 1) * k].copy_from_slice(&self.saved_cnt[at..]);
+            self.saved_cnt.truncate(at);
         }
+        self.epoch += 1;
     }
 
     /// Test helper: recomputes sizes, counters and tile counts from the
@@ -449,7 +462,8 @@ impl Domains {
                 continue;
             }
             let mut size = 0;
-            let mut cnt = [0u32; 256];
+            let k = 4 * self.stride;
+            let mut cnt = vec![0u16; k];
             for i in 0..w {
                 let mut b = self.dom[c * w + i];
                 while b != 0 {
@@ -463,7 +477,7 @@ impl Domains {
                 }
             }
             assert_eq!(size, self.size[c], "size of cell {c}");
-            assert_eq!(cnt, self.cnt[c], "counters of cell {c}");
+            assert_eq!(cnt[..], self.cnt[c * k..(c + 1) * k], "counters of cell {c}");
             for s in 0..4 {
                 let n = m.nbr[c][s];
                 if n == NONE || st.tile_at[n as usize] != NONE {
@@ -471,8 +485,8 @@ impl Domains {
                 }
                 let n = n as usize;
                 for b in 0..self.nb {
-                    let here = self.cnt[c][s * 64 + b] > 0;
-                    let there = self.cnt[n][((s + 2) & 3) * 64 + b] > 0;
+                    let here = self.cnt[c * k + s * self.stride + b] > 0;
+                    let there = self.cnt[n * k + ((s + 2) & 3) * self.stride + b] > 0;
                     assert_eq!(here, there, "edge {c}/{s} bucket {b}");
                 }
             }

@@ -138,8 +138,8 @@ impl Core {
 
     /// The current trail positions.
     #[inline]
-    pub fn mark(&self) -> Mark {
-        Mark { trail: self.trail.len() as u32, doms: self.doms.as_ref().map_or(0, |d| d.mark() as u32) }
+    pub fn mark(&mut self) -> Mark {
+        Mark { trail: self.trail.len() as u32, doms: self.doms.as_mut().map_or(0, |d| d.mark() as u32) }
     }
 
     /// Undoes the trails down to `mark`.
