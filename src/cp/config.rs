@@ -4,7 +4,8 @@
 //! SPEC  := ITEM ("," ITEM)*
 //! ITEM  := "default" | "basic" | COMPONENT | "no-" COMPONENT | KEY "=" VALUE
 //! COMPONENT := preemption | shared-edges | cycles | backjump | older-cells
-//!            | shaving | patterns | instantiation | edge-filter | symmetry
+//!            | shaving | patterns | instantiation | edge-filter | tile-branching
+//!            | symmetry
 //! KEY   := heuristic (min-offer | min-expected-offer | min-expected-gap | min-expected-ratio)
 //!        | shave-limit (an integer >= 1)
 //! ```
@@ -29,6 +30,12 @@ pub enum Heuristic {
     /// Not a pair rule: the frontier cell with the fewest candidates left
     /// after edge filtering and shaving.
     MinDomain,
+    /// The smallest domain, ties broken by the most urgent demanded pair
+    /// of the cell under MinExpectedGap.
+    MinDomainGap,
+    /// The smallest domain when it has at most two values (near-forced
+    /// cells first), otherwise patterns and MinExpectedGap.
+    DomainThenGap,
     /// Not a pair rule: the first empty cell in reading order (what a scan
     /// backtracker does).
     Scan,
@@ -36,8 +43,16 @@ pub enum Heuristic {
 
 impl Heuristic {
     /// Names accepted by `heuristic=`.
-    pub const NAMES: &'static [&'static str] =
-        &["min-offer", "min-expected-offer", "min-expected-gap", "min-expected-ratio", "min-domain", "scan"];
+    pub const NAMES: &'static [&'static str] = &[
+        "min-offer",
+        "min-expected-offer",
+        "min-expected-gap",
+        "min-expected-ratio",
+        "min-domain",
+        "min-domain-gap",
+        "domain-then-gap",
+        "scan",
+    ];
 
     fn from_name(s: &str) -> Option<Heuristic> {
         Some(match s {
@@ -46,6 +61,8 @@ impl Heuristic {
             "min-expected-gap" => Heuristic::MinExpectedGap,
             "min-expected-ratio" => Heuristic::MinExpectedRatio,
             "min-domain" => Heuristic::MinDomain,
+            "min-domain-gap" => Heuristic::MinDomainGap,
+            "domain-then-gap" => Heuristic::DomainThenGap,
             "scan" => Heuristic::Scan,
             _ => return None,
         })
@@ -59,6 +76,8 @@ impl Heuristic {
             Heuristic::MinExpectedGap => "min-expected-gap",
             Heuristic::MinExpectedRatio => "min-expected-ratio",
             Heuristic::MinDomain => "min-domain",
+            Heuristic::MinDomainGap => "min-domain-gap",
+            Heuristic::DomainThenGap => "domain-then-gap",
             Heuristic::Scan => "scan",
         }
     }
@@ -91,6 +110,9 @@ pub struct CpConfig {
     pub instantiation: bool,
     /// Edge-colour reasoning: cell domains kept edge consistent.
     pub edge_filter: bool,
+    /// With edge filtering: branch on the places of the tile with the
+    /// fewest places when it has fewer than the chosen cell has values.
+    pub tile_branching: bool,
     /// Symmetry breaking: one corner tile is kept to one corner per orbit
     /// of the board rotations, and every solution found is reported with
     /// its rotated copies.
@@ -114,6 +136,7 @@ impl Default for CpConfig {
             patterns: true,
             instantiation: true,
             edge_filter: true,
+            tile_branching: true,
             symmetry: true,
             heuristic: Heuristic::MinExpectedGap,
         }
@@ -131,6 +154,7 @@ pub const COMPONENTS: &[&str] = &[
     "patterns",
     "instantiation",
     "edge-filter",
+    "tile-branching",
     "symmetry",
 ];
 
@@ -159,6 +183,7 @@ impl CpConfig {
             patterns: false,
             instantiation: false,
             edge_filter: false,
+            tile_branching: false,
             symmetry: false,
             heuristic: Heuristic::MinOffer,
         }
@@ -175,6 +200,7 @@ impl CpConfig {
             "patterns" => &mut self.patterns,
             "instantiation" => &mut self.instantiation,
             "edge-filter" => &mut self.edge_filter,
+            "tile-branching" => &mut self.tile_branching,
             "symmetry" => &mut self.symmetry,
             _ => return None,
         })

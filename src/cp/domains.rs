@@ -498,6 +498,38 @@ impl Domains {
         }
     }
 
+    /// The available tile with the fewest places (options over the empty
+    /// cells), if it has fewer than `below`.
+    pub fn scarcest_tile(&self, st: &State, below: u32) -> Option<usize> {
+        let mut best = (below, None);
+        for (t, &n) in self.tcount.iter().enumerate() {
+            if n < best.0 && st.cell_of[t] == NONE {
+                best = (n, Some(t));
+            }
+        }
+        best.1
+    }
+
+    /// The places of tile `t`: empty cells into `cells`, `(t, rotation)`
+    /// into `out`, in cell order.
+    pub fn places(&self, st: &State, t: usize, cells: &mut Vec<u32>, out: &mut Vec<(u32, u8)>) {
+        cells.clear();
+        out.clear();
+        let (word, shift) = ((4 * t) / 64, (4 * t) % 64);
+        for c in 0..self.size.len() {
+            let mut b = (self.dom[c * self.w + word] >> shift) & 0xf;
+            if b == 0 || st.tile_at[c] != NONE {
+                continue;
+            }
+            while b != 0 {
+                let r = b.trailing_zeros() as u8;
+                b &= b - 1;
+                cells.push(c as u32);
+                out.push((t as u32, r));
+            }
+        }
+    }
+
     /// The options of cell `c`, as `(tile, rotation)`.
     pub fn options(&self, c: usize, out: &mut Vec<(u32, u8)>) {
         out.clear();

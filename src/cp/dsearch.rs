@@ -16,8 +16,18 @@ impl Searcher {
         }
         let cell = self.pick_cell_with_domains();
         let doms = self.core.doms.as_ref().expect("domain mode");
-        doms.options(cell as usize, &mut self.scratch);
         let tags = self.core.use_tags();
+        if self.core.cfg.tile_branching {
+            // A tile with fewer places than the chosen cell has values:
+            // branch on where it goes instead (every available tile is
+            // placed in every solution, so its places partition them).
+            if let Some(t) = doms.scarcest_tile(&self.core.st, doms.size[cell as usize]) {
+                doms.places(&self.core.st, t, &mut self.scratch_cells, &mut self.scratch);
+                self.push_frame(NONE, NONE, tags, Reason::None);
+                return Choice::Branch;
+            }
+        }
+        doms.options(cell as usize, &mut self.scratch);
         self.push_frame(cell, NONE, tags, Reason::None);
         Choice::Branch
     }
@@ -41,6 +51,8 @@ impl Searcher {
         }
         match cfg.heuristic {
             Heuristic::MinDomain => best.2,
+            Heuristic::MinDomainGap => self.tied_cell_by_gap(best.0),
+            Heuristic::DomainThenGap if best.0 <= 2 => best.2,
             Heuristic::Scan => (0..m.n_cells).find(|&c| st.tile_at[c] == NONE).expect("an empty cell") as u32,
             _ => {
                 if cfg.patterns {
@@ -61,6 +73,31 @@ impl Searcher {
                 }
             }
         }
+    }
+
+    /// Among the empty cells with `size` values, the one demanding the
+    /// most urgent pair under MinExpectedGap (ties: more known sides).
+    fn tied_cell_by_gap(&self, size: u32) -> u32 {
+        let (m, st) = (&self.core.m, &self.core.st);
+        let doms = self.core.doms.as_ref().expect("domain mode");
+        let tags = self.core.use_tags();
+        let mut best = (f64::INFINITY, 0u8, NONE);
+        for c in 0..m.n_cells {
+            if st.tile_at[c] != NONE || doms.size[c] != size {
+                continue;
+            }
+            let mut score = f64::INFINITY;
+            for &p in &st.slot_pair[c] {
+                if p != NONE {
+                    score = score.min(self.pair_score(p, tags, Heuristic::MinExpectedGap).0);
+                }
+            }
+            let key = (score, 4 - st.nknown[c]);
+            if key.0 < best.0 || (key.0 == best.0 && key.1 < best.1) || best.2 == NONE {
+                best = (key.0, key.1, c as u32);
+            }
+        }
+        best.2
     }
 
     /// Probes every value of each domain with at most `shave_limit`

@@ -22,6 +22,8 @@ use crate::search::{Flow, Limits, StopReason};
 /// candidate is next.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
+    /// The branching cell ([`NONE`] for a tile branch: the candidates
+    /// place one tile on different cells, see `Searcher::cand_cells`).
     cell: u32,
     /// The pair the candidates came from, or [`NONE`] when they came from
     /// the cell's domain (edge filtering), whose reductions are not
@@ -81,6 +83,12 @@ pub(crate) struct Searcher {
     /// Conflict set of each frame, `w` words each.
     confs: Vec<u64>,
     cands: Vec<(u32, u8)>,
+    /// The cell of each candidate (a tile branch places one tile on
+    /// several cells; a cell branch repeats its cell).
+    cand_cells: Vec<u32>,
+    /// Cells of the candidates in `scratch` when they differ (a tile
+    /// branch); empty for a cell branch.
+    pub(super) scratch_cells: Vec<u32>,
     /// Candidates of one cell, before they become a frame's.
     pub(super) scratch: Vec<(u32, u8)>,
     pub counters: Counters,
@@ -94,6 +102,8 @@ impl Searcher {
             frames: Vec::new(),
             confs: Vec::new(),
             cands: Vec::new(),
+            cand_cells: Vec::new(),
+            scratch_cells: Vec::new(),
             scratch: Vec::new(),
             counters: Counters::default(),
             fr,
@@ -112,6 +122,7 @@ impl Searcher {
     pub fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&Core) -> Flow) -> Option<StopReason> {
         self.frames.clear();
         self.cands.clear();
+        self.cand_cells.clear();
         self.confs.clear();
         let w = self.core.w;
         let mut step = Step::Descend;
@@ -142,7 +153,8 @@ impl Searcher {
                     let f = self.frames.last().copied()?;
                     let level = self.frames.len() as u32;
                     self.core.undo_to(f.mark);
-                    self.core.st.unassign(&self.core.m, f.cell as usize);
+                    let cell = self.cand_cells[f.next as usize - 1];
+                    self.core.st.unassign(&self.core.m, cell as usize);
                     if !self.core.explain {
                         step = Step::Next;
                     } else if bits::test(&self.core.conflict, level) {
@@ -178,8 +190,8 @@ impl Searcher {
                         continue;
                     }
                     let (t, r) = self.cands[f.next as usize];
+                    let cell = self.cand_cells[f.next as usize];
                     f.next += 1;
-                    let cell = f.cell;
                     self.counters.nodes += 1;
                     if self.counters.nodes & POLL_MASK == 0 {
                         if let Some(stop) = limits.poll(self.counters.nodes) {
@@ -196,6 +208,7 @@ impl Searcher {
     fn pop_frame(&mut self) {
         let f = self.frames.pop().expect("frame");
         self.cands.truncate(f.cand_start as usize);
+        self.cand_cells.truncate(f.cand_start as usize);
         self.confs.truncate(self.frames.len() * self.core.w);
     }
 
@@ -205,6 +218,13 @@ impl Searcher {
     pub(super) fn push_frame(&mut self, cell: u32, pair: u32, tags: bool, reason: Reason) {
         let start = self.cands.len() as u32;
         self.cands.extend_from_slice(&self.scratch);
+        if self.scratch_cells.is_empty() {
+            self.cand_cells.resize(self.cands.len(), cell);
+        } else {
+            debug_assert_eq!(self.scratch_cells.len(), self.scratch.len());
+            self.cand_cells.extend_from_slice(&self.scratch_cells);
+            self.scratch_cells.clear();
+        }
         self.frames.push(Frame {
             cell,
             pair,
@@ -386,42 +406,50 @@ impl Searcher {
     /// probability `prod over its other demanded pairs q of (1 - |D_q| /
     /// |O_q|)`; the expected offer `E` is the sum over `p`'s tiles.
     pub(super) fn urgent_pair(&self) -> u32 {
-        let (m, st) = (&self.core.m, &self.core.st);
         let tags = self.core.use_tags();
+        let h = self.core.cfg.heuristic;
         let mut best = (f64::INFINITY, u32::MAX, NONE);
-        for &p in &st.active {
-            let pi = p as usize;
-            let d = st.dem_len[pi];
-            let avail = st.off_len[pi] - if tags { st.nb[pi] } else { 0 };
-            let score = match self.core.cfg.heuristic {
-                Heuristic::MinOffer | Heuristic::MinDomain | Heuristic::Scan => avail as f64,
-                h => {
-                    let mut e = 0.0;
-                    for &mem in st.offer(m, p) {
-                        let t = m.mem_tile[mem as usize] as usize;
-                        if tags && st.pre[t] != NONE && st.pre[t] != p {
-                            continue;
-                        }
-                        let mut prob = 1.0;
-                        for k in 0..m.n_tile_pairs[t] as usize {
-                            let q = m.tile_pairs[t][k] as usize;
-                            if q != pi && st.dem_len[q] > 0 {
-                                prob *= 1.0 - (st.dem_len[q] as f64 / st.off_len[q] as f64).min(1.0);
-                            }
-                        }
-                        e += prob;
-                    }
-                    match h {
-                        Heuristic::MinExpectedOffer => e,
-                        Heuristic::MinExpectedGap => e - d as f64,
-                        _ => e / d as f64,
-                    }
-                }
-            };
+        for &p in &self.core.st.active {
+            let (score, avail) = self.pair_score(p, tags, h);
             if score < best.0 || (score == best.0 && avail < best.1) {
                 best = (score, avail, p);
             }
         }
         best.2
+    }
+
+    /// The urgency of demanded pair `p` under heuristic `h` (smaller is
+    /// more urgent) and its available tiles.
+    pub(super) fn pair_score(&self, p: u32, tags: bool, h: Heuristic) -> (f64, u32) {
+        let (m, st) = (&self.core.m, &self.core.st);
+        let pi = p as usize;
+        let d = st.dem_len[pi];
+        let avail = st.off_len[pi] - if tags { st.nb[pi] } else { 0 };
+        let score = match h {
+            Heuristic::MinOffer | Heuristic::MinDomain | Heuristic::Scan => avail as f64,
+            h => {
+                let mut e = 0.0;
+                for &mem in st.offer(m, p) {
+                    let t = m.mem_tile[mem as usize] as usize;
+                    if tags && st.pre[t] != NONE && st.pre[t] != p {
+                        continue;
+                    }
+                    let mut prob = 1.0;
+                    for k in 0..m.n_tile_pairs[t] as usize {
+                        let q = m.tile_pairs[t][k] as usize;
+                        if q != pi && st.dem_len[q] > 0 {
+                            prob *= 1.0 - (st.dem_len[q] as f64 / st.off_len[q] as f64).min(1.0);
+                        }
+                    }
+                    e += prob;
+                }
+                match h {
+                    Heuristic::MinExpectedOffer => e,
+                    Heuristic::MinExpectedRatio => e / d as f64,
+                    _ => e - d as f64,
+                }
+            }
+        };
+        (score, avail)
     }
 }

@@ -224,11 +224,18 @@ fn counts_equal_scan_and_dlx_on_generated_instances() {
         (6, 6, Style::Frame { border_colors: 4, inner_colors: 7 }),
         (5, 4, Style::Frame { border_colors: 2, inner_colors: 3 }),
     ];
-    let configs: Vec<CpConfig> =
-        ["default", "no-edge-filter,shaving", "basic", "shaving,no-symmetry", "heuristic=min-domain"]
-            .iter()
-            .map(|s| CpConfig::parse(s).unwrap())
-            .collect();
+    let configs: Vec<CpConfig> = [
+        "default",
+        "no-edge-filter,shaving",
+        "basic",
+        "shaving,no-symmetry",
+        "heuristic=min-domain",
+        "no-tile-branching",
+        "heuristic=domain-then-gap,shaving",
+    ]
+    .iter()
+    .map(|s| CpConfig::parse(s).unwrap())
+    .collect();
     for (rows, cols, style) in specs {
         for seed in 1..=2 {
             let g = generate(&GenerateSpec { rows, cols, style, seed }).unwrap();
