@@ -2,11 +2,12 @@
 //! enumerating every solution of edge-matching puzzles.
 //!
 //! Run: `cargo bench --bench cp -- [--time-limit S] [--no-ablation]
-//! [--no-cpsat] [FILE...]`. Without files: Brendan set-2 6x6, 7x7 and 8x8,
+//! [--no-cpsat] [--generated] [FILE...]`. Without files: Brendan set-2 6x6, 7x7 and 8x8,
 //! then Benoist-style puzzles from `emx::edgematch::generate` (uniform
 //! colours; sizes, colour counts and seeds in `GENERATED`, chosen so that
 //! each has few solutions, as in the paper), written as META files to a
-//! temporary directory so CP-SAT reads the same puzzles.
+//! temporary directory so CP-SAT reads the same puzzles; `--generated`
+//! adds the generated puzzles to the files given.
 //! Per instance and engine it prints solutions, whether the enumeration
 //! finished, nodes, wall time, CPU time (Linux) and nodes per CPU second: `scan` and `dlx` (when the
 //! registry has them), `cp` with the default configuration, `cp` with each
@@ -26,7 +27,7 @@ use std::process::Command;
 use std::time::Duration;
 
 /// Generated instances: (side, colours, seed).
-const GENERATED: &[(usize, u16, u64)] = &[(8, 8, 1), (8, 9, 2), (9, 11, 1), (10, 12, 1)];
+const GENERATED: &[(usize, u16, u64)] = &[(8, 8, 1), (8, 9, 2), (9, 11, 1), (10, 13, 1)];
 
 /// Writes the generated instances as META files and returns their paths.
 fn generated_files() -> Vec<String> {
@@ -140,7 +141,7 @@ fn print(file: &str, r: &Row) {
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let mut limit = Duration::from_secs(300);
-    let (mut ablation, mut with_cpsat) = (true, true);
+    let (mut ablation, mut with_cpsat, mut with_generated) = (true, true, false);
     let mut files = Vec::new();
     while !args.is_empty() {
         let a = args.remove(0);
@@ -148,6 +149,7 @@ fn main() {
             "--time-limit" => limit = Duration::from_secs_f64(args.remove(0).parse().expect("seconds")),
             "--no-ablation" => ablation = false,
             "--no-cpsat" => with_cpsat = false,
+            "--generated" => with_generated = true,
             _ => files.push(a),
         }
     }
@@ -157,6 +159,8 @@ fn main() {
             .iter()
             .map(|n| format!("{root}/instances/edgematch/brendan_set2/pieces_{n}.txt"))
             .collect();
+        files.extend(generated_files());
+    } else if with_generated {
         files.extend(generated_files());
     }
     println!("time limit per run: {} s", limit.as_secs_f64());
@@ -183,7 +187,10 @@ fn main() {
                 let spec = if on == CpConfig::default() { format!("no-{c}") } else { c.to_string() };
                 configs.push((format!("cp {spec}"), CpConfig::parse(&spec).expect("component")));
             }
-            configs.push(("cp heuristic=min-offer".into(), CpConfig::parse("heuristic=min-offer").expect("spec")));
+            for h in ["min-offer", "min-expected-gap", "min-domain"] {
+                let spec = format!("heuristic={h}");
+                configs.push((format!("cp {spec}"), CpConfig::parse(&spec).expect("spec")));
+            }
             configs.push(("cp basic".into(), CpConfig::basic()));
         }
         for (label, cfg) in configs {

@@ -138,7 +138,7 @@ impl Default for CpConfig {
             edge_filter: true,
             tile_branching: true,
             symmetry: true,
-            heuristic: Heuristic::MinExpectedGap,
+            heuristic: Heuristic::DomainThenGap,
         }
     }
 }
