@@ -353,7 +353,7 @@ impl Domains {
             for b in 0..nb {
                 let x = s * stride + b;
                 if cnt[x] == 0 && self.cnt[c * k + x] != 0 {
-                    self.events.push((nbr, (x ^ 2 * stride) as u8));
+                    self.events.push((nbr, (x ^ (2 * stride)) as u8));
                 }
             }
         }
