@@ -6,7 +6,8 @@
 //! COMPONENT := preemption | shared-edges | cycles | backjump | older-cells
 //!            | shaving | patterns | instantiation | edge-filter | tile-branching
 //!            | symmetry
-//! KEY   := heuristic (min-offer | min-expected-offer | min-expected-gap | min-expected-ratio)
+//! KEY   := heuristic (min-offer | min-expected-offer | min-expected-gap | min-expected-ratio
+//!                    | min-domain | min-domain-gap | domain-then-gap | scan)
 //!        | shave-limit (an integer >= 1)
 //! ```
 //! Items apply left to right on top of the defaults: `basic` switches every
@@ -34,7 +35,8 @@ pub enum Heuristic {
     /// of the cell under MinExpectedGap.
     MinDomainGap,
     /// The smallest domain when it has at most two values (near-forced
-    /// cells first), otherwise patterns and MinExpectedGap.
+    /// cells first), otherwise (patterns if on, then) MinExpectedGap. The
+    /// default.
     DomainThenGap,
     /// Not a pair rule: the first empty cell in reading order (what a scan
     /// backtracker does).

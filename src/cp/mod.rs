@@ -7,9 +7,11 @@
 //! as sparse sets with O(1) insertion and removal ([`state`]). There are no
 //! per-cell domains. After each placement the rules of [`filter`] run
 //! (contradiction, instantiation, preemption, shared-edge bound, border
-//! cycles); the search ([`search`]) branches on constrained patterns, then
-//! on the most urgent ColorPair, backjumps on conflict explanations, and
-//! shaves small candidate lists with edge-colour filtering ([`frontier`]).
+//! cycles), then, by default, edge filtering over cell domains
+//! ([`domains`]); the search ([`search`], [`dsearch`]) branches on a
+//! near-forced cell, the places of a scarce tile, or the most urgent
+//! ColorPair, backjumps on conflict explanations, and can shave small
+//! candidate lists.
 //!
 //! Every component can be switched off ([`CpConfig`], `--cp`), for
 //! ablation. Solutions are reported as option ids of

@@ -38,8 +38,9 @@ pub struct SolveArgs {
     pub backend: String,
     /// Components of the `cp` backend, for ablation: comma-separated
     /// `[no-]COMPONENT` (preemption, shared-edges, cycles, backjump,
-    /// older-cells, shaving, patterns, instantiation, edge-filter),
-    /// `heuristic=min-offer|min-expected-offer|min-expected-gap|min-expected-ratio`,
+    /// older-cells, shaving, patterns, instantiation, edge-filter,
+    /// tile-branching, symmetry),
+    /// `heuristic=min-offer|min-expected-offer|min-expected-gap|min-expected-ratio|min-domain|min-domain-gap|domain-then-gap|scan`,
     /// `shave-limit=L`, `basic` (all off) or `default`.
     #[arg(long, value_name = "SPEC", value_parser = parse_cp)]
     pub cp: Option<CpConfig>,
