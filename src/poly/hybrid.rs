@@ -12,6 +12,7 @@
 
 use super::bdlx::LiveSource;
 use super::bits::Bits;
+use super::cover::CoverIndex;
 use super::debruijn::{Entry, Frame, RootIndex};
 use super::model::Images;
 use super::parity::ParityTable;
@@ -63,6 +64,9 @@ pub struct Shared<B> {
     matrix: Option<Matrix>,
     /// de Bruijn's root lists by window pattern (when a stage uses it).
     pub(super) bruijn: Option<RootIndex<B>>,
+    /// The images covering each cell by neighbour occupancy (when an MCH
+    /// or EMCH stage runs).
+    pub(super) cover: Option<CoverIndex<B>>,
     /// The images by group for bdlx's first live list (when a stage uses it).
     pub(super) live: Option<LiveSource<B>>,
     heuristics: Vec<Heuristic>,
@@ -146,6 +150,8 @@ impl<B: Bits> Shared<B> {
         let has_triggers = knobs.parity_trigger.is_some() || knobs.volume_trigger.is_some();
         let bruijn = (stage_of.contains(&Kind::DeBruijn) && images.groups.len() <= 64)
             .then(|| RootIndex::new(&images, &tables.mask, BRUIJN_WINDOW));
+        let cover = (stage_of.contains(&Kind::Mch) || stage_of.contains(&Kind::Emch))
+            .then(|| CoverIndex::new(&images, &tables.mask));
         let multi = images.groups.iter().any(|g| g.count > 1);
         let live = stage_of.contains(&Kind::Bdlx).then(|| LiveSource::new(&images, &tables));
         Ok(Shared {
@@ -153,6 +159,7 @@ impl<B: Bits> Shared<B> {
             tables,
             matrix,
             bruijn,
+            cover,
             live,
             heuristics,
             keys,
@@ -547,8 +554,8 @@ impl<B: Bits> Walker<'_, B> {
         let base = self.depth * s.stride;
         let out = &mut self.cand[base..base + s.stride];
         let n = match kind {
-            Kind::Mch => mch::candidates(t, occ, self.avail, out),
-            Kind::Emch => emch::candidates(t, occ, self.avail, out),
+            Kind::Mch => mch::candidates(t, s.cover.as_ref().expect("MCH has a cover index"), occ, self.avail, out),
+            Kind::Emch => emch::candidates(t, s.cover.as_ref().expect("EMCH has a cover index"), occ, self.avail, out),
             Kind::Bdlx => bdlx::candidates(t, occ, &self.left, self.avail, &self.lo, out),
             _ => unreachable!("DLX and de Bruijn are handled above"),
         };
@@ -599,8 +606,10 @@ impl<B: Bits> Walker<'_, B> {
             }
             _ => match kind {
                 Kind::DeBruijn => debruijn::candidates(t, occ, avail, out),
-                Kind::Mch => mch::candidates(t, occ, avail, out),
-                Kind::Emch => emch::candidates(t, occ, avail, out),
+                Kind::Mch => mch::candidates(t, self.s.cover.as_ref().expect("MCH has a cover index"), occ, avail, out),
+                Kind::Emch => {
+                    emch::candidates(t, self.s.cover.as_ref().expect("EMCH has a cover index"), occ, avail, out)
+                }
                 Kind::Bdlx => bdlx::candidates(t, occ, &self.left, avail, &self.lo, out),
                 Kind::Dlx(_) => unreachable!("DLX nodes go through dlx_node"),
             },

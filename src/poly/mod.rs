@@ -20,6 +20,7 @@
 pub mod auto;
 pub mod bdlx;
 pub mod bits;
+pub mod cover;
 pub mod debruijn;
 pub mod emch;
 pub mod filters;
@@ -27,6 +28,7 @@ pub mod hybrid;
 pub mod mch;
 pub mod model;
 pub mod multiset;
+pub mod neighbours;
 pub mod parallel;
 pub mod parity;
 pub mod redundancy;
