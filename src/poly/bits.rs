@@ -112,6 +112,14 @@ macro_rules! primitive_bit_ops {
             (*self != 0).then(|| self.trailing_zeros() as usize)
         }
         #[inline]
+        fn below(n: usize) -> Self {
+            if n >= <$t>::BITS as usize {
+                !0
+            } else {
+                ((1 as $t) << n) - 1
+            }
+        }
+        #[inline]
         fn shl(self, n: u32) -> Self {
             self << n
         }

@@ -19,7 +19,8 @@ const INDEX_BUDGET: usize = 32 << 20;
 /// Images covering each cell by the occupancy of its face neighbours, and
 /// by piece group.
 ///
-/// Invariant: cell `c` uses its first `width[c]` neighbours `nb[c][..]`;
+/// Invariant: cell `c` uses its first `width[c]` neighbours `nb[c][..]`,
+/// the other entries of `nb[c]` are `c` (free when `c` is counted);
 /// key `k = first[c] + p` for pattern `p < 2^width[c]` (bit `i` set iff
 /// neighbour `i` is occupied); with `G` groups, the images of group `g`
 /// under key `k` are `mask/img[gstart[k * (G + 1) + g]..gstart[k * (G + 1)
@@ -30,7 +31,6 @@ const INDEX_BUDGET: usize = 32 << 20;
 pub struct CoverIndex<B> {
     n_groups: usize,
     nb: Vec<[u16; 6]>,
-    width: Vec<u8>,
     first: Vec<u32>,
     /// Groups with an image under each key.
     pub groups: Vec<u128>,
@@ -46,6 +46,7 @@ impl<B: Bits> CoverIndex<B> {
     /// neighbours per cell as the memory budget allows.
     pub fn new(images: &Images, masks: &[B]) -> Self {
         let n = images.n_cells;
+        assert!(n <= 1 << 16, "cells are numbered in 16 bits");
         let n_groups = images.groups.len();
         let neighbours = images.neighbours();
         let mut covering: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -80,7 +81,6 @@ impl<B: Bits> CoverIndex<B> {
             cap -= 1;
         }
         let mut nb = Vec::with_capacity(n);
-        let mut width = Vec::with_capacity(n);
         let mut first = Vec::with_capacity(n + 1);
         let mut groups = Vec::new();
         let mut gstart = Vec::new();
@@ -88,12 +88,13 @@ impl<B: Bits> CoverIndex<B> {
         let mut img = Vec::new();
         for c in 0..n {
             let w = width_of(c, cap);
-            let mut row = [0u16; 6];
+            // Unused positions name the cell itself, free whenever it is
+            // counted: the key loop needs no length.
+            let mut row = [c as u16; 6];
             for (i, &b) in neighbours[c][..w].iter().enumerate() {
                 row[i] = b as u16;
             }
             nb.push(row);
-            width.push(w as u8);
             first.push(groups.len() as u32);
             // The neighbour pattern each image occupies.
             let uses: Vec<u64> = covering[c]
@@ -121,7 +122,7 @@ impl<B: Bits> CoverIndex<B> {
                 groups.push(present);
             }
         }
-        CoverIndex { n_groups, nb, width, first, groups, gstart, mask, img }
+        CoverIndex { n_groups, nb, first, groups, gstart, mask, img }
     }
 
     /// The key of cell `c` under occupancy `occ`.
@@ -129,7 +130,7 @@ impl<B: Bits> CoverIndex<B> {
     pub fn key(&self, c: usize, occ: &B) -> usize {
         let row = &self.nb[c];
         let mut p = 0usize;
-        for (i, &b) in row.iter().enumerate().take(self.width[c] as usize) {
+        for (i, &b) in row.iter().enumerate() {
             p |= (occ.test(b as usize) as usize) << i;
         }
         self.first[c] as usize + p

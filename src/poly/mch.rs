@@ -66,24 +66,35 @@ pub fn most_constrained<B: Bits>(ci: &CoverIndex<B>, mut holes: B, occ: B, avail
     (best_cell, best)
 }
 
-/// MCH over every empty cell: writes the candidates of the chosen hole.
-/// The cells are counted in order of their number of empty neighbours
-/// (fewest first, then bit order), so the bound of the early exit drops
-/// fast; ties go to the first cell counted.
+/// MCH over every empty cell: writes the candidates of the chosen hole
+/// (the first cell in bit order with the fewest fits). The cells with the
+/// fewest empty neighbours are counted first, to start the early exit of
+/// the bit-order pass from a small bound.
 #[inline]
 pub fn candidates<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u128, out: &mut [u32]) -> usize {
-    let mut best = u32::MAX;
-    let mut cell = 0;
-    'levels: for holes in t.counter.levels(occ.not()) {
-        let mut holes = holes;
+    let free = occ.not();
+    let (mut cell, mut best) = most_constrained(ci, t.counter.fewest(free), occ, avail);
+    if best > 0 {
+        let first = cell;
+        // Any cell before `cell` with as few fits wins; counting stops at `best + 1`.
+        let mut holes = free.and(B::below(cell));
+        let mut limit = best + 1;
         while let Some(c) = holes.pop_lowest() {
+            let n = count_fits(ci, c, occ, avail, limit);
+            if n < limit {
+                (cell, best, limit) = (c, n, n);
+                if n == 0 {
+                    break;
+                }
+            }
+        }
+        // After the first bound's cell, only strictly fewer fits win.
+        let mut holes = free.andnot(B::below(first + 1));
+        while best > 1 {
+            let Some(c) = holes.pop_lowest() else { break };
             let n = count_fits(ci, c, occ, avail, best);
             if n < best {
-                best = n;
-                cell = c;
-                if n <= 1 {
-                    break 'levels;
-                }
+                (cell, best) = (c, n);
             }
         }
     }

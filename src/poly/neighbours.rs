@@ -99,7 +99,36 @@ impl<B: Bits> NeighbourCounter<B> {
     /// when `free` is).
     #[inline(always)]
     pub fn fewest(&self, free: B) -> B {
-        self.levels(free).into_iter().find(|l| !l.is_zero()).unwrap_or_default()
+        match self {
+            NeighbourCounter::Shifts(dirs) => {
+                // Three-bit counters, one per cell: (b0, b1, b2).
+                let (mut b0, mut b1, mut b2) = (B::default(), B::default(), B::default());
+                for &(s, up, has) in dirs {
+                    let x = if up { free.shr(s) } else { free.shl(s) }.and(has);
+                    let c0 = b0.and(x);
+                    b0 = b0.xor(x);
+                    let c1 = b1.and(c0);
+                    b1 = b1.xor(c0);
+                    b2 = b2.or(c1);
+                }
+                // Counts 0..3, then 4..7.
+                let low = free.andnot(b2);
+                let high = free.and(b2);
+                for part in [low, high] {
+                    if part.is_zero() {
+                        continue;
+                    }
+                    let even = part.andnot(b0);
+                    for x in [even.andnot(b1), part.and(b0).andnot(b1), even.and(b1), part.and(b0).and(b1)] {
+                        if !x.is_zero() {
+                            return x;
+                        }
+                    }
+                }
+                B::default()
+            }
+            NeighbourCounter::PerCell(_) => self.levels(free).into_iter().find(|l| !l.is_zero()).unwrap_or_default(),
+        }
     }
 }
 
@@ -114,6 +143,7 @@ mod tests {
         let images = Images::from_problem(&built.problem, Default::default()).unwrap();
         let nb: Vec<u128> = images.neighbours().iter().map(|ns| ns.iter().fold(0u128, |m, &b| m | 1 << b)).collect();
         let fast = NeighbourCounter::<u128>::new(&images, &nb);
+        assert!(matches!(fast, NeighbourCounter::Shifts(_)), "a full box counts by shifts");
         let slow = NeighbourCounter::PerCell(nb.clone());
         let n = images.n_cells;
         let mut x = 0x9e37_79b9_7f4a_7c15_u64;
@@ -123,6 +153,7 @@ mod tests {
             x ^= x << 17;
             let free = (x as u128 | (x.rotate_left(17) as u128) << 64) & ((1u128 << n) - 1);
             assert_eq!(fast.levels(free), slow.levels(free));
+            assert_eq!(fast.fewest(free), slow.fewest(free));
         }
     }
 
