@@ -212,10 +212,10 @@ impl<const N: usize> Bits for Wide<N> {
     fn shr(self, n: u32) -> Self {
         let (q, r) = ((n / 64) as usize, n % 64);
         let mut w = [0u64; N];
-        for i in 0..N.saturating_sub(q) {
+        for (i, out) in w.iter_mut().enumerate().take(N.saturating_sub(q)) {
             let hi = self.0[i + q] >> r;
             let carry = if r > 0 && i + q + 1 < N { self.0[i + q + 1] << (64 - r) } else { 0 };
-            w[i] = hi | carry;
+            *out = hi | carry;
         }
         Wide(w)
     }

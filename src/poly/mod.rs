@@ -13,7 +13,7 @@
 //! Module map: [`bits`] (occupancy sets), [`model`] (images read from the
 //! IR), [`tables`] (per-cell image lists), [`schedule`] (the `--schedule`
 //! grammar), [`debruijn`], [`mch`], [`emch`] (the bit-field engines),
-//! [`hybrid`] (the search driver, DLX stages included), [`multiset`],
+//! [`hybrid`] (the search driver), `dlx_stage` (its DLX stages), [`multiset`],
 //! [`parity`], [`volume`] (constraint tables and triggers), [`filters`],
 //! [`redundancy`], [`sample`], [`parallel`], [`split`], [`auto`].
 
@@ -22,6 +22,7 @@ pub mod bdlx;
 pub mod bits;
 pub mod cover;
 pub mod debruijn;
+mod dlx_stage;
 pub mod emch;
 pub mod filters;
 pub mod hybrid;
