@@ -7,8 +7,9 @@
 //! pattern of `c`'s neighbours (a *key*), each list holding only the images
 //! whose cells among the neighbours are free under that pattern. A count
 //! at a crowded hole then scans a few images instead of every image
-//! covering it (on the Tetris Cube about 60 per cell and group ... 4 on
-//! average at the holes MCH looks at; see docs/poly.md).
+//! covering it: on the Tetris Cube about 320 images cover a cell, and at
+//! the holes EMCH counts the keyed lists of the remaining pieces hold about
+//! 11 images in 3 groups (measured over the first 10 M nodes).
 
 use super::bits::Bits;
 use super::model::Images;
