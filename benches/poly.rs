@@ -35,7 +35,7 @@ fn best(name: &str) -> PolyConfig {
     let sched = |s: &str| Some(ScheduleSpec::parse(s).expect("schedule parses"));
     match name {
         "tetriscube" => PolyConfig {
-            schedule: sched("dlx:min-fit,mch@11,emch@6,debruijn@4"),
+            schedule: sched("dlx:min-fit,mch@11,emch@6"),
             redundancy: Some(RedundancyMode::parse("rot:L").expect("mode parses")),
             parity_trigger: Some(Threshold::From(1)),
             ..PolyConfig::default()

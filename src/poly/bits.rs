@@ -52,6 +52,11 @@ pub trait Bits: Copy + Eq + Debug + Default + Send + Sync + 'static {
     }
     /// A 64-bit digest of the set (equal sets, equal digests).
     fn hash64(&self) -> u64;
+    /// The set `{i + n : i in self}` (members past the capacity dropped);
+    /// `n < CAPACITY`.
+    fn shl(self, n: u32) -> Self;
+    /// The set `{i - n : i in self, i >= n}`; `n < CAPACITY`.
+    fn shr(self, n: u32) -> Self;
     /// The set `{0, ..., n-1}`.
     fn below(n: usize) -> Self {
         let mut s = Self::default();
@@ -105,6 +110,22 @@ macro_rules! primitive_bit_ops {
         #[inline]
         fn lowest(&self) -> Option<usize> {
             (*self != 0).then(|| self.trailing_zeros() as usize)
+        }
+        #[inline]
+        fn below(n: usize) -> Self {
+            if n >= <$t>::BITS as usize {
+                !0
+            } else {
+                ((1 as $t) << n) - 1
+            }
+        }
+        #[inline]
+        fn shl(self, n: u32) -> Self {
+            self << n
+        }
+        #[inline]
+        fn shr(self, n: u32) -> Self {
+            self >> n
         }
         #[inline]
         fn pop_lowest(&mut self) -> Option<usize> {
@@ -175,6 +196,28 @@ impl<const N: usize> Bits for Wide<N> {
         let lo = self.0[w] >> b;
         let hi = if b > 0 && w + 1 < N { self.0[w + 1] << (64 - b) } else { 0 };
         (lo | hi) & ((1u64 << width) - 1)
+    }
+    #[inline]
+    fn shl(self, n: u32) -> Self {
+        let (q, r) = ((n / 64) as usize, n % 64);
+        let mut w = [0u64; N];
+        for i in (q..N).rev() {
+            let lo = self.0[i - q] << r;
+            let carry = if r > 0 && i > q { self.0[i - q - 1] >> (64 - r) } else { 0 };
+            w[i] = lo | carry;
+        }
+        Wide(w)
+    }
+    #[inline]
+    fn shr(self, n: u32) -> Self {
+        let (q, r) = ((n / 64) as usize, n % 64);
+        let mut w = [0u64; N];
+        for (i, out) in w.iter_mut().enumerate().take(N.saturating_sub(q)) {
+            let hi = self.0[i + q] >> r;
+            let carry = if r > 0 && i + q + 1 < N { self.0[i + q + 1] << (64 - r) } else { 0 };
+            *out = hi | carry;
+        }
+        Wide(w)
     }
     #[inline]
     fn bit(i: usize) -> Self {
@@ -263,6 +306,16 @@ mod tests {
         assert_eq!(B::below(n).not(), B::default());
         assert_eq!(B::below(3).count(), 3);
         assert_eq!(a.andnot(B::bit(0)).lowest(), Some(n / 2));
+        for k in [0, 1, 5, 63, 64, 65, n as u32 / 2, n as u32 - 1] {
+            if (k as usize) < n {
+                let members = |x: B| (0..n).filter(|&i| x.test(i)).collect::<Vec<_>>();
+                let up: Vec<usize> = members(a).into_iter().map(|i| i + k as usize).filter(|&i| i < n).collect();
+                let down: Vec<usize> =
+                    members(a).into_iter().filter(|&i| i >= k as usize).map(|i| i - k as usize).collect();
+                assert_eq!(members(a.shl(k)), up, "shl {k}");
+                assert_eq!(members(a.shr(k)), down, "shr {k}");
+            }
+        }
         for from in [0, 1, n / 2 - 3, n - 4, n - 1, n] {
             let naive = (0..8).filter(|&i| from + i < n && a.test(from + i)).fold(0u64, |w, i| w | 1 << i);
             assert_eq!(a.window(from, 8), naive, "window at {from}");

@@ -12,6 +12,7 @@
 
 use super::bdlx::LiveSource;
 use super::bits::Bits;
+use super::cover::CoverIndex;
 use super::debruijn::{Entry, Frame, RootIndex};
 use super::model::Images;
 use super::parity::ParityTable;
@@ -60,21 +61,24 @@ pub struct Shared<B> {
     pub images: Images,
     /// Bit-field tables of `images`.
     pub tables: Tables<B>,
-    matrix: Option<Matrix>,
+    pub(super) matrix: Option<Matrix>,
     /// de Bruijn's root lists by window pattern (when a stage uses it).
     pub(super) bruijn: Option<RootIndex<B>>,
+    /// The images covering each cell by neighbour occupancy (when an MCH
+    /// or EMCH stage runs).
+    pub(super) cover: Option<CoverIndex<B>>,
     /// The images by group for bdlx's first live list (when a stage uses it).
     pub(super) live: Option<LiveSource<B>>,
-    heuristics: Vec<Heuristic>,
-    keys: Vec<Vec<f64>>,
+    pub(super) heuristics: Vec<Heuristic>,
+    pub(super) keys: Vec<Vec<f64>>,
     pub(super) stage_of: Vec<Kind>,
-    parity: Option<ParityTable>,
-    volume: Option<VolumeTable>,
-    knobs: Knobs,
+    pub(super) parity: Option<ParityTable>,
+    pub(super) volume: Option<VolumeTable>,
+    pub(super) knobs: Knobs,
     pub(super) has_triggers: bool,
     /// Some group has identical copies.
     multi: bool,
-    stride: usize,
+    pub(super) stride: usize,
 }
 
 /// The exact-cover problem of an image set: cell bits are items
@@ -146,6 +150,8 @@ impl<B: Bits> Shared<B> {
         let has_triggers = knobs.parity_trigger.is_some() || knobs.volume_trigger.is_some();
         let bruijn = (stage_of.contains(&Kind::DeBruijn) && images.groups.len() <= 64)
             .then(|| RootIndex::new(&images, &tables.mask, BRUIJN_WINDOW));
+        let cover = (stage_of.contains(&Kind::Mch) || stage_of.contains(&Kind::Emch))
+            .then(|| CoverIndex::new(&images, &tables.mask));
         let multi = images.groups.iter().any(|g| g.count > 1);
         let live = stage_of.contains(&Kind::Bdlx).then(|| LiveSource::new(&images, &tables));
         Ok(Shared {
@@ -153,6 +159,7 @@ impl<B: Bits> Shared<B> {
             tables,
             matrix,
             bruijn,
+            cover,
             live,
             heuristics,
             keys,
@@ -276,21 +283,21 @@ pub(super) const POLL_MASK: u64 = 0x3ff;
 /// The mutable state of one search (one per thread).
 pub struct Walker<'s, B> {
     pub(super) s: &'s Shared<B>,
-    m: Option<Matrix>,
+    pub(super) m: Option<Matrix>,
     pub(super) occ: B,
     pub(super) left: Vec<u32>,
     pub(super) avail: u128,
     pub(super) n_left: u32,
-    pstate: usize,
-    prem: i64,
-    vstate: usize,
+    pub(super) pstate: usize,
+    pub(super) prem: i64,
+    pub(super) vstate: usize,
     /// Images placed, `path[..depth]`.
     pub(super) path: Vec<u32>,
     /// Sibling index of each placement (for split searches).
-    branch: Vec<u32>,
+    pub(super) branch: Vec<u32>,
     pub(super) depth: usize,
-    cand: Vec<u32>,
-    hidden: Vec<u32>,
+    pub(super) cand: Vec<u32>,
+    pub(super) hidden: Vec<u32>,
     /// Least image id group `g` may still use: a DLX branch on a group
     /// with copies left excludes the rows before the one it takes, and the
     /// bit-field engines below must respect that (or the same set of
@@ -325,11 +332,6 @@ pub struct Walker<'s, B> {
     /// Set when any thread stops; every thread polls it.
     pub abort: Option<&'s AtomicBool>,
     polled: u64,
-}
-
-/// The cell item with the fewest branches, if any is active.
-fn min_fit_cell(m: &Matrix, n_cells: u32) -> Option<u32> {
-    m.active_items().filter(|&i| i <= n_cells).min_by_key(|&i| m.len(i))
 }
 
 pub(super) type Visit<'v> = dyn FnMut(&[u32]) -> Flow + 'v;
@@ -547,8 +549,8 @@ impl<B: Bits> Walker<'_, B> {
         let base = self.depth * s.stride;
         let out = &mut self.cand[base..base + s.stride];
         let n = match kind {
-            Kind::Mch => mch::candidates(t, occ, self.avail, out),
-            Kind::Emch => emch::candidates(t, occ, self.avail, out),
+            Kind::Mch => mch::candidates(t, s.cover.as_ref().expect("MCH has a cover index"), occ, self.avail, out),
+            Kind::Emch => emch::candidates(t, s.cover.as_ref().expect("EMCH has a cover index"), occ, self.avail, out),
             Kind::Bdlx => bdlx::candidates(t, occ, &self.left, self.avail, &self.lo, out),
             _ => unreachable!("DLX and de Bruijn are handled above"),
         };
@@ -599,8 +601,10 @@ impl<B: Bits> Walker<'_, B> {
             }
             _ => match kind {
                 Kind::DeBruijn => debruijn::candidates(t, occ, avail, out),
-                Kind::Mch => mch::candidates(t, occ, avail, out),
-                Kind::Emch => emch::candidates(t, occ, avail, out),
+                Kind::Mch => mch::candidates(t, self.s.cover.as_ref().expect("MCH has a cover index"), occ, avail, out),
+                Kind::Emch => {
+                    emch::candidates(t, self.s.cover.as_ref().expect("EMCH has a cover index"), occ, avail, out)
+                }
                 Kind::Bdlx => bdlx::candidates(t, occ, &self.left, avail, &self.lo, out),
                 Kind::Dlx(_) => unreachable!("DLX nodes go through dlx_node"),
             },
@@ -660,221 +664,10 @@ impl<B: Bits> Walker<'_, B> {
     }
 
     #[inline]
-    fn trial_over(&self) -> Result<(), Stop> {
+    pub(super) fn trial_over(&self) -> Result<(), Stop> {
         match self.walk {
             Walk::Sample { stop_left, .. } if self.n_left == stop_left => Err(Stop::TrialEnd),
             _ => Ok(()),
-        }
-    }
-
-    fn dlx_node(&mut self, h: usize, visit: &mut Visit<'_>) -> Result<(), Stop> {
-        let depth = self.depth;
-        let mark = self.hidden.len();
-        if depth > 0 {
-            self.apply_filters();
-        }
-        let n_cells = self.s.images.n_cells as u32;
-        let m = self.m.as_ref().expect("DLX stages have a matrix");
-        #[cfg(debug_assertions)]
-        if self.nodes % 61 == 0 {
-            if let Err(e) = m.check_invariants() {
-                panic!("DLX matrix corrupt at depth {depth}: {e}");
-            }
-        }
-        let mut chosen = match (depth, self.s.knobs.force_first) {
-            (0, Some(g)) => Some(n_cells + g as u32 + 1),
-            _ => self.s.heuristics[h].choose(m, &self.s.keys[h]),
-        };
-        if depth < self.cell_branch_above && chosen.is_some_and(|i| i > n_cells && m.bound(i) > 1) {
-            chosen = min_fit_cell(m, n_cells);
-        }
-        let result = match chosen {
-            Some(i) if m.feasible(i) && m.len(i) > 0 => {
-                if m.bound(i) == 1 {
-                    self.dlx_once(i, visit)
-                } else {
-                    self.dlx_multiple(i, visit)
-                }
-            }
-            _ => Ok(()),
-        };
-        let m = self.m.as_mut().expect("DLX stages have a matrix");
-        while self.hidden.len() > mark {
-            let x = self.hidden.pop().expect("non-empty");
-            m.unhide_row(x);
-        }
-        result
-    }
-
-    /// Collects the rows of column `i` into this depth's candidate slice,
-    /// ordered as the walk wants them.
-    fn collect_rows(&mut self, i: u32) -> (usize, usize) {
-        let base = self.depth * self.s.stride;
-        let m = self.m.as_ref().expect("matrix");
-        let mut n = 0;
-        let mut x = m.down(i);
-        while x != i {
-            self.cand[base + n] = x;
-            n += 1;
-            x = m.down(x);
-        }
-        if let Walk::Sample { rng, .. } = &mut self.walk {
-            rng.shuffle(&mut self.cand[base..base + n]);
-        }
-        (base, n)
-    }
-
-    /// Which of `n` children to try at this depth.
-    fn children(&mut self, n: usize) -> std::ops::Range<usize> {
-        let depth = self.depth;
-        match &mut self.walk {
-            Walk::Guided(guide) => match guide.get(depth) {
-                Some(&j) => (j as usize).min(n)..(j as usize + 1).min(n),
-                None => 0..n,
-            },
-            Walk::Probe { rng, weight, nodes, per_depth, .. } => {
-                let j = rng.below(n as u64) as usize;
-                *weight *= n as f64;
-                *nodes += *weight;
-                per_depth[depth] += *weight;
-                j..j + 1
-            }
-            _ => 0..n,
-        }
-    }
-
-    fn dlx_once(&mut self, i: u32, visit: &mut Visit<'_>) -> Result<(), Stop> {
-        // Below this node only bit-field stages run (they read the
-        // occupancy, never the matrix): the matrix need not follow. This
-        // matters for Knuth probes, which would otherwise pay a full
-        // cover and uncover of the root choice per probe.
-        let follow = self.s.stage_of[..self.n_left as usize].iter().any(|k| matches!(k, Kind::Dlx(_)));
-        if follow {
-            self.m.as_mut().expect("matrix").commit_primary(i);
-        }
-        let (base, n) = self.collect_rows(i);
-        let range = self.children(n);
-        let mut result = Ok(());
-        for j in range {
-            let x = self.cand[base + j];
-            let m = self.m.as_mut().expect("matrix");
-            if follow {
-                m.commit_row_except(x);
-            }
-            let k = m.option_of(x);
-            self.place(k);
-            self.branch[self.depth - 1] = j as u32;
-            result = self.node(visit);
-            self.unplace(k);
-            if follow {
-                self.m.as_mut().expect("matrix").uncommit_row_except(x);
-            }
-            if result.is_err() {
-                break;
-            }
-            if let Err(e) = self.trial_over() {
-                result = Err(e);
-                break;
-            }
-        }
-        if follow {
-            self.m.as_mut().expect("matrix").uncommit_primary(i);
-        }
-        result
-    }
-
-    /// Branch on an item needed `b > 1` more times (identical pieces): the
-    /// `j`-th child takes row `j` with rows `0..j` excluded, so each set of
-    /// rows is reached once.
-    fn dlx_multiple(&mut self, i: u32, visit: &mut Visit<'_>) -> Result<(), Stop> {
-        let (base, n) = self.collect_rows(i);
-        let m = self.m.as_ref().expect("matrix");
-        let g = (i - self.s.images.n_cells as u32 - 1) as usize;
-        debug_assert!(
-            self.cand[base..base + n].windows(2).all(|w| m.option_of(w[0]) < m.option_of(w[1])),
-            "a group's rows are linked in image order"
-        );
-        let theta = (m.len(i) + 1 - m.bound(i)) as usize;
-        let range = self.children(theta.min(n));
-        let mut result = Ok(());
-        let mut excluded = 0;
-        let (lo, lo_mask) = (self.lo[g], self.lo_mask);
-        for j in 0..range.end {
-            let x = self.cand[base + j];
-            let m = self.m.as_mut().expect("matrix");
-            if !m.feasible(i) {
-                break;
-            }
-            if j >= range.start {
-                m.select_row(x);
-                let k = m.option_of(x);
-                // Rows 0..j are excluded below; the column lists rows in
-                // image order, so for the bit-field engines that is "no
-                // image of `g` before `k`" (`k` itself is placed).
-                self.lo[g] = k + 1;
-                self.lo_mask |= 1 << g;
-                self.place(k);
-                self.branch[self.depth - 1] = j as u32;
-                result = self.node(visit);
-                self.unplace(k);
-                (self.lo[g], self.lo_mask) = (lo, lo_mask);
-                self.m.as_mut().expect("matrix").unselect_row(x);
-                if result.is_err() {
-                    break;
-                }
-                if let Err(e) = self.trial_over() {
-                    result = Err(e);
-                    break;
-                }
-            }
-            self.m.as_mut().expect("matrix").hide_row(x);
-            excluded += 1;
-        }
-        let m = self.m.as_mut().expect("matrix");
-        for j in (0..excluded).rev() {
-            m.unhide_row(self.cand[base + j]);
-        }
-        result
-    }
-
-    /// The per-step parity and volume image filters: hides the rows that
-    /// would violate a constraint (undone by `dlx_node`).
-    fn apply_filters(&mut self) {
-        let k = &self.s.knobs;
-        let n_left = self.n_left;
-        let pf = k.parity_filter.is_some_and(|t| n_left >= t);
-        let vf = k.volume_filter.is_some_and(|t| n_left >= t);
-        if !pf && !vf {
-            return;
-        }
-        let n_cells = self.s.images.n_cells as u32;
-        let t = &self.s.tables;
-        let m = self.m.as_mut().expect("matrix");
-        for g in 0..self.left.len() {
-            if self.left[g] == 0 {
-                continue;
-            }
-            let h = n_cells + g as u32 + 1;
-            let mut x = m.down(h);
-            while x != h {
-                let next = m.down(x);
-                let img = m.option_of(x) as usize;
-                let mut bad = false;
-                if pf {
-                    let p = self.s.parity.as_ref().expect("parity table");
-                    bad = !p.table.achievable(self.pstate - p.table.delta(g), self.prem - p.image_parity[img] as i64);
-                }
-                if vf && !bad {
-                    let v = self.s.volume.as_ref().expect("volume table");
-                    let free = self.occ.or(t.mask[img]).not();
-                    bad = !regions_ok(free, free.count(), &t.neighbours, &v.table, self.vstate - v.table.delta(g));
-                }
-                if bad {
-                    m.hide_row(x);
-                    self.hidden.push(x);
-                }
-                x = next;
-            }
         }
     }
 }

@@ -1,22 +1,25 @@
 //! Most constrained hole (Busche's MCH): count, at every empty cell, the
 //! images of the remaining pieces that cover it and fit, and fill the cell
 //! with the fewest. Counting stops early once a cell cannot beat the best
-//! found so far (Busche's "early MCH fit count exit").
+//! found so far (Busche's "early MCH fit count exit"), and only looks at
+//! the images whose cells next to the hole are free ([`CoverIndex`]).
 
 use super::bits::Bits;
+use super::cover::CoverIndex;
 use super::tables::Tables;
 
 /// Number of fitting images of groups `avail` covering `cell`, or any
 /// number `>= limit` once it reaches `limit`.
-#[inline]
-pub fn count_fits<B: Bits>(t: &Tables<B>, cell: usize, occ: B, avail: u128, limit: u32) -> u32 {
+#[inline(always)]
+pub fn count_fits<B: Bits>(ci: &CoverIndex<B>, cell: usize, occ: B, avail: u128, limit: u32) -> u32 {
+    let key = ci.key(cell, &occ);
     let mut n = 0u32;
-    let mut gs = avail & t.cover.groups[cell];
+    let mut gs = avail & ci.groups[key];
     while gs != 0 {
         let g = gs.trailing_zeros() as usize;
         gs &= gs - 1;
-        let r = t.cover.range(cell, g);
-        n += t.cover.mask[r].iter().filter(|m| m.disjoint(&occ)).count() as u32;
+        let r = ci.range(key, g);
+        n += ci.mask[r].iter().filter(|m| m.disjoint(&occ)).count() as u32;
         if n >= limit {
             return n;
         }
@@ -26,14 +29,15 @@ pub fn count_fits<B: Bits>(t: &Tables<B>, cell: usize, occ: B, avail: u128, limi
 
 /// Writes the fitting images covering `cell` into `out`; returns how many.
 #[inline]
-pub fn gather<B: Bits>(t: &Tables<B>, cell: usize, occ: B, avail: u128, out: &mut [u32]) -> usize {
+pub fn gather<B: Bits>(ci: &CoverIndex<B>, cell: usize, occ: B, avail: u128, out: &mut [u32]) -> usize {
+    let key = ci.key(cell, &occ);
     let mut n = 0;
-    let mut gs = avail & t.cover.groups[cell];
+    let mut gs = avail & ci.groups[key];
     while gs != 0 {
         let g = gs.trailing_zeros() as usize;
         gs &= gs - 1;
-        let r = t.cover.range(cell, g);
-        for (m, &k) in t.cover.mask[r.clone()].iter().zip(&t.cover.img[r]) {
+        let r = ci.range(key, g);
+        for (m, &k) in ci.mask[r.clone()].iter().zip(&ci.img[r]) {
             if m.disjoint(&occ) {
                 out[n] = k;
                 n += 1;
@@ -46,11 +50,11 @@ pub fn gather<B: Bits>(t: &Tables<B>, cell: usize, occ: B, avail: u128, out: &mu
 /// The cell of `holes` with the fewest fits (first in bit order on ties)
 /// and its count; a count of 0 means a dead end.
 #[inline]
-pub fn most_constrained<B: Bits>(t: &Tables<B>, mut holes: B, occ: B, avail: u128) -> (usize, u32) {
+pub fn most_constrained<B: Bits>(ci: &CoverIndex<B>, mut holes: B, occ: B, avail: u128) -> (usize, u32) {
     let mut best = u32::MAX;
     let mut best_cell = 0;
     while let Some(c) = holes.pop_lowest() {
-        let n = count_fits(t, c, occ, avail, best);
+        let n = count_fits(ci, c, occ, avail, best);
         if n < best {
             best = n;
             best_cell = c;
@@ -62,12 +66,41 @@ pub fn most_constrained<B: Bits>(t: &Tables<B>, mut holes: B, occ: B, avail: u12
     (best_cell, best)
 }
 
-/// MCH over every empty cell: writes the candidates of the chosen hole.
+/// MCH over every empty cell: writes the candidates of the chosen hole
+/// (the first cell in bit order with the fewest fits). The cells with the
+/// fewest empty neighbours are counted first, to start the early exit of
+/// the bit-order pass from a small bound.
 #[inline]
-pub fn candidates<B: Bits>(t: &Tables<B>, occ: B, avail: u128, out: &mut [u32]) -> usize {
-    let (cell, n) = most_constrained(t, occ.not(), occ, avail);
+pub fn candidates<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u128, out: &mut [u32]) -> usize {
+    let free = occ.not();
+    let (mut cell, mut best) = most_constrained(ci, t.counter.fewest(free), occ, avail);
+    if best > 0 {
+        let first = cell;
+        // Any cell before `cell` with as few fits wins; counting stops at `best + 1`.
+        let mut holes = free.and(B::below(cell));
+        let mut limit = best + 1;
+        while let Some(c) = holes.pop_lowest() {
+            let n = count_fits(ci, c, occ, avail, limit);
+            if n < limit {
+                (cell, best, limit) = (c, n, n);
+                if n == 0 {
+                    break;
+                }
+            }
+        }
+        // After the first bound's cell, only strictly fewer fits win.
+        let mut holes = free.andnot(B::below(first + 1));
+        while best > 1 {
+            let Some(c) = holes.pop_lowest() else { break };
+            let n = count_fits(ci, c, occ, avail, best);
+            if n < best {
+                (cell, best) = (c, n);
+            }
+        }
+    }
+    let n = best;
     if n == 0 {
         return 0;
     }
-    gather(t, cell, occ, avail, out)
+    gather(ci, cell, occ, avail, out)
 }

@@ -13,20 +13,23 @@
 //! Module map: [`bits`] (occupancy sets), [`model`] (images read from the
 //! IR), [`tables`] (per-cell image lists), [`schedule`] (the `--schedule`
 //! grammar), [`debruijn`], [`mch`], [`emch`] (the bit-field engines),
-//! [`hybrid`] (the search driver, DLX stages included), [`multiset`],
+//! [`hybrid`] (the search driver), `dlx_stage` (its DLX stages), [`multiset`],
 //! [`parity`], [`volume`] (constraint tables and triggers), [`filters`],
 //! [`redundancy`], [`sample`], [`parallel`], [`split`], [`auto`].
 
 pub mod auto;
 pub mod bdlx;
 pub mod bits;
+pub mod cover;
 pub mod debruijn;
+mod dlx_stage;
 pub mod emch;
 pub mod filters;
 pub mod hybrid;
 pub mod mch;
 pub mod model;
 pub mod multiset;
+pub mod neighbours;
 pub mod parallel;
 pub mod parity;
 pub mod redundancy;
@@ -249,17 +252,37 @@ impl<'a> PolyEngine<'a> {
             .filter(|g| g.count == 1 && g.name != chosen.piece)
             .map(|g| g.names[0].clone())
             .collect();
-        let mut best = (size, engine);
-        for name in names {
-            let cfg =
-                PolyConfig { redundancy: Some(RedundancyMode::Rotations { piece: Some(name) }), ..config.clone() };
-            let Ok(other) = Self::build(problem, &cfg) else { continue };
+        // Every candidate is estimated (on `threads` threads when asked);
+        // the smallest estimate wins, ties by the order of `names`, so the
+        // choice does not depend on the thread count.
+        let candidate = |(i, name): (usize, &String)| {
+            let cfg = PolyConfig {
+                redundancy: Some(RedundancyMode::Rotations { piece: Some(name.clone()) }),
+                ..config.clone()
+            };
+            let other = Self::build(problem, &cfg).ok()?;
             let size = other.runner.estimate(spec, Duration::ZERO).nodes;
-            if size < best.0 {
-                best = (size, other);
+            Some((size, i + 1, other))
+        };
+        let better = |a: Option<(f64, usize, PolyEngine<'a>)>, b: Option<(f64, usize, PolyEngine<'a>)>| match (a, b) {
+            (Some(a), Some(b)) => Some(if (b.0, b.1) < (a.0, a.1) { b } else { a }),
+            (a, b) => a.or(b),
+        };
+        let mut best = Some((size, 0, engine));
+        let pool = (config.threads > 1)
+            .then(|| rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok())
+            .flatten();
+        if let Some(pool) = pool {
+            use rayon::prelude::*;
+            let found = pool.install(|| names.par_iter().enumerate().map(candidate).reduce_with(better).flatten());
+            best = better(best, found);
+        } else {
+            for c in names.iter().enumerate() {
+                best = better(best, candidate(c));
             }
         }
-        Ok(best.1)
+        let best = best.expect("the static choice is a candidate");
+        Ok(best.2)
     }
 
     /// [`PolyEngine::new`] with the redundancy filter's static choice.

@@ -5,6 +5,7 @@
 
 use super::bits::Bits;
 use super::model::Images;
+use super::neighbours::NeighbourCounter;
 
 /// A per-cell, per-group family of image lists in one flat array.
 ///
@@ -86,6 +87,8 @@ pub struct Tables<B> {
     pub root: CellLists<B>,
     /// Face neighbours of each cell.
     pub neighbours: Vec<B>,
+    /// Counts empty neighbours of all cells at once.
+    pub counter: NeighbourCounter<B>,
     /// Images of each group.
     pub by_group: Vec<Vec<u32>>,
 }
@@ -108,11 +111,12 @@ impl<B: Bits> Tables<B> {
         }
         let cover = CellLists::build(n_cells, n_groups, |c| covering[c].clone(), images, &mask);
         let root = CellLists::build(n_cells, n_groups, |c| rooted[c].clone(), images, &mask);
-        let neighbours = images
+        let neighbours: Vec<B> = images
             .neighbours()
             .iter()
             .map(|ns| ns.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize))))
             .collect();
+        let counter = NeighbourCounter::new(images, &neighbours);
         let mut by_group = vec![Vec::new(); n_groups];
         for (k, &g) in images.group.iter().enumerate() {
             by_group[g as usize].push(k as u32);
@@ -126,6 +130,7 @@ impl<B: Bits> Tables<B> {
             cover,
             root,
             neighbours,
+            counter,
             by_group,
         }
     }
