@@ -17,6 +17,7 @@
 //!   best board, with a [`Trace`] of the best score over time.
 
 pub mod assign;
+pub mod breaks;
 pub mod construct;
 pub mod evolution;
 pub mod model;
@@ -53,11 +54,14 @@ pub enum Method {
     Ga,
     /// The artificial immune evolutionary algorithm of Muñoz et al.
     Aiea,
+    /// Scan-row tree search allowed a scheduled budget of mismatched
+    /// joins, with randomised restarts ([`breaks`]).
+    Breaks,
 }
 
 impl Method {
     /// Names accepted by `--method`.
-    pub const NAMES: &'static [&'static str] = &["tabu", "multi", "ga", "aiea"];
+    pub const NAMES: &'static [&'static str] = &["tabu", "multi", "ga", "aiea", "breaks"];
 
     /// Parses a `--method` name.
     pub fn from_name(name: &str) -> Option<Method> {
@@ -66,6 +70,7 @@ impl Method {
             "multi" => Some(Method::Multi),
             "ga" => Some(Method::Ga),
             "aiea" => Some(Method::Aiea),
+            "breaks" => Some(Method::Breaks),
             _ => None,
         }
     }
@@ -140,6 +145,16 @@ pub struct Params {
     pub population: usize,
     /// GA/AIEA: tournament size.
     pub tournament: usize,
+    /// Breaks: fraction of the board (scan order) placed without breaks.
+    pub breaks_from: f64,
+    /// Breaks: exponent of the schedule's growth after `breaks_from`.
+    pub breaks_shape: f64,
+    /// Breaks: initial total budget of breaks (0: a sixth of the joins).
+    pub breaks_budget: u32,
+    /// Breaks: nodes per randomised restart.
+    pub restart_nodes: u64,
+    /// `--start breaks`: share of the time budget spent building the start.
+    pub breaks_share: f64,
 }
 
 impl Default for Params {
@@ -171,6 +186,11 @@ impl Default for Params {
             relax_nodes: 2_000_000,
             population: 1000,
             tournament: 3,
+            breaks_from: 0.5,
+            breaks_shape: 1.0,
+            breaks_budget: 0,
+            restart_nodes: 5_000_000,
+            breaks_share: 0.25,
         }
     }
 }
@@ -204,6 +224,11 @@ impl Params {
         "relax_nodes",
         "population",
         "tournament",
+        "breaks_from",
+        "breaks_shape",
+        "breaks_budget",
+        "restart_nodes",
+        "breaks_share",
     ];
 
     /// Sets one knob from text (`name=value`; ranges as `lo..hi`, the
@@ -250,6 +275,11 @@ impl Params {
             "relax_nodes" => self.relax_nodes = num(value)?,
             "population" => self.population = num::<usize>(value)?.max(2),
             "tournament" => self.tournament = num::<usize>(value)?.max(1),
+            "breaks_from" => self.breaks_from = num::<f64>(value)?.clamp(0.0, 1.0),
+            "breaks_shape" => self.breaks_shape = num::<f64>(value)?.max(0.0),
+            "breaks_budget" => self.breaks_budget = num(value)?,
+            "restart_nodes" => self.restart_nodes = num::<u64>(value)?.max(1),
+            "breaks_share" => self.breaks_share = num::<f64>(value)?.clamp(0.0, 1.0),
             _ => return Err(format!("unknown parameter `{name}`: expected one of {}", Params::NAMES.join(", "))),
         }
         Ok(())
@@ -615,6 +645,10 @@ fn run_thread(shared: &Shared, k: usize, given: Option<State>) -> ThreadReport {
         Method::Multi => search::multi(&mut w, start),
         Method::Ga => evolution::genetic(&mut w, start),
         Method::Aiea => evolution::immune(&mut w, start),
+        Method::Breaks => {
+            let found = breaks::search(&mut w, breaks_knobs(&config.params), f64::INFINITY);
+            found.best.iter().for_each(|b| w.offer(b));
+        }
     }
     ThreadReport {
         seed,
@@ -631,11 +665,29 @@ pub fn build_start(w: &mut Worker, start: Start) -> State {
     match start {
         Start::Random => construct::random(w.model, &mut w.rng),
         Start::Scan => construct::scan(w.model, &mut w.rng),
+        Start::Breaks => {
+            let p = w.params;
+            let limit = w.shared.config.seconds * p.breaks_share;
+            match breaks::search(w, breaks_knobs(p), limit).best {
+                Some(s) => s,
+                None => construct::scan(w.model, &mut w.rng),
+            }
+        }
         Start::Cp => {
             let p = w.params;
             let relax = if p.relax > 0 { p.relax } else { default_relax(w.model) };
             construct::cp_relaxed(w.model, relax, p.relax_nodes, 4, &mut w.rng).0
         }
+    }
+}
+
+/// The breaks search's knobs from the tuning parameters.
+pub fn breaks_knobs(p: &Params) -> breaks::Knobs {
+    breaks::Knobs {
+        from: p.breaks_from,
+        shape: p.breaks_shape,
+        budget: p.breaks_budget,
+        restart_nodes: p.restart_nodes,
     }
 }
 
