@@ -24,7 +24,9 @@
 //! while searching.
 
 use super::model::{Model, NONE};
+use super::assign::checkerboard;
 use super::state::State;
+use super::swap::descend;
 use super::Worker;
 use std::collections::HashMap;
 
@@ -208,6 +210,11 @@ pub struct Knobs {
     pub budget: u32,
     /// Nodes per restart.
     pub restart_nodes: u64,
+    /// Polish every complete board by BW and a TSR descent.
+    pub polish: bool,
+    /// Complete boards looked for: up to `slack` more breaks than one
+    /// better than the best (useful with `polish`).
+    pub slack: u32,
 }
 
 /// Runs the breaks search until `stop` says so (checked every 64 K nodes)
@@ -221,7 +228,9 @@ pub fn search(w: &mut Worker, knobs: Knobs, cpu_limit: f64) -> Found {
     };
     let joins = model.joins as u32;
     let mut total = if knobs.budget > 0 { knobs.budget } else { (joins / 6).max(1) };
-    let mut limit = schedule(n, total, knobs.from, knobs.shape);
+    let mut flat = false;
+    let plan = |total: u32, flat: bool| if flat { vec![total; n] } else { schedule(n, total, knobs.from, knobs.shape) };
+    let mut limit = plan(total, flat);
     let mut used = vec![false; n];
     let mut frames = vec![Frame::default(); n + 1];
     // West and north neighbours of each cell (NONE on the border).
@@ -230,10 +239,14 @@ pub fn search(w: &mut Worker, knobs: Knobs, cpu_limit: f64) -> Found {
     let mut best: Option<State> = None;
     let mut best_breaks = u32::MAX;
     let mut nodes: u64 = 0;
+    let mut boards: u64 = 0;
     let mut restarts: u64 = 0;
     let mut stop = false;
     'restart: while !stop {
         restarts += 1;
+        if flat {
+            limit = plan(total, flat);
+        }
         t.shuffle(&mut w.rng);
         used.iter_mut().for_each(|u| *u = false);
         let mut restart_nodes = 0u64;
@@ -244,19 +257,26 @@ pub fn search(w: &mut Worker, knobs: Knobs, cpu_limit: f64) -> Found {
                 if d == n {
                     // A complete board.
                     let breaks = frames[n].breaks;
-                    if breaks < best_breaks {
-                        best_breaks = breaks;
+                    boards += 1;
+                    if breaks < best_breaks || knobs.polish {
                         let tile = (0..n).map(|c| t.cands[frames[c].placed as usize].tile as u32).collect();
                         let rot = (0..n).map(|c| t.cands[frames[c].placed as usize].rot).collect();
-                        let s = State::from_parts(model, tile, rot);
+                        let mut s = State::from_parts(model, tile, rot);
                         debug_assert_eq!(s.score, joins - breaks);
-                        w.offer(&s);
-                        best = Some(s);
-                        if breaks == 0 {
-                            break 'restart;
+                        if knobs.polish {
+                            checkerboard(model, &mut s, Some(&mut w.rng));
+                            descend(model, &mut s, &mut w.rng);
                         }
-                        total = breaks - 1;
-                        limit = schedule(n, total, knobs.from, knobs.shape);
+                        if joins - s.score < best_breaks {
+                            best_breaks = joins - s.score;
+                            w.offer(&s);
+                            best = Some(s);
+                            if best_breaks == 0 {
+                                break 'restart;
+                            }
+                            total = (best_breaks - 1 + knobs.slack).min(joins);
+                            limit = plan(total, flat);
+                        }
                     }
                     d -= 1;
                     entering = false;
@@ -323,8 +343,13 @@ pub fn search(w: &mut Worker, knobs: Knobs, cpu_limit: f64) -> Found {
             }
             let Some(ci) = chosen else {
                 if d == 0 {
-                    // Every board within the schedule has been seen.
-                    stop = true;
+                    // Every board within the schedule has been seen: allow
+                    // the breaks anywhere; once that tree is exhausted too,
+                    // no board has fewer breaks than the best.
+                    if flat {
+                        stop = true;
+                    }
+                    flat = true;
                     continue 'restart;
                 }
                 d -= 1;
@@ -353,5 +378,6 @@ pub fn search(w: &mut Worker, knobs: Knobs, cpu_limit: f64) -> Found {
         }
     }
     w.iterations += nodes;
+    w.boards += boards;
     Found { best, nodes, restarts }
 }

@@ -153,6 +153,11 @@ pub struct Params {
     pub breaks_budget: u32,
     /// Breaks: nodes per randomised restart.
     pub restart_nodes: u64,
+    /// Breaks: polish every complete board (BW, TSR descent).
+    pub breaks_polish: bool,
+    /// Breaks: complete boards looked for have up to this many more
+    /// breaks than one better than the best.
+    pub breaks_slack: u32,
     /// `--start breaks`: share of the time budget spent building the start.
     pub breaks_share: f64,
 }
@@ -187,10 +192,12 @@ impl Default for Params {
             population: 1000,
             tournament: 3,
             breaks_from: 0.5,
-            breaks_shape: 1.0,
+            breaks_shape: 4.0,
             breaks_budget: 0,
             restart_nodes: 5_000_000,
             breaks_share: 0.25,
+            breaks_polish: true,
+            breaks_slack: 3,
         }
     }
 }
@@ -229,6 +236,8 @@ impl Params {
         "breaks_budget",
         "restart_nodes",
         "breaks_share",
+        "breaks_polish",
+        "breaks_slack",
     ];
 
     /// Sets one knob from text (`name=value`; ranges as `lo..hi`, the
@@ -279,6 +288,10 @@ impl Params {
             "breaks_shape" => self.breaks_shape = num::<f64>(value)?.max(0.0),
             "breaks_budget" => self.breaks_budget = num(value)?,
             "restart_nodes" => self.restart_nodes = num::<u64>(value)?.max(1),
+            "breaks_polish" => {
+                self.breaks_polish = value.parse().map_err(|_| format!("`{value}`: expected true or false"))?
+            }
+            "breaks_slack" => self.breaks_slack = num(value)?,
             "breaks_share" => self.breaks_share = num::<f64>(value)?.clamp(0.0, 1.0),
             _ => return Err(format!("unknown parameter `{name}`: expected one of {}", Params::NAMES.join(", "))),
         }
@@ -344,6 +357,8 @@ pub struct ThreadReport {
     pub cpu_seconds: f64,
     /// Per-neighbourhood statistics (TA moves are not timed one by one).
     pub moves: Moves,
+    /// Complete boards found by the breaks search (method or start).
+    pub boards: u64,
 }
 
 /// The result of [`optimize`].
@@ -487,6 +502,8 @@ pub struct Worker<'a> {
     cpu_start: f64,
     /// Iterations done (reported in traces).
     pub iterations: u64,
+    /// Complete boards found by the breaks search.
+    pub boards: u64,
     /// Best score this thread found (-1 before its start board).
     pub best: i64,
     /// Per-neighbourhood statistics.
@@ -630,6 +647,7 @@ fn run_thread(shared: &Shared, k: usize, given: Option<State>) -> ThreadReport {
         thread: k,
         cpu_start: thread_cpu_seconds().unwrap_or(0.0),
         iterations: 0,
+        boards: 0,
         best: -1,
         moves: Moves::default(),
     };
@@ -657,6 +675,7 @@ fn run_thread(shared: &Shared, k: usize, given: Option<State>) -> ThreadReport {
         iterations: w.iterations,
         cpu_seconds: w.cpu_seconds(),
         moves: w.moves,
+        boards: w.boards,
     }
 }
 
@@ -688,6 +707,8 @@ pub fn breaks_knobs(p: &Params) -> breaks::Knobs {
         shape: p.breaks_shape,
         budget: p.breaks_budget,
         restart_nodes: p.restart_nodes,
+        polish: p.breaks_polish,
+        slack: p.breaks_slack,
     }
 }
 

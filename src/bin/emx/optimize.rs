@@ -42,7 +42,7 @@ pub struct OptimizeArgs {
     /// tabu: Schaus & Deville's tabu VLNS, polished by BO/BW/TSR/RO at each
     /// plateau; multi: the Salassa et al. neighbourhood cycle; ga, aiea:
     /// the evolutionary baselines of Muñoz et al.
-    #[arg(long, default_value = "tabu", value_parser = clap::builder::PossibleValuesParser::new(Method::NAMES))]
+    #[arg(long, default_value = "breaks", value_parser = clap::builder::PossibleValuesParser::new(Method::NAMES))]
     pub method: String,
     /// Start board: random, scan (scan-row greedy, holes filled last), cp
     /// (exact DLX fill with a tenth of the cells relaxed, then assignment).
