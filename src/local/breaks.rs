@@ -23,8 +23,8 @@
 //! The loop is iterative over preallocated arrays: nothing is allocated
 //! while searching.
 
-use super::model::{Model, NONE};
 use super::assign::checkerboard;
+use super::model::{Model, NONE};
 use super::state::State;
 use super::swap::descend;
 use super::Worker;
@@ -380,4 +380,37 @@ pub fn search(w: &mut Worker, knobs: Knobs, cpu_limit: f64) -> Found {
     w.iterations += nodes;
     w.boards += boards;
     Found { best, nodes, restarts }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedule_is_zero_then_grows_to_the_total() {
+        let s = schedule(100, 12, 0.5, 4.0);
+        assert_eq!(s.len(), 100);
+        assert!(s[..50].iter().all(|&k| k == 0));
+        assert!(s.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(s[99], 12);
+        assert_eq!(schedule(10, 3, 1.0, 1.0)[9], 3);
+        assert_eq!(schedule(1, 5, 0.5, 2.0), vec![5]);
+    }
+
+    #[test]
+    fn tables_list_every_look_under_its_keys() {
+        let p = crate::local::tests::meta("brendan_set2/pieces_05x05.txt");
+        let model = Model::new(&p).unwrap();
+        let t = Tables::new(&model).unwrap();
+        for m in 0..t.slots {
+            let any = t.any(m);
+            let all = &t.cands[t.start[any] as usize..t.start[any + 1] as usize];
+            for c in all {
+                assert_eq!(model.grey_mask[4 * c.tile as usize + c.rot as usize] as usize, m);
+                let k = t.exact(m, c.col[3] as usize, c.col[0] as usize);
+                let exact = &t.cands[t.start[k] as usize..t.start[k + 1] as usize];
+                assert!(exact.iter().any(|e| e.tile == c.tile && e.rot == c.rot));
+            }
+        }
+    }
 }
