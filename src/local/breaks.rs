@@ -69,8 +69,9 @@ impl Tables {
         self.slots * self.nc * (self.nc + 2) + m
     }
 
-    /// Builds the tables; `None` when the puzzle has more than 255 colours
-    /// or 65536 tiles.
+    /// Builds the tables; `None` when the puzzle has more than 256 colours
+    /// (grey included) or 65536 tiles ([`optimize`](super::optimize) then
+    /// refuses the method).
     pub fn new(model: &Model) -> Option<Tables> {
         let n = model.n();
         if n > 1 << 16 {

@@ -180,6 +180,9 @@ pub enum OptimizeError {
     /// The given start board is unusable.
     #[error("start board: {0}")]
     Start(#[from] state::StateError),
+    /// The breaks search cannot index this puzzle's colours.
+    #[error("the breaks search handles at most 255 colours (besides grey) and 65536 tiles")]
+    BreaksTables,
     /// The CPU clock is not available on this platform.
     #[error("--clock cpu is not supported on this platform")]
     NoCpuClock,
@@ -372,6 +375,10 @@ pub fn optimize(
     let model = Model::new(puzzle)?;
     if config.clock == Clock::Cpu && thread_cpu_seconds().is_none() {
         return Err(OptimizeError::NoCpuClock);
+    }
+    let uses_breaks = config.method == Method::Breaks || (config.start == Start::Breaks && start_board.is_none());
+    if uses_breaks && breaks::Tables::new(&model).is_none() {
+        return Err(OptimizeError::BreaksTables);
     }
     let given = start_board.map(|b| State::from_board(&model, puzzle, b)).transpose()?;
     let target = config.target.unwrap_or(model.joins as u32).min(model.joins as u32);

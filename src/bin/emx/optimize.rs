@@ -186,7 +186,9 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
     let control = Control { cancel: Some(interrupt_flag()), on_improve: Some(&on_improve) };
     let outcome = match local::optimize(puzzle, &config, start_board.as_ref(), &control) {
         Ok(o) => o,
-        Err(e @ (local::OptimizeError::Model(_) | local::OptimizeError::Start(_))) => {
+        Err(
+            e @ (local::OptimizeError::Model(_) | local::OptimizeError::Start(_) | local::OptimizeError::BreaksTables),
+        ) => {
             eprintln!("error: {}: {e}", instance.file);
             return Ok(EXIT_BAD_INPUT);
         }
