@@ -19,11 +19,14 @@ pub enum Start {
     /// solved exactly (every join matched) by DLX, and the left-out cells
     /// are filled optimally by assignment.
     Cp,
+    /// The best board of a tree search with breaks
+    /// ([`breaks`](super::breaks)) run for a share of the budget.
+    Breaks,
 }
 
 impl Start {
     /// Names accepted by `--start`.
-    pub const NAMES: &'static [&'static str] = &["random", "scan", "cp"];
+    pub const NAMES: &'static [&'static str] = &["random", "scan", "cp", "breaks"];
 
     /// Parses a `--start` name.
     pub fn from_name(name: &str) -> Option<Start> {
@@ -31,6 +34,7 @@ impl Start {
             "random" => Some(Start::Random),
             "scan" => Some(Start::Scan),
             "cp" => Some(Start::Cp),
+            "breaks" => Some(Start::Breaks),
             _ => None,
         }
     }

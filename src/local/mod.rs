@@ -17,9 +17,11 @@
 //!   best board, with a [`Trace`] of the best score over time.
 
 pub mod assign;
+pub mod breaks;
 pub mod construct;
 pub mod evolution;
 pub mod model;
+mod params;
 pub mod region;
 pub mod search;
 pub mod state;
@@ -28,6 +30,7 @@ mod trace;
 
 pub use construct::Start;
 pub use model::{Model, ModelError};
+pub use params::Params;
 pub use state::State;
 pub use trace::{Trace, TracePoint};
 
@@ -53,11 +56,14 @@ pub enum Method {
     Ga,
     /// The artificial immune evolutionary algorithm of Muñoz et al.
     Aiea,
+    /// Scan-row tree search allowed a scheduled budget of mismatched
+    /// joins, with randomised restarts ([`breaks`]).
+    Breaks,
 }
 
 impl Method {
     /// Names accepted by `--method`.
-    pub const NAMES: &'static [&'static str] = &["tabu", "multi", "ga", "aiea"];
+    pub const NAMES: &'static [&'static str] = &["tabu", "multi", "ga", "aiea", "breaks"];
 
     /// Parses a `--method` name.
     pub fn from_name(name: &str) -> Option<Method> {
@@ -66,193 +72,9 @@ impl Method {
             "multi" => Some(Method::Multi),
             "ga" => Some(Method::Ga),
             "aiea" => Some(Method::Aiea),
+            "breaks" => Some(Method::Breaks),
             _ => None,
         }
-    }
-}
-
-/// Tuning knobs. The defaults are those used for the reported results.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Params {
-    /// TA: cells per assignment move (TA.K of Salassa et al.; 0: a
-    /// sixteenth of the cells, at least 8, for `tabu`; 16 for `multi`).
-    pub ta_cells: usize,
-    /// TA: preference for badly matched cells: a cell with `b` unmatched
-    /// sides is picked with weight `1 + bias * b`.
-    pub bias: u32,
-    /// Tabu tenure of a selected cell, in iterations (drawn in the range).
-    pub tabu_cell: (u64, u64),
-    /// Tabu tenure of a reverse move (to, from).
-    pub tabu_pair: (u64, u64),
-    /// Iterations without improving the current board that make a plateau
-    /// (0: six per cell of the board, at least 1500).
-    pub plateau: u64,
-    /// Random swap-and-rotate moves of one diversification.
-    pub perturb_moves: usize,
-    /// Diversify by forced TA moves (one tile must leave its cell) instead
-    /// of random swaps.
-    pub kick: bool,
-    /// Extra swaps of a diversification per consecutive plateau without a
-    /// new best (adaptive perturbation strength).
-    pub perturb_grow: usize,
-    /// Plateaus without a new best before the best board is restored.
-    pub intensify_after: u32,
-    /// Plateaus without a new best of the search before the current board
-    /// is replaced by a fresh start board (0: never).
-    pub restart_after: u32,
-    /// TA (method `tabu`): selected cells per move whose tile must leave
-    /// its cell (0: the move never lowers the score).
-    pub force: usize,
-    /// Method `tabu`, acceptance at a plateau without a new best
-    /// (iterated local search "better or within T"): 0 = restore the best
-    /// after `intensify_after` plateaus; T > 0 = continue from the current
-    /// local optimum when it is within T joins of the best, else restore
-    /// the best at once (`intensify_after` unused).
-    pub accept: u32,
-    /// Method `tabu`: late-acceptance walk of swap-and-rotate moves as the
-    /// diversification (history length; 0 = random swaps instead).
-    pub lahc: usize,
-    /// Method `tabu`: moves of one late-acceptance walk.
-    pub lahc_moves: usize,
-    /// Method `tabu`: how far below the start score the late-acceptance
-    /// walk may go at first (its history starts at score − slack).
-    pub lahc_slack: u32,
-    /// Method `tabu`: RO regions re-solved as the diversification, each
-    /// result kept even when it lowers the score (0 = random swaps).
-    pub ro_kick: usize,
-    /// Run BO, BW, TSR and RO at each plateau (method `tabu`).
-    pub polish: bool,
-    /// TA iterations per cycle (method `multi`, TA.N).
-    pub ta_iterations: u64,
-    /// RO: region height and width.
-    pub region: (usize, usize),
-    /// RO: regions re-solved per cycle (Clique.N).
-    pub regions_per_cycle: usize,
-    /// RO and BO: most holes tried, and DLX nodes per try.
-    pub max_holes: u32,
-    /// RO and BO: DLX nodes per number of holes.
-    pub resolve_nodes: u64,
-    /// CP-relaxed start: cells left out, DLX node limit, tries.
-    pub relax: usize,
-    /// CP-relaxed start: DLX nodes per try.
-    pub relax_nodes: u64,
-    /// GA/AIEA: population size.
-    pub population: usize,
-    /// GA/AIEA: tournament size.
-    pub tournament: usize,
-}
-
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            ta_cells: 0,
-            bias: 4,
-            tabu_cell: (2, 6),
-            tabu_pair: (10, 40),
-            plateau: 0,
-            perturb_moves: 6,
-            perturb_grow: 0,
-            kick: false,
-            intensify_after: 5,
-            restart_after: 0,
-            force: 0,
-            accept: 0,
-            lahc: 0,
-            lahc_moves: 2000,
-            lahc_slack: 3,
-            ro_kick: 0,
-            polish: true,
-            ta_iterations: 1000,
-            region: (4, 4),
-            regions_per_cycle: 3,
-            max_holes: 3,
-            resolve_nodes: 50_000,
-            relax: 0,
-            relax_nodes: 2_000_000,
-            population: 1000,
-            tournament: 3,
-        }
-    }
-}
-
-impl Params {
-    /// Names accepted by [`Params::set`].
-    pub const NAMES: &'static [&'static str] = &[
-        "ta_cells",
-        "bias",
-        "tabu_cell",
-        "tabu_pair",
-        "plateau",
-        "perturb_moves",
-        "perturb_grow",
-        "kick",
-        "intensify_after",
-        "restart_after",
-        "force",
-        "accept",
-        "lahc",
-        "lahc_moves",
-        "lahc_slack",
-        "ro_kick",
-        "polish",
-        "ta_iterations",
-        "region",
-        "regions_per_cycle",
-        "max_holes",
-        "resolve_nodes",
-        "relax",
-        "relax_nodes",
-        "population",
-        "tournament",
-    ];
-
-    /// Sets one knob from text (`name=value`; ranges as `lo..hi`, the
-    /// region as `HxW`, `polish` as true/false).
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        fn num<T: std::str::FromStr>(v: &str) -> Result<T, String> {
-            v.trim().parse().map_err(|_| format!("`{v}` is not a valid number"))
-        }
-        fn range(v: &str) -> Result<(u64, u64), String> {
-            let (a, b) = v.split_once("..").ok_or_else(|| format!("`{v}`: expected LO..HI"))?;
-            let (a, b) = (num(a)?, num(b)?);
-            if a > b {
-                return Err(format!("`{v}`: LO is above HI"));
-            }
-            Ok((a, b))
-        }
-        match name {
-            "ta_cells" => self.ta_cells = num::<usize>(value)?.max(1),
-            "bias" => self.bias = num(value)?,
-            "tabu_cell" => self.tabu_cell = range(value)?,
-            "tabu_pair" => self.tabu_pair = range(value)?,
-            "plateau" => self.plateau = num(value)?,
-            "perturb_moves" => self.perturb_moves = num(value)?,
-            "perturb_grow" => self.perturb_grow = num(value)?,
-            "kick" => self.kick = value.parse().map_err(|_| format!("`{value}`: expected true or false"))?,
-            "intensify_after" => self.intensify_after = num::<u32>(value)?.max(1),
-            "restart_after" => self.restart_after = num(value)?,
-            "force" => self.force = num(value)?,
-            "accept" => self.accept = num(value)?,
-            "lahc" => self.lahc = num(value)?,
-            "lahc_moves" => self.lahc_moves = num(value)?,
-            "lahc_slack" => self.lahc_slack = num(value)?,
-            "ro_kick" => self.ro_kick = num(value)?,
-            "polish" => self.polish = value.parse().map_err(|_| format!("`{value}`: expected true or false"))?,
-            "ta_iterations" => self.ta_iterations = num(value)?,
-            "region" => {
-                let (h, w) = value.split_once(['x', 'X']).ok_or_else(|| format!("`{value}`: expected HxW"))?;
-                self.region = (num::<usize>(h)?.max(1), num::<usize>(w)?.max(1));
-            }
-            "regions_per_cycle" => self.regions_per_cycle = num(value)?,
-            "max_holes" => self.max_holes = num(value)?,
-            "resolve_nodes" => self.resolve_nodes = num(value)?,
-            "relax" => self.relax = num(value)?,
-            "relax_nodes" => self.relax_nodes = num(value)?,
-            "population" => self.population = num::<usize>(value)?.max(2),
-            "tournament" => self.tournament = num::<usize>(value)?.max(1),
-            _ => return Err(format!("unknown parameter `{name}`: expected one of {}", Params::NAMES.join(", "))),
-        }
-        Ok(())
     }
 }
 
@@ -314,6 +136,8 @@ pub struct ThreadReport {
     pub cpu_seconds: f64,
     /// Per-neighbourhood statistics (TA moves are not timed one by one).
     pub moves: Moves,
+    /// Complete boards found by the breaks search (method or start).
+    pub boards: u64,
 }
 
 /// The result of [`optimize`].
@@ -356,6 +180,9 @@ pub enum OptimizeError {
     /// The given start board is unusable.
     #[error("start board: {0}")]
     Start(#[from] state::StateError),
+    /// The breaks search cannot index this puzzle's colours.
+    #[error("the breaks search handles at most 255 colours (besides grey) and 65536 tiles")]
+    BreaksTables,
     /// The CPU clock is not available on this platform.
     #[error("--clock cpu is not supported on this platform")]
     NoCpuClock,
@@ -457,6 +284,8 @@ pub struct Worker<'a> {
     cpu_start: f64,
     /// Iterations done (reported in traces).
     pub iterations: u64,
+    /// Complete boards found by the breaks search.
+    pub boards: u64,
     /// Best score this thread found (-1 before its start board).
     pub best: i64,
     /// Per-neighbourhood statistics.
@@ -547,6 +376,10 @@ pub fn optimize(
     if config.clock == Clock::Cpu && thread_cpu_seconds().is_none() {
         return Err(OptimizeError::NoCpuClock);
     }
+    let uses_breaks = config.method == Method::Breaks || (config.start == Start::Breaks && start_board.is_none());
+    if uses_breaks && breaks::Tables::new(&model).is_none() {
+        return Err(OptimizeError::BreaksTables);
+    }
     let given = start_board.map(|b| State::from_board(&model, puzzle, b)).transpose()?;
     let target = config.target.unwrap_or(model.joins as u32).min(model.joins as u32);
     let shared = Shared {
@@ -600,6 +433,7 @@ fn run_thread(shared: &Shared, k: usize, given: Option<State>) -> ThreadReport {
         thread: k,
         cpu_start: thread_cpu_seconds().unwrap_or(0.0),
         iterations: 0,
+        boards: 0,
         best: -1,
         moves: Moves::default(),
     };
@@ -615,6 +449,10 @@ fn run_thread(shared: &Shared, k: usize, given: Option<State>) -> ThreadReport {
         Method::Multi => search::multi(&mut w, start),
         Method::Ga => evolution::genetic(&mut w, start),
         Method::Aiea => evolution::immune(&mut w, start),
+        Method::Breaks => {
+            let found = breaks::search(&mut w, breaks_knobs(&config.params), f64::INFINITY);
+            found.best.iter().for_each(|b| w.offer(b));
+        }
     }
     ThreadReport {
         seed,
@@ -623,6 +461,7 @@ fn run_thread(shared: &Shared, k: usize, given: Option<State>) -> ThreadReport {
         iterations: w.iterations,
         cpu_seconds: w.cpu_seconds(),
         moves: w.moves,
+        boards: w.boards,
     }
 }
 
@@ -631,11 +470,31 @@ pub fn build_start(w: &mut Worker, start: Start) -> State {
     match start {
         Start::Random => construct::random(w.model, &mut w.rng),
         Start::Scan => construct::scan(w.model, &mut w.rng),
+        Start::Breaks => {
+            let p = w.params;
+            let limit = w.shared.config.seconds * p.breaks_share;
+            match breaks::search(w, breaks_knobs(p), limit).best {
+                Some(s) => s,
+                None => construct::scan(w.model, &mut w.rng),
+            }
+        }
         Start::Cp => {
             let p = w.params;
             let relax = if p.relax > 0 { p.relax } else { default_relax(w.model) };
             construct::cp_relaxed(w.model, relax, p.relax_nodes, 4, &mut w.rng).0
         }
+    }
+}
+
+/// The breaks search's knobs from the tuning parameters.
+pub fn breaks_knobs(p: &Params) -> breaks::Knobs {
+    breaks::Knobs {
+        from: p.breaks_from,
+        shape: p.breaks_shape,
+        budget: p.breaks_budget,
+        restart_nodes: p.restart_nodes,
+        polish: p.breaks_polish,
+        slack: p.breaks_slack,
     }
 }
 

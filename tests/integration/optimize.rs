@@ -94,6 +94,8 @@ fn every_method_and_start_runs_and_respects_the_clue() {
         (Method::Ga, Start::Random),
         (Method::Aiea, Start::Scan),
         (Method::Tabu, Start::Cp),
+        (Method::Breaks, Start::Scan),
+        (Method::Tabu, Start::Breaks),
     ] {
         let params = Params { population: 20, relax_nodes: 20_000, ..Params::default() };
         let config =
@@ -113,8 +115,12 @@ fn every_method_and_start_runs_and_respects_the_clue() {
 /// Solves `puzzle` to every join matched, within a generous CPU budget
 /// (the search stops as soon as it gets there).
 fn solve_to_maximum(puzzle: &emx::edgematch::EdgePuzzle, seed: u64) {
+    solve_to_maximum_with(puzzle, seed, Method::Tabu);
+}
+
+fn solve_to_maximum_with(puzzle: &emx::edgematch::EdgePuzzle, seed: u64, method: Method) {
     let config = Config {
-        method: Method::Tabu,
+        method,
         start: Start::Random,
         seed,
         threads: 1,
@@ -127,6 +133,59 @@ fn solve_to_maximum(puzzle: &emx::edgematch::EdgePuzzle, seed: u64) {
     assert_eq!(out.stop, Stop::Target, "seed {seed}: {:?}", out.score);
     assert_eq!(out.score.matched, puzzle.n_joins());
     out.board.check_solution(puzzle).unwrap();
+}
+
+#[test]
+fn breaks_solves_planted_puzzles_to_the_maximum() {
+    // The tree search with breaks finds the planted (or another perfect)
+    // board: an exact backtracker when no break is needed.
+    for (size, seed) in [(6, 1), (8, 2), (9, 3)] {
+        let g = generate(&GenerateSpec {
+            rows: size,
+            cols: size,
+            style: Style::Frame { border_colors: 5, inner_colors: 14 },
+            seed,
+        })
+        .unwrap();
+        solve_to_maximum_with(&g.puzzle, seed, Method::Breaks);
+    }
+}
+
+#[test]
+fn breaks_boards_score_as_reported() {
+    // META 10x10 has no perfect board known: every board the breaks search
+    // reports (each trace point's board is the best so far) is complete,
+    // valid, and scores what it reports when rescored from scratch.
+    let puzzle = load("instances/edgematch/meta2010/pieces_10x10.txt");
+    for polish in ["true", "false"] {
+        let mut params = Params::default();
+        params.set("breaks_polish", polish).unwrap();
+        let config = Config {
+            method: Method::Breaks,
+            start: Start::Scan,
+            seed: 9,
+            threads: 1,
+            seconds: 0.5,
+            clock: Clock::Cpu,
+            target: None,
+            params,
+        };
+        let seen = std::sync::Mutex::new(Vec::new());
+        let on_improve = |b: &emx::edgematch::Board, score: u32, _: f64| {
+            seen.lock().unwrap().push((b.clone(), score));
+        };
+        let control = Control { cancel: None, on_improve: Some(&on_improve) };
+        let out = local::optimize(&puzzle, &config, None, &control).unwrap();
+        let seen = seen.into_inner().unwrap();
+        assert!(seen.len() >= 2, "the search improves on its start board");
+        for (b, score) in &seen {
+            b.check(&puzzle).unwrap();
+            assert!(b.cells.iter().all(Option::is_some));
+            assert_eq!(b.score(&puzzle).matched, *score as usize);
+        }
+        assert_eq!(seen.last().unwrap().1 as usize, out.score.matched);
+        assert_eq!(out.board.score(&puzzle), out.score);
+    }
 }
 
 #[test]
@@ -230,6 +289,6 @@ fn svg_board_and_trace_chart() {
     // The trace is a chart with the method named in it.
     let chart = std::fs::read_to_string(&trace).unwrap();
     let doc = roxmltree::Document::parse(&chart).expect("trace SVG parses");
-    assert!(doc.descendants().any(|n| n.text().is_some_and(|t| t.contains("tabu"))));
+    assert!(doc.descendants().any(|n| n.text().is_some_and(|t| t.contains("breaks"))));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -39,13 +39,15 @@ pub struct OptimizeArgs {
     /// board wins.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// tabu: Schaus & Deville's tabu VLNS, polished by BO/BW/TSR/RO at each
-    /// plateau; multi: the Salassa et al. neighbourhood cycle; ga, aiea:
-    /// the evolutionary baselines of Muñoz et al.
-    #[arg(long, default_value = "tabu", value_parser = clap::builder::PossibleValuesParser::new(Method::NAMES))]
+    /// breaks: scan-row tree search allowed a scheduled budget of mismatched
+    /// joins, randomised restarts; tabu: Schaus & Deville's tabu VLNS,
+    /// polished by BO/BW/TSR/RO at each plateau; multi: the Salassa et al.
+    /// neighbourhood cycle; ga, aiea: the evolutionary baselines of Muñoz et al.
+    #[arg(long, default_value = "breaks", value_parser = clap::builder::PossibleValuesParser::new(Method::NAMES))]
     pub method: String,
     /// Start board: random, scan (scan-row greedy, holes filled last), cp
-    /// (exact DLX fill with a tenth of the cells relaxed, then assignment).
+    /// (exact DLX fill with a tenth of the cells relaxed, then assignment),
+    /// breaks (the breaks search for `breaks_share` of the budget).
     #[arg(long, default_value = "scan", value_parser = clap::builder::PossibleValuesParser::new(Start::NAMES))]
     pub start: String,
     /// Start from this board file instead (every thread).
@@ -82,7 +84,8 @@ pub struct OptimizeArgs {
     /// kick, force, intensify_after, restart_after, polish, ta_iterations,
     /// region (HxW),
     /// regions_per_cycle, max_holes, resolve_nodes, relax, relax_nodes,
-    /// population, tournament.
+    /// population, tournament, breaks_from, breaks_shape, breaks_budget,
+    /// restart_nodes, breaks_polish, breaks_slack, breaks_share.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
     /// Output format.
@@ -183,7 +186,9 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
     let control = Control { cancel: Some(interrupt_flag()), on_improve: Some(&on_improve) };
     let outcome = match local::optimize(puzzle, &config, start_board.as_ref(), &control) {
         Ok(o) => o,
-        Err(e @ (local::OptimizeError::Model(_) | local::OptimizeError::Start(_))) => {
+        Err(
+            e @ (local::OptimizeError::Model(_) | local::OptimizeError::Start(_) | local::OptimizeError::BreaksTables),
+        ) => {
             eprintln!("error: {}: {e}", instance.file);
             return Ok(EXIT_BAD_INPUT);
         }
