@@ -13,7 +13,7 @@
 #   NICE=N           niceness of the runs (default 10)
 #   SEED=N           seed (default 1)
 #   PARALLEL=1       run the five instances at once (default: one after another)
-#   METHOD=tabu      any --method of emx optimize
+#   METHOD=breaks    any --method of emx optimize (the default, breaks)
 #   EXTRA="..."      more emx optimize arguments
 #   EMX=PATH         the emx binary to run (default: the release build)
 set -euo pipefail
@@ -22,7 +22,7 @@ out=${1:-target/optimize-bench}
 clock=${CLOCK:-cpu}
 scale=${SCALE:-1}
 seed=${SEED:-1}
-method=${METHOD:-tabu}
+method=${METHOD:-breaks}
 mkdir -p "$out"
 cargo build --release --quiet
 emx=${EMX:-./target/release/emx}
