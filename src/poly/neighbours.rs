@@ -69,16 +69,7 @@ impl<B: Bits> NeighbourCounter<B> {
         let mut out = [B::default(); 7];
         match self {
             NeighbourCounter::Shifts(dirs) => {
-                // Three-bit counters, one per cell: (b0, b1, b2).
-                let (mut b0, mut b1, mut b2) = (B::default(), B::default(), B::default());
-                for &(s, up, has) in dirs {
-                    let x = if up { free.shr(s) } else { free.shl(s) }.and(has);
-                    let c0 = b0.and(x);
-                    b0 = b0.xor(x);
-                    let c1 = b1.and(c0);
-                    b1 = b1.xor(c0);
-                    b2 = b2.or(c1);
-                }
+                let (b0, b1, b2) = sliced_counts(dirs, free);
                 let sel = |b: B, on: bool| if on { b } else { b.not() };
                 for (k, o) in out.iter_mut().enumerate() {
                     *o = free.and(sel(b0, k & 1 != 0)).and(sel(b1, k & 2 != 0)).and(sel(b2, k & 4 != 0));
@@ -101,16 +92,7 @@ impl<B: Bits> NeighbourCounter<B> {
     pub fn fewest(&self, free: B) -> B {
         match self {
             NeighbourCounter::Shifts(dirs) => {
-                // Three-bit counters, one per cell: (b0, b1, b2).
-                let (mut b0, mut b1, mut b2) = (B::default(), B::default(), B::default());
-                for &(s, up, has) in dirs {
-                    let x = if up { free.shr(s) } else { free.shl(s) }.and(has);
-                    let c0 = b0.and(x);
-                    b0 = b0.xor(x);
-                    let c1 = b1.and(c0);
-                    b1 = b1.xor(c0);
-                    b2 = b2.or(c1);
-                }
+                let (b0, b1, b2) = sliced_counts(dirs, free);
                 // Counts 0..3, then 4..7.
                 let low = free.andnot(b2);
                 let high = free.and(b2);
@@ -130,6 +112,23 @@ impl<B: Bits> NeighbourCounter<B> {
             NeighbourCounter::PerCell(_) => self.levels(free).into_iter().find(|l| !l.is_zero()).unwrap_or_default(),
         }
     }
+}
+
+/// Per-cell counts of `free` neighbours as three bit planes `(b0, b1, b2)`
+/// (a cell's count is `b0 + 2 b1 + 4 b2`), by bit-sliced additions of
+/// `free` shifted along each direction of `dirs`.
+#[inline(always)]
+fn sliced_counts<B: Bits>(dirs: &[(u32, bool, B)], free: B) -> (B, B, B) {
+    let (mut b0, mut b1, mut b2) = (B::default(), B::default(), B::default());
+    for &(s, up, has) in dirs {
+        let x = if up { free.shr(s) } else { free.shl(s) }.and(has);
+        let c0 = b0.and(x);
+        b0 = b0.xor(x);
+        let c1 = b1.and(c0);
+        b1 = b1.xor(c0);
+        b2 = b2.or(c1);
+    }
+    (b0, b1, b2)
 }
 
 #[cfg(test)]
