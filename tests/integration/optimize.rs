@@ -212,6 +212,29 @@ fn brendan_6x6_is_solved_to_the_maximum() {
     solve_to_maximum(&load("instances/edgematch/brendan_set2/pieces_06x06.txt"), 1);
 }
 
+/// The breaks search keys its candidate lists by colour bytes: a puzzle
+/// with more colours is refused with exit 2 and a reason, as method and as
+/// start, never silently run on the start board; tabu still runs on it.
+#[test]
+fn breaks_refuses_more_than_255_colours() {
+    let dir = temp_dir("colours");
+    let f = dir.join("c300.txt");
+    let f = f.to_str().unwrap();
+    let out = emx(&["generate", "edgematch", "--size", "20", "--colors", "300", "--seed", "1", "-o", f]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    for args in [&["--method", "breaks"][..], &["--method", "tabu", "--start", "breaks"]] {
+        let mut a = vec!["optimize", f, "--time", "0.2", "-q"];
+        a.extend_from_slice(args);
+        let out = emx(&a);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("at most 255 colours"), "{args:?}: {err}");
+    }
+    let out = emx(&["optimize", f, "--time", "0.2", "-q", "--method", "tabu"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn bad_input_exits_2() {
     let out = emx(&["optimize", "instances/polycube/somacube_def.txt", "--time", "0"]);
