@@ -165,8 +165,7 @@ impl State {
         self.slot_pos[cell][slot] = i as u32;
         self.dem_len[pi] += 1;
         if i == 0 {
-            self.active_pos[pi] = self.active.len() as u32;
-            self.active.push(p);
+            set_insert(&mut self.active, &mut self.active_pos, p);
         }
     }
 
@@ -181,12 +180,7 @@ impl State {
         self.slot_pos[cell][slot] = NONE;
         self.dem_len[pi] -= 1;
         if last == 0 {
-            let ap = self.active_pos[pi] as usize;
-            let back = *self.active.last().expect("active pair");
-            self.active[ap] = back;
-            self.active_pos[back as usize] = ap as u32;
-            self.active.pop();
-            self.active_pos[pi] = NONE;
+            set_remove(&mut self.active, &mut self.active_pos, p);
         }
     }
 
@@ -196,13 +190,7 @@ impl State {
         if k < 2 {
             return;
         }
-        let pos = self.bucket_pos[cell] as usize;
-        let b = &mut self.bucket[k];
-        let back = *b.last().expect("bucketed cell");
-        b[pos] = back;
-        b.pop();
-        self.bucket_pos[back as usize] = pos as u32;
-        self.bucket_pos[cell] = NONE;
+        set_remove(&mut self.bucket[k], &mut self.bucket_pos, cell as u32);
     }
 
     #[inline]
@@ -211,8 +199,7 @@ impl State {
         if k < 2 {
             return;
         }
-        self.bucket_pos[cell] = self.bucket[k].len() as u32;
-        self.bucket[k].push(cell as u32);
+        set_insert(&mut self.bucket[k], &mut self.bucket_pos, cell as u32);
     }
 
     /// Whether another slot of `cell` already represents pair `p`.
@@ -402,6 +389,27 @@ impl State {
     pub fn demand(&self, p: u32) -> &[u32] {
         &self.dem[p as usize][..self.dem_len[p as usize] as usize]
     }
+}
+
+/// Adds `x` to the sparse set `list` whose positions are `pos`
+/// (`list[pos[x]] == x` for every member; `pos[x] == NONE` otherwise).
+#[inline]
+fn set_insert(list: &mut Vec<u32>, pos: &mut [u32], x: u32) {
+    pos[x as usize] = list.len() as u32;
+    list.push(x);
+}
+
+/// Removes member `x` from the sparse set `list` in O(1): the last member
+/// takes its place.
+#[inline]
+fn set_remove(list: &mut Vec<u32>, pos: &mut [u32], x: u32) {
+    let at = pos[x as usize] as usize;
+    let back = list.pop().expect("a member");
+    if back != x {
+        list[at] = back;
+        pos[back as usize] = at as u32;
+    }
+    pos[x as usize] = NONE;
 }
 
 #[cfg(test)]
