@@ -170,6 +170,9 @@ impl Params {
         fn num<T: std::str::FromStr>(v: &str) -> Result<T, String> {
             v.trim().parse().map_err(|_| format!("`{v}` is not a valid number"))
         }
+        fn flag(v: &str) -> Result<bool, String> {
+            v.parse().map_err(|_| format!("`{v}`: expected true or false"))
+        }
         fn range(v: &str) -> Result<(u64, u64), String> {
             let (a, b) = v.split_once("..").ok_or_else(|| format!("`{v}`: expected LO..HI"))?;
             let (a, b) = (num(a)?, num(b)?);
@@ -186,7 +189,7 @@ impl Params {
             "plateau" => self.plateau = num(value)?,
             "perturb_moves" => self.perturb_moves = num(value)?,
             "perturb_grow" => self.perturb_grow = num(value)?,
-            "kick" => self.kick = value.parse().map_err(|_| format!("`{value}`: expected true or false"))?,
+            "kick" => self.kick = flag(value)?,
             "intensify_after" => self.intensify_after = num::<u32>(value)?.max(1),
             "restart_after" => self.restart_after = num(value)?,
             "force" => self.force = num(value)?,
@@ -195,7 +198,7 @@ impl Params {
             "lahc_moves" => self.lahc_moves = num(value)?,
             "lahc_slack" => self.lahc_slack = num(value)?,
             "ro_kick" => self.ro_kick = num(value)?,
-            "polish" => self.polish = value.parse().map_err(|_| format!("`{value}`: expected true or false"))?,
+            "polish" => self.polish = flag(value)?,
             "ta_iterations" => self.ta_iterations = num(value)?,
             "region" => {
                 let (h, w) = value.split_once(['x', 'X']).ok_or_else(|| format!("`{value}`: expected HxW"))?;
@@ -212,9 +215,7 @@ impl Params {
             "breaks_shape" => self.breaks_shape = num::<f64>(value)?.max(0.0),
             "breaks_budget" => self.breaks_budget = num(value)?,
             "restart_nodes" => self.restart_nodes = num::<u64>(value)?.max(1),
-            "breaks_polish" => {
-                self.breaks_polish = value.parse().map_err(|_| format!("`{value}`: expected true or false"))?
-            }
+            "breaks_polish" => self.breaks_polish = flag(value)?,
             "breaks_slack" => self.breaks_slack = num(value)?,
             "breaks_share" => self.breaks_share = num::<f64>(value)?.clamp(0.0, 1.0),
             _ => return Err(format!("unknown parameter `{name}`: expected one of {}", Params::NAMES.join(", "))),
