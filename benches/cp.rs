@@ -2,7 +2,11 @@
 //! enumerating every solution of edge-matching puzzles.
 //!
 //! Run: `cargo bench --bench cp -- [--time-limit S] [--no-ablation]
-//! [--no-cpsat] [--generated] [FILE...]`. Without files: Brendan set-2 6x6, 7x7 and 8x8,
+//! [--no-cpsat] [--generated] [--estimate PROBES [--cp SPEC]...] [FILE...]`.
+//! With `--estimate`, nothing is enumerated: per instance and `--cp`
+//! configuration (the default when none is given) it prints Knuth's
+//! estimate of cp's nodes and boards (one per symmetry class) from
+//! PROBES random probes, with the standard error. Without files: Brendan set-2 6x6, 7x7 and 8x8,
 //! then Benoist-style puzzles from `emx::edgematch::generate` (uniform
 //! colours; sizes, colour counts and seeds in `GENERATED`, chosen so that
 //! each has few solutions, as in the paper), written as META files to a
@@ -138,11 +142,32 @@ fn print(file: &str, r: &Row) {
     );
 }
 
+/// `--estimate`: Knuth's estimate of the cp tree per configuration.
+fn estimate(file: &str, short: &str, specs: &[String], probes: u64) {
+    let inst = input::load(Path::new(file), None, 1).expect("instance loads");
+    let input::InstanceKind::EdgeMatch(e) = &inst.kind else {
+        println!("{short:<16} not an edge-matching puzzle");
+        return;
+    };
+    for spec in specs {
+        let cfg = CpConfig::parse(spec).expect("--cp spec");
+        let mut engine = emx::cp::CpEngine::new(&e.puzzle, inst.problem(), cfg);
+        let cpu0 = cpu_seconds();
+        let est = engine.estimate(probes, 1);
+        let cpu = cpu_seconds().zip(cpu0).map_or("-".to_string(), |(b, a)| format!("{:.2}", b - a));
+        println!(
+            "{short:<16} cp {spec:<40} {:>8} probes: nodes {:.3e} +- {:.1e}, boards {:.3e} ({cpu} CPU s)",
+            est.probes, est.nodes, est.nodes_error, est.solutions
+        );
+    }
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let mut limit = Duration::from_secs(300);
     let (mut ablation, mut with_cpsat, mut with_generated) = (true, true, false);
     let mut files = Vec::new();
+    let (mut probes, mut specs) = (None, Vec::new());
     while !args.is_empty() {
         let a = args.remove(0);
         match a.as_str() {
@@ -150,6 +175,8 @@ fn main() {
             "--no-ablation" => ablation = false,
             "--no-cpsat" => with_cpsat = false,
             "--generated" => with_generated = true,
+            "--estimate" => probes = Some(args.remove(0).parse::<u64>().expect("probes")),
+            "--cp" => specs.push(args.remove(0)),
             _ => files.push(a),
         }
     }
@@ -162,6 +189,16 @@ fn main() {
         files.extend(generated_files());
     } else if with_generated {
         files.extend(generated_files());
+    }
+    if let Some(probes) = probes {
+        if specs.is_empty() {
+            specs.push("default".to_string());
+        }
+        for file in &files {
+            let short = Path::new(file).file_stem().map_or(file.clone(), |s| s.to_string_lossy().into_owned());
+            estimate(file, &short, &specs, probes);
+        }
+        return;
     }
     println!("time limit per run: {} s", limit.as_secs_f64());
     println!(

@@ -5,10 +5,11 @@
 //! ITEM  := "default" | "basic" | COMPONENT | "no-" COMPONENT | KEY "=" VALUE
 //! COMPONENT := preemption | shared-edges | cycles | backjump | older-cells
 //!            | shaving | patterns | instantiation | edge-filter | tile-branching
-//!            | symmetry
+//!            | symmetry | refutation | rechoose
 //! KEY   := heuristic (min-offer | min-expected-offer | min-expected-gap | min-expected-ratio
-//!                    | min-domain | min-domain-gap | domain-then-gap | scan)
+//!                    | min-domain | min-domain-gap | domain-then-gap | dom-wdeg | scan)
 //!        | shave-limit (an integer >= 1)
+//!        | shave-depth (an integer >= 0; 0 = every depth)
 //! ```
 //! Items apply left to right on top of the defaults: `basic` switches every
 //! component off (the paper's "BasicCP": ColorPair contradictions only, with
@@ -38,6 +39,10 @@ pub enum Heuristic {
     /// cells first), otherwise (patterns if on, then) MinExpectedGap. The
     /// default.
     DomainThenGap,
+    /// Conflict-driven (dom/wdeg): the empty cell with the smallest domain
+    /// size divided by its failure weight (placements on the cell or a
+    /// neighbour that failed), ties by more known sides.
+    DomWdeg,
     /// Not a pair rule: the first empty cell in reading order (what a scan
     /// backtracker does).
     Scan,
@@ -53,6 +58,7 @@ impl Heuristic {
         "min-domain",
         "min-domain-gap",
         "domain-then-gap",
+        "dom-wdeg",
         "scan",
     ];
 
@@ -65,6 +71,7 @@ impl Heuristic {
             "min-domain" => Heuristic::MinDomain,
             "min-domain-gap" => Heuristic::MinDomainGap,
             "domain-then-gap" => Heuristic::DomainThenGap,
+            "dom-wdeg" => Heuristic::DomWdeg,
             "scan" => Heuristic::Scan,
             _ => return None,
         })
@@ -80,6 +87,7 @@ impl Heuristic {
             Heuristic::MinDomain => "min-domain",
             Heuristic::MinDomainGap => "min-domain-gap",
             Heuristic::DomainThenGap => "domain-then-gap",
+            Heuristic::DomWdeg => "dom-wdeg",
             Heuristic::Scan => "scan",
         }
     }
@@ -105,6 +113,9 @@ pub struct CpConfig {
     pub shaving: bool,
     /// Domain-size limit `L` of shaving.
     pub shave_limit: usize,
+    /// Shave only in the first `shave_depth` levels of the tree (0: at
+    /// every level).
+    pub shave_depth: usize,
     /// Branch on constrained patterns first (§5.1).
     pub patterns: bool,
     /// Branch first on a cell that a pair with one offer and one demand
@@ -119,6 +130,14 @@ pub struct CpConfig {
     /// of the board rotations, and every solution found is reported with
     /// its rotated copies.
     pub symmetry: bool,
+    /// With edge filtering: after a value's subtree is exhausted, remove
+    /// the value from its cell's domain and propagate before the next
+    /// sibling (2-way branching `x = v` / `x != v`); siblings the removal
+    /// pruned are skipped.
+    pub refutation: bool,
+    /// With refutation: choose the branching cell or tile anew after each
+    /// refutation instead of continuing the same candidate list.
+    pub rechoose: bool,
     /// Pair-selection heuristic.
     pub heuristic: Heuristic,
 }
@@ -135,6 +154,7 @@ impl Default for CpConfig {
             // costs more time than it saves (docs/cp.md).
             shaving: false,
             shave_limit: 3,
+            shave_depth: 0,
             // Off: with domain-then-gap, patterns cost nodes on set-2 6x6 (-27% without)
             // and save none on the generated 8x8-10x10 (docs/cp.md).
             patterns: false,
@@ -142,6 +162,8 @@ impl Default for CpConfig {
             edge_filter: true,
             tile_branching: true,
             symmetry: true,
+            refutation: false,
+            rechoose: false,
             heuristic: Heuristic::DomainThenGap,
         }
     }
@@ -160,6 +182,8 @@ pub const COMPONENTS: &[&str] = &[
     "edge-filter",
     "tile-branching",
     "symmetry",
+    "refutation",
+    "rechoose",
 ];
 
 /// A `--cp` specification that does not parse.
@@ -184,11 +208,14 @@ impl CpConfig {
             older_cells: false,
             shaving: false,
             shave_limit: 3,
+            shave_depth: 0,
             patterns: false,
             instantiation: false,
             edge_filter: false,
             tile_branching: false,
             symmetry: false,
+            refutation: false,
+            rechoose: false,
             heuristic: Heuristic::MinOffer,
         }
     }
@@ -206,6 +233,8 @@ impl CpConfig {
             "edge-filter" => &mut self.edge_filter,
             "tile-branching" => &mut self.tile_branching,
             "symmetry" => &mut self.symmetry,
+            "refutation" => &mut self.refutation,
+            "rechoose" => &mut self.rechoose,
             _ => return None,
         })
     }
@@ -235,7 +264,13 @@ impl CpConfig {
                         Ok(l) if l >= 1 => cfg.shave_limit = l,
                         _ => return Err(err("expected an integer >= 1".into())),
                     },
-                    _ => return Err(err("unknown key, expected heuristic=NAME or shave-limit=L".into())),
+                    "shave-depth" => match value.trim().parse::<usize>() {
+                        Ok(d) => cfg.shave_depth = d,
+                        _ => return Err(err("expected an integer >= 0".into())),
+                    },
+                    _ => {
+                        return Err(err("unknown key, expected heuristic=NAME, shave-limit=L or shave-depth=D".into()))
+                    }
                 }
                 continue;
             }
@@ -271,6 +306,9 @@ impl fmt::Display for CpConfig {
         if self.shaving || self.shave_limit != CpConfig::default().shave_limit {
             write!(f, ",shave-limit={}", self.shave_limit)?;
         }
+        if self.shave_depth != CpConfig::default().shave_depth {
+            write!(f, ",shave-depth={}", self.shave_depth)?;
+        }
         let default = CpConfig::default();
         for &name in COMPONENTS {
             let on = self.get(name);
@@ -292,9 +330,9 @@ mod tests {
         let c = CpConfig::parse("no-backjump, no-shaving,heuristic=min-offer").unwrap();
         assert!(!c.backjump && !c.shaving && c.preemption);
         assert_eq!(c.heuristic, Heuristic::MinOffer);
-        let c = CpConfig::parse("basic,preemption,shave-limit=5,shaving").unwrap();
-        assert!(c.preemption && c.shaving && !c.backjump);
-        assert_eq!(c.shave_limit, 5);
+        let c = CpConfig::parse("basic,preemption,shave-limit=5,shaving,shave-depth=4,refutation").unwrap();
+        assert!(c.preemption && c.shaving && !c.backjump && c.refutation && !c.rechoose);
+        assert_eq!((c.shave_limit, c.shave_depth), (5, 4));
         assert_eq!(CpConfig::parse(&c.to_string()).unwrap(), c);
         let e = CpConfig::parse("no-backjmp").unwrap_err();
         assert!(e.to_string().starts_with("bad --cp item `no-backjmp`: unknown component"), "{e}");

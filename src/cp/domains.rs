@@ -530,6 +530,13 @@ impl Domains {
         }
     }
 
+    /// Whether option `(t, r)` is in cell `c`'s domain.
+    #[inline]
+    pub fn contains(&self, c: usize, t: usize, r: u8) -> bool {
+        let o = 4 * t + r as usize;
+        self.dom[c * self.w + o / 64] >> (o % 64) & 1 != 0
+    }
+
     /// The options of cell `c`, as `(tile, rotation)`.
     pub fn options(&self, c: usize, out: &mut Vec<(u32, u8)>) {
         out.clear();

@@ -52,6 +52,7 @@ impl Searcher {
         match cfg.heuristic {
             Heuristic::MinDomain => best.2,
             Heuristic::MinDomainGap => self.tied_cell_by_gap(best.0),
+            Heuristic::DomWdeg => self.cell_by_wdeg(),
             Heuristic::DomainThenGap if best.0 <= 2 => best.2,
             Heuristic::Scan => (0..m.n_cells).find(|&c| st.tile_at[c] == NONE).expect("an empty cell") as u32,
             _ => {
@@ -73,6 +74,26 @@ impl Searcher {
                 }
             }
         }
+    }
+
+    /// The empty cell with the smallest domain size per failure weight
+    /// (ties: more known sides, then reading order).
+    fn cell_by_wdeg(&self) -> u32 {
+        let (m, st) = (&self.core.m, &self.core.st);
+        let doms = self.core.doms.as_ref().expect("domain mode");
+        // Compare size / weight exactly: a / b < c / d iff a d < c b.
+        let mut best = (1u64, 0u64, 0u8, NONE);
+        for c in 0..m.n_cells {
+            if st.tile_at[c] != NONE {
+                continue;
+            }
+            let (size, wt, k) = (doms.size[c] as u64, self.weight[c] as u64, 4 - st.nknown[c]);
+            let (l, r) = (size * best.1, best.0 * wt);
+            if best.3 == NONE || l < r || (l == r && k < best.2) {
+                best = (size, wt, k, c as u32);
+            }
+        }
+        best.3
     }
 
     /// Among the empty cells with `size` values, the one demanding the
@@ -105,6 +126,10 @@ impl Searcher {
     /// removal wipes a domain out (the node fails; `conflict` is set).
     fn shave_domains(&mut self) -> bool {
         let level = self.next_level();
+        let depth = self.core.cfg.shave_depth;
+        if depth != 0 && level as usize > depth {
+            return true;
+        }
         let limit = self.core.cfg.shave_limit as u32;
         let mut values = std::mem::take(&mut self.scratch);
         for c in 0..self.core.m.n_cells {

@@ -22,6 +22,7 @@
 mod config;
 mod domains;
 mod dsearch;
+mod estimate;
 mod filter;
 mod frontier;
 mod model;
@@ -31,6 +32,7 @@ mod state;
 mod tests;
 
 pub use config::{CpConfig, CpConfigError, Heuristic, COMPONENTS};
+pub use estimate::CpEstimate;
 
 use crate::edgematch::{Color, EdgePuzzle};
 use crate::ir::{OptionId, Problem};
@@ -103,7 +105,23 @@ impl CpEngine {
     }
 }
 
+impl CpEngine {
+    /// Knuth's estimate of the search tree from `probes` random probes
+    /// (see [`CpEstimate`]); leaves the engine ready to run.
+    pub fn estimate(&mut self, probes: u64, seed: u64) -> CpEstimate {
+        self.searcher.core.reset();
+        if !self.root() {
+            return CpEstimate { probes, ..CpEstimate::default() };
+        }
+        self.searcher.estimate(probes, seed)
+    }
+}
+
 impl Engine for CpEngine {
+    fn estimate_nodes(&mut self, probes: u32, seed: u64) -> Option<f64> {
+        Some(self.estimate(probes.into(), seed).nodes)
+    }
+
     fn describe(&self) -> String {
         format!("cp {}", self.searcher.core.cfg)
     }
@@ -176,6 +194,7 @@ impl Engine for CpEngine {
             ("shaving_probes", self.last.probes),
             ("shaving_failures", self.last.shave_fails),
             ("edge_prunes", self.last.edge_prunes),
+            ("refutations", self.last.refutations),
             ("preempted_tiles", self.last_preempted),
         ]
     }

@@ -50,6 +50,8 @@ pub(crate) struct Counters {
     pub shave_fails: u64,
     /// Candidates removed by edge filtering.
     pub edge_prunes: u64,
+    /// Values removed from their cell after their subtree (refutation).
+    pub refutations: u64,
 }
 
 /// What [`Searcher::choose`] decided.
@@ -66,6 +68,16 @@ pub(super) enum Reason {
     None,
     /// The removal reasons of frontier cell `i` (shaving, edge filtering).
     Frontier(usize),
+}
+
+/// What [`Searcher::refute_previous`] left.
+enum Refuted {
+    /// Nothing refuted (first candidate, or the last one is exhausted).
+    Continue,
+    /// The removal failed or pruned every remaining sibling.
+    Exhausted,
+    /// A sibling remains: continue with it, or choose anew.
+    Rechoose,
 }
 
 enum Step {
@@ -93,6 +105,9 @@ pub(crate) struct Searcher {
     pub(super) scratch: Vec<(u32, u8)>,
     pub counters: Counters,
     pub(super) fr: super::frontier::Frontier,
+    /// Failure weights of the cells (`heuristic=dom-wdeg`): 1 plus the
+    /// number of placements on the cell or a neighbour that failed.
+    pub(super) weight: Vec<u32>,
 }
 
 impl Searcher {
@@ -107,6 +122,7 @@ impl Searcher {
             scratch: Vec::new(),
             counters: Counters::default(),
             fr,
+            weight: vec![1; core.m.n_cells],
             core,
         }
     }
@@ -124,6 +140,10 @@ impl Searcher {
         self.cands.clear();
         self.cand_cells.clear();
         self.confs.clear();
+        self.weight.fill(1);
+        let refute = self.core.cfg.refutation && self.core.doms.is_some();
+        let rechoose = refute && self.core.cfg.rechoose;
+        let wdeg = self.core.cfg.heuristic == Heuristic::DomWdeg;
         let w = self.core.w;
         let mut step = Step::Descend;
         loop {
@@ -169,8 +189,26 @@ impl Searcher {
                 }
                 Step::Next => {
                     let level = self.frames.len() as u32;
+                    let mut exhausted = false;
+                    if refute {
+                        match self.refute_previous() {
+                            Refuted::Continue => {}
+                            Refuted::Exhausted => exhausted = true,
+                            Refuted::Rechoose => {
+                                if rechoose {
+                                    // The same level chooses anew on the
+                                    // reduced domains; the frame's
+                                    // exclusions stay until the parent
+                                    // undoes them.
+                                    self.pop_frame();
+                                    step = Step::Descend;
+                                    continue;
+                                }
+                            }
+                        }
+                    }
                     let f = self.frames.last_mut().expect("a frame to extend");
-                    if f.next == f.cand_end {
+                    if exhausted || f.next == f.cand_end {
                         let f = *f;
                         if self.core.explain {
                             let at = (level as usize - 1) * w;
@@ -199,10 +237,89 @@ impl Searcher {
                         }
                     }
                     self.core.st.assign(&self.core.m, cell as usize, t as usize, r, level);
-                    step = if self.core.filter(cell) { Step::Descend } else { Step::Return };
+                    step = if self.core.filter(cell) {
+                        Step::Descend
+                    } else {
+                        if wdeg {
+                            self.bump_weights(cell as usize);
+                        }
+                        Step::Return
+                    };
                 }
             }
         }
+    }
+
+    /// Refutation (2-way branching): the previous candidate of the top
+    /// frame, whose subtree is exhausted, leaves its cell's domain and the
+    /// removal propagates; the frame's mark moves past the removal so the
+    /// next siblings keep it. Candidates the removal pruned are skipped.
+    fn refute_previous(&mut self) -> Refuted {
+        let f = *self.frames.last().expect("a frame to extend");
+        if f.next == f.cand_start || f.next == f.cand_end {
+            return Refuted::Continue;
+        }
+        let prev = f.next as usize - 1;
+        let (t, r) = self.cands[prev];
+        let cell = self.cand_cells[prev] as usize;
+        self.counters.refutations += 1;
+        let core = &mut self.core;
+        let doms = core.doms.as_mut().expect("domain mode");
+        if !doms.exclude(&core.m, &core.st, cell, t as usize, r) {
+            return Refuted::Exhausted;
+        }
+        let mark = core.mark();
+        let doms = core.doms.as_ref().expect("domain mode");
+        let top = self.frames.last_mut().expect("a frame to extend");
+        top.mark = mark;
+        while top.next < top.cand_end {
+            let (t, r) = self.cands[top.next as usize];
+            if doms.contains(self.cand_cells[top.next as usize] as usize, t as usize, r) {
+                break;
+            }
+            top.next += 1;
+        }
+        if top.next == top.cand_end {
+            Refuted::Exhausted
+        } else {
+            Refuted::Rechoose
+        }
+    }
+
+    /// `heuristic=dom-wdeg`: a placement on `cell` failed; the cell and its
+    /// neighbours gain weight.
+    fn bump_weights(&mut self, cell: usize) {
+        self.weight[cell] += 1;
+        for s in 0..4 {
+            let n = self.core.m.nbr[cell][s];
+            if n != NONE {
+                self.weight[n as usize] += 1;
+            }
+        }
+    }
+
+    /// The candidate range of the top frame (for [`Searcher::estimate`]).
+    pub(super) fn top_candidates(&self) -> (usize, usize) {
+        let f = self.frames.last().expect("a frame");
+        (f.cand_start as usize, f.cand_end as usize)
+    }
+
+    /// Candidate `i`: cell, tile, rotation.
+    pub(super) fn candidate(&self, i: usize) -> (u32, u32, u8) {
+        (self.cand_cells[i], self.cands[i].0, self.cands[i].1)
+    }
+
+    /// Frames on the stack (the level of their latest placement).
+    pub(super) fn frame_count(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Drops every frame (after an estimate's probe).
+    pub(super) fn clear_frames(&mut self) {
+        self.frames.clear();
+        self.cands.clear();
+        self.cand_cells.clear();
+        self.confs.clear();
     }
 
     fn pop_frame(&mut self) {
@@ -307,7 +424,7 @@ impl Searcher {
     }
 
     /// Picks the branching cell (or detects a failure while shaving).
-    fn choose(&mut self) -> Choice {
+    pub(super) fn choose(&mut self) -> Choice {
         self.fr.invalidate();
         if self.core.cfg.patterns {
             for k in [4, 3] {

@@ -73,6 +73,11 @@ fn configs() -> Vec<CpConfig> {
             "shaving,shave-limit=6",
             "basic,edge-filter,shaving,backjump",
             "basic,preemption,backjump,older-cells,patterns",
+            "refutation,rechoose",
+            "refutation,shaving",
+            "refutation,rechoose,shaving,heuristic=dom-wdeg",
+            "refutation,no-tile-branching",
+            "shaving,shave-depth=2",
         ]
         .map(String::from),
     );
@@ -232,6 +237,10 @@ fn counts_equal_scan_and_dlx_on_generated_instances() {
         "heuristic=min-domain",
         "no-tile-branching",
         "heuristic=domain-then-gap,shaving",
+        "refutation",
+        "refutation,rechoose",
+        "heuristic=dom-wdeg",
+        "shaving,shave-depth=3",
     ]
     .iter()
     .map(|s| CpConfig::parse(s).unwrap())
@@ -251,6 +260,26 @@ fn counts_equal_scan_and_dlx_on_generated_instances() {
             }
         }
     }
+}
+
+/// Knuth's estimate: close to the real node and board counts with many
+/// probes, reproducible from its seed, and the engine runs unchanged
+/// afterwards.
+#[test]
+fn estimate_is_close_to_the_real_tree_and_leaves_the_engine_ready() {
+    let p = brendan("04x04");
+    let pr = ir::to_problem(&p);
+    let mut e = CpEngine::new(&p, &pr, CpConfig::default());
+    let want = count(&mut e, &p, &pr);
+    let nodes = e.last.nodes as f64;
+    let est = e.estimate(4000, 7);
+    assert_eq!(est, e.estimate(4000, 7), "same seed, same estimate");
+    assert_eq!(est.probes, 4000);
+    assert!((est.nodes - nodes).abs() <= 0.2 * nodes, "estimate {est:?} against {nodes} nodes");
+    // The searcher finds one board per symmetry class (4 rotations).
+    assert!((est.solutions * 4.0 - want as f64).abs() <= 0.5 * want as f64, "estimate {est:?} against {want} boards");
+    assert_eq!(count(&mut e, &p, &pr), want);
+    assert_eq!(e.last.nodes as f64, nodes, "the run after an estimate explores the same tree");
 }
 
 /// `auto` takes the CP engine only where it was measured faster: 8x8 and

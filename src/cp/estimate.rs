@@ -1,0 +1,71 @@
+//! Knuth's tree-size estimate for the CP search: random root-to-leaf
+//! probes through the same branching rule as [`Searcher::run`]; each probe
+//! estimates the nodes of the full tree as the sum over its depths of the
+//! product of the branching degrees above, times the degree there, and the
+//! solutions found as that product at a full board. The mean over probes
+//! is unbiased for the n-ary search; refutation (which prunes siblings the
+//! probes never see) is not modelled, so with it the estimate is an upper
+//! bound on the nodes.
+
+use super::search::{Choice, Searcher};
+use crate::poly::sample::Rng;
+
+/// A Knuth estimate of the CP search tree (one symmetry class per board,
+/// as the searcher counts).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CpEstimate {
+    /// Probes made.
+    pub probes: u64,
+    /// Mean estimated nodes (placements) of the full search.
+    pub nodes: f64,
+    /// Mean estimated boards (one per symmetry class) of the full search.
+    pub solutions: f64,
+    /// Standard error of the node estimate (standard deviation of the
+    /// probes divided by the square root of their number).
+    pub nodes_error: f64,
+}
+
+impl Searcher {
+    /// Knuth's estimate from `probes` random probes, from the current state
+    /// (root filtered), which it leaves as it found it.
+    pub fn estimate(&mut self, probes: u64, seed: u64) -> CpEstimate {
+        let mut rng = Rng::new(seed);
+        let (mut sum, mut sum_sq, mut sols) = (0.0f64, 0.0f64, 0.0f64);
+        let root = self.core.mark();
+        let mut placed: Vec<u32> = Vec::new();
+        for _ in 0..probes {
+            let (mut weight, mut nodes) = (1.0f64, 0.0f64);
+            loop {
+                if self.core.st.n_empty == 0 {
+                    sols += weight;
+                    break;
+                }
+                if let Choice::Fail = self.choose() {
+                    break;
+                }
+                let (start, end) = self.top_candidates();
+                let k = (end - start) as f64;
+                nodes += weight * k;
+                weight *= k;
+                let i = start + rng.below((end - start) as u64) as usize;
+                let (cell, t, r) = self.candidate(i);
+                self.core.st.assign(&self.core.m, cell as usize, t as usize, r, self.frame_count() as u32);
+                placed.push(cell);
+                if !self.core.filter(cell) {
+                    break;
+                }
+            }
+            self.core.undo_to(root);
+            while let Some(c) = placed.pop() {
+                self.core.st.unassign(&self.core.m, c as usize);
+            }
+            self.clear_frames();
+            sum += nodes;
+            sum_sq += nodes * nodes;
+        }
+        let n = probes.max(1) as f64;
+        let mean = sum / n;
+        let var = (sum_sq / n - mean * mean).max(0.0);
+        CpEstimate { probes, nodes: mean, solutions: sols / n, nodes_error: (var / n).sqrt() }
+    }
+}
