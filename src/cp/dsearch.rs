@@ -21,7 +21,8 @@ impl Searcher {
             // A tile with fewer places than the chosen cell has values:
             // branch on where it goes instead (every available tile is
             // placed in every solution, so its places partition them).
-            if let Some(t) = doms.scarcest_tile(&self.core.st, doms.size[cell as usize]) {
+            let below = (doms.size[cell as usize] as i64 + self.core.cfg.tile_slack as i64).max(0) as u32;
+            if let Some(t) = doms.scarcest_tile(&self.core.st, below) {
                 doms.places(&self.core.st, t, &mut self.scratch_cells, &mut self.scratch);
                 self.push_frame(NONE, NONE, tags, Reason::None);
                 return Choice::Branch;
@@ -53,6 +54,8 @@ impl Searcher {
             Heuristic::MinDomain => best.2,
             Heuristic::MinDomainGap => self.tied_cell_by_gap(best.0),
             Heuristic::DomWdeg => self.cell_by_wdeg(),
+            Heuristic::DomainThenWdeg if best.0 <= 2 => best.2,
+            Heuristic::DomainThenWdeg => self.cell_by_wdeg(),
             Heuristic::DomainThenGap if best.0 <= 2 => best.2,
             Heuristic::Scan => (0..m.n_cells).find(|&c| st.tile_at[c] == NONE).expect("an empty cell") as u32,
             _ => {

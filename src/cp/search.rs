@@ -143,7 +143,7 @@ impl Searcher {
         self.weight.fill(1);
         let refute = self.core.cfg.refutation && self.core.doms.is_some();
         let rechoose = refute && self.core.cfg.rechoose;
-        let wdeg = self.core.cfg.heuristic == Heuristic::DomWdeg;
+        let wdeg = matches!(self.core.cfg.heuristic, Heuristic::DomWdeg | Heuristic::DomainThenWdeg);
         let w = self.core.w;
         let mut step = Step::Descend;
         loop {

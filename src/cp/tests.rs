@@ -78,6 +78,9 @@ fn configs() -> Vec<CpConfig> {
             "refutation,rechoose,shaving,heuristic=dom-wdeg",
             "refutation,no-tile-branching",
             "shaving,shave-depth=2",
+            "tile-slack=0",
+            "tile-slack=-1,refutation",
+            "tile-slack=3",
         ]
         .map(String::from),
     );
@@ -241,6 +244,8 @@ fn counts_equal_scan_and_dlx_on_generated_instances() {
         "refutation,rechoose",
         "heuristic=dom-wdeg",
         "shaving,shave-depth=3",
+        "tile-slack=0",
+        "heuristic=domain-then-wdeg,refutation,rechoose",
     ]
     .iter()
     .map(|s| CpConfig::parse(s).unwrap())
