@@ -219,13 +219,14 @@ fn main() {
             // Each component flipped from its default (shaving is off by
             // default, so its row switches it on).
             let default = CpConfig::default().to_string();
-            for c in COMPONENTS {
+            // `rechoose` acts only with `refutation`: one row with both.
+            for c in COMPONENTS.iter().map(|&c| if c == "rechoose" { "refutation,rechoose" } else { c }) {
                 let on = CpConfig::parse(&format!("{default},{c}")).expect("component");
                 let spec = if on == CpConfig::default() { format!("no-{c}") } else { c.to_string() };
                 configs.push((format!("cp {spec}"), CpConfig::parse(&spec).expect("component")));
             }
-            for h in ["min-offer", "min-expected-gap", "min-domain"] {
-                let spec = format!("heuristic={h}");
+            let heuristics = ["min-offer", "min-expected-gap", "min-domain", "dom-wdeg"];
+            for spec in heuristics.iter().map(|h| format!("heuristic={h}")).chain(["tile-slack=0".to_string()]) {
                 configs.push((format!("cp {spec}"), CpConfig::parse(&spec).expect("spec")));
             }
             configs.push(("cp basic".into(), CpConfig::basic()));

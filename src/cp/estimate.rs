@@ -32,7 +32,10 @@ impl Searcher {
         let mut rng = Rng::new(seed);
         let (mut sum, mut sum_sq, mut sols) = (0.0f64, 0.0f64, 0.0f64);
         let root = self.core.mark();
-        let mut placed: Vec<u32> = Vec::new();
+        // Each probe placement with the mark taken before it: undone level
+        // by level, trail before board (a reserved tile's unassignment
+        // reads its reservation), as the search backtracks.
+        let mut placed: Vec<(super::filter::Mark, u32)> = Vec::new();
         for _ in 0..probes {
             let (mut weight, mut nodes) = (1.0f64, 0.0f64);
             loop {
@@ -49,16 +52,17 @@ impl Searcher {
                 weight *= k;
                 let i = start + rng.below((end - start) as u64) as usize;
                 let (cell, t, r) = self.candidate(i);
+                placed.push((self.core.mark(), cell));
                 self.core.st.assign(&self.core.m, cell as usize, t as usize, r, self.frame_count() as u32);
-                placed.push(cell);
                 if !self.core.filter(cell) {
                     break;
                 }
             }
-            self.core.undo_to(root);
-            while let Some(c) = placed.pop() {
+            while let Some((mark, c)) = placed.pop() {
+                self.core.undo_to(mark);
                 self.core.st.unassign(&self.core.m, c as usize);
             }
+            self.core.undo_to(root);
             self.clear_frames();
             sum += nodes;
             sum_sq += nodes * nodes;
