@@ -47,6 +47,9 @@ pub struct BackendConfig {
     /// Settings of the polycube engines (`poly`, and `auto` on polycube
     /// puzzles).
     pub poly: PolyConfig,
+    /// Worker threads of the `cp` back-end (`--threads` with `--backend
+    /// cp`); 0 and 1 search on the calling thread.
+    pub cp_threads: usize,
 }
 
 /// Builds the engine `name` for `instance`. `auto` picks the best engine
@@ -78,7 +81,7 @@ pub fn make<'a>(
             // boards of 64+ cells with at most `min(rows, cols)` inner
             // colours (Benoist 8x8 K=8: 1.3 s against scan's 6.3 s).
             InstanceKind::EdgeMatch(e) if crate::cp::prefer_cp(&e.puzzle) => {
-                Ok(Box::new(CpEngine::new(&e.puzzle, &e.problem, config.cp.clone())))
+                Ok(Box::new(CpEngine::new(&e.puzzle, &e.problem, config.cp.clone()).with_threads(config.cp_threads)))
             }
             InstanceKind::EdgeMatch(e) => match Scan::new(&e.puzzle, &e.problem) {
                 Ok(scan) => Ok(Box::new(scan)),
@@ -107,7 +110,9 @@ pub fn make<'a>(
             Ok(Box::new(crate::encode::sat::SatEngine::new(instance.problem(), solver, config.cnf.clone())))
         }
         "cp" => match &instance.kind {
-            InstanceKind::EdgeMatch(e) => Ok(Box::new(CpEngine::new(&e.puzzle, &e.problem, config.cp.clone()))),
+            InstanceKind::EdgeMatch(e) => {
+                Ok(Box::new(CpEngine::new(&e.puzzle, &e.problem, config.cp.clone()).with_threads(config.cp_threads)))
+            }
             InstanceKind::Polycube(_) | InstanceKind::Cover(_) => Err(BackendError::NotApplicable {
                 backend: name.to_string(),
                 file: instance.file.clone(),

@@ -69,6 +69,7 @@ fn lose(pend: &mut [u64], queue: &mut Vec<u32>, queued: &mut [bool], sup: &[u64]
 }
 
 /// Cell domains with per-side colour support counters.
+#[derive(Clone)]
 pub(crate) struct Domains {
     /// Words per domain.
     pub w: usize,

@@ -74,9 +74,10 @@ enum Step {
     Next,
 }
 
-const POLL_MASK: u64 = 0x3ff;
+pub(super) const POLL_MASK: u64 = 0x3ff;
 
 /// Search state layered on the [`Core`].
+#[derive(Clone)]
 pub(crate) struct Searcher {
     pub core: Core,
     frames: Vec<Frame>,
@@ -93,6 +94,11 @@ pub(crate) struct Searcher {
     pub(super) scratch: Vec<(u32, u8)>,
     pub counters: Counters,
     pub(super) fr: super::frontier::Frontier,
+    /// Parallel runs ([`super::parallel`]): the split (collect the nodes
+    /// at a depth instead of searching below them), the frames a worker's
+    /// search never returns into (its replayed path), and the counters
+    /// shared by the workers.
+    pub(super) split: super::parallel::Split,
 }
 
 impl Searcher {
@@ -107,6 +113,7 @@ impl Searcher {
             scratch: Vec::new(),
             counters: Counters::default(),
             fr,
+            split: Default::default(),
             core,
         }
     }
@@ -124,6 +131,12 @@ impl Searcher {
         self.cands.clear();
         self.cand_cells.clear();
         self.confs.clear();
+        self.search(limits, visit)
+    }
+
+    /// The search loop of [`Searcher::run`], below the frames already on
+    /// the stack (none, or a worker's replayed path).
+    pub(super) fn search(&mut self, limits: &Limits, visit: &mut dyn FnMut(&Core) -> Flow) -> Option<StopReason> {
         let w = self.core.w;
         let mut step = Step::Descend;
         loop {
@@ -141,6 +154,14 @@ impl Searcher {
                             bits::set_upto(&mut self.core.conflict, self.frames.len() as u32);
                         }
                         step = Step::Return;
+                    } else if self.split.collect_depth == Some(self.frames.len()) {
+                        // A task for a worker: its subtree may hold
+                        // solutions, so nothing backjumps over it.
+                        self.split.tasks.push(self.frames.iter().map(|f| self.cands_at(f.next as usize - 1)).collect());
+                        if self.core.explain {
+                            bits::set_upto(&mut self.core.conflict, self.frames.len() as u32);
+                        }
+                        step = Step::Return;
                     } else {
                         step = match self.choose() {
                             Choice::Branch => Step::Next,
@@ -150,6 +171,9 @@ impl Searcher {
                 }
                 Step::Return => {
                     // The child of the top frame returns with `conflict`.
+                    if self.frames.len() == self.split.base {
+                        return None;
+                    }
                     let f = self.frames.last().copied()?;
                     let level = self.frames.len() as u32;
                     self.core.undo_to(f.mark);
@@ -194,7 +218,7 @@ impl Searcher {
                     f.next += 1;
                     self.counters.nodes += 1;
                     if self.counters.nodes & POLL_MASK == 0 {
-                        if let Some(stop) = limits.poll(self.counters.nodes) {
+                        if let Some(stop) = self.poll(limits, POLL_MASK + 1) {
                             return Some(stop);
                         }
                     }
@@ -203,6 +227,38 @@ impl Searcher {
                 }
             }
         }
+    }
+
+    /// The decision of candidate `i`: `(cell, tile, rotation)`.
+    fn cands_at(&self, i: usize) -> (u32, u32, u8) {
+        (self.cand_cells[i], self.cands[i].0, self.cands[i].1)
+    }
+
+    /// Replays a worker's path (the decisions of a task, in order) from
+    /// the filtered root: one frame per decision with that single
+    /// candidate, so levels and undo marks are as in a normal search, and
+    /// [`Searcher::search`] then never returns into them. `false` if a
+    /// placement fails its filtering (the subtree holds no solution).
+    pub(super) fn replay(&mut self, path: &[(u32, u32, u8)]) -> bool {
+        self.frames.clear();
+        self.cands.clear();
+        self.cand_cells.clear();
+        self.confs.clear();
+        self.split.base = path.len();
+        let tags = self.core.use_tags();
+        for &(cell, t, r) in path {
+            self.scratch.clear();
+            self.scratch.push((t, r));
+            self.scratch_cells.clear();
+            self.push_frame(cell, NONE, tags, Reason::None);
+            let level = self.frames.len() as u32;
+            self.frames.last_mut().expect("the frame just pushed").next += 1;
+            self.core.st.assign(&self.core.m, cell as usize, t as usize, r, level);
+            if !self.core.filter(cell) {
+                return false;
+            }
+        }
+        true
     }
 
     fn pop_frame(&mut self) {
