@@ -356,8 +356,8 @@ impl Domains {
     #[inline(always)]
     fn lost(&mut self, m: &Model, st: &State, c: usize, lost: &[u64; 4]) {
         let open = st.unknown_sides[c];
-        for s in 0..4 {
-            let mut l = lost[s];
+        for (s, &l) in lost.iter().enumerate() {
+            let mut l = l;
             if l == 0 || open >> s & 1 == 0 {
                 continue;
             }
