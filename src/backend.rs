@@ -47,6 +47,9 @@ pub struct BackendConfig {
     /// Settings of the polycube engines (`poly`, and `auto` on polycube
     /// puzzles).
     pub poly: PolyConfig,
+    /// Worker threads of the `cp` back-end (`--threads` with `--backend
+    /// cp`); 0 and 1 search on the calling thread.
+    pub cp_threads: usize,
 }
 
 /// Builds the engine `name` for `instance`. `auto` picks the best engine
@@ -63,6 +66,14 @@ pub fn make<'a>(
     };
     let not_applicable =
         |reason: String| BackendError::NotApplicable { backend: name.to_string(), file: instance.file.clone(), reason };
+    let cp = |e: &'a crate::input::EdgeInstance| -> Result<Box<dyn Engine + 'a>, BackendError> {
+        // A re-chosen branching (after a refutation) is not a decision a
+        // worker can replay: its subtree also excludes the refuted value.
+        if config.cp_threads > 1 && config.cp.refutation && config.cp.rechoose {
+            return Err(not_applicable("`--cp rechoose` runs on one thread only (drop --threads or rechoose)".into()));
+        }
+        Ok(Box::new(CpEngine::new(&e.puzzle, &e.problem, config.cp.clone()).with_threads(config.cp_threads)))
+    };
     match name {
         // The best engine for the instance. Polycubes: the polycube engines
         // when they handle the puzzle (an error in the user's poly settings
@@ -77,9 +88,7 @@ pub fn make<'a>(
             // The CP engine where it was measured faster (docs/cp.md):
             // boards of 64+ cells with at most `min(rows, cols)` inner
             // colours (Benoist 8x8 K=8: 1.3 s against scan's 6.3 s).
-            InstanceKind::EdgeMatch(e) if crate::cp::prefer_cp(&e.puzzle) => {
-                Ok(Box::new(CpEngine::new(&e.puzzle, &e.problem, config.cp.clone())))
-            }
+            InstanceKind::EdgeMatch(e) if crate::cp::prefer_cp(&e.puzzle) => cp(e),
             InstanceKind::EdgeMatch(e) => match Scan::new(&e.puzzle, &e.problem) {
                 Ok(scan) => Ok(Box::new(scan)),
                 Err(_) => Ok(Box::new(Dlx::new(instance.problem()))),
@@ -107,7 +116,7 @@ pub fn make<'a>(
             Ok(Box::new(crate::encode::sat::SatEngine::new(instance.problem(), solver, config.cnf.clone())))
         }
         "cp" => match &instance.kind {
-            InstanceKind::EdgeMatch(e) => Ok(Box::new(CpEngine::new(&e.puzzle, &e.problem, config.cp.clone()))),
+            InstanceKind::EdgeMatch(e) => cp(e),
             InstanceKind::Polycube(_) | InstanceKind::Cover(_) => Err(BackendError::NotApplicable {
                 backend: name.to_string(),
                 file: instance.file.clone(),

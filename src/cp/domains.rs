@@ -54,7 +54,22 @@ fn tiles_minus(tcount: &mut [u32], st: &State, word: usize, bits: u64) -> bool {
     fail
 }
 
+/// Adds to the pending set of empty cell `c` the options showing the
+/// colour bucket of `sel` (see [`Domains::lose`]; a function over the
+/// fields so that it can run while a cell's counters are borrowed).
+#[inline(always)]
+fn lose(pend: &mut [u64], queue: &mut Vec<u32>, queued: &mut [bool], sup: &[u64], w: usize, c: usize, sel: usize) {
+    for (p, s) in pend[c * w..(c + 1) * w].iter_mut().zip(&sup[sel * w..(sel + 1) * w]) {
+        *p |= s;
+    }
+    if !queued[c] {
+        queued[c] = true;
+        queue.push(c as u32);
+    }
+}
+
 /// Cell domains with per-side colour support counters.
+#[derive(Clone)]
 pub(crate) struct Domains {
     /// Words per domain.
     pub w: usize,
@@ -89,9 +104,13 @@ pub(crate) struct Domains {
     stamp: Vec<u32>,
     tstamp: u32,
     epoch: u32,
-    /// Lost colours to propagate: `(cell, s * stride + bucket)`: remove
-    /// from `cell` its options showing a colour of `bucket` on side `s`.
-    events: Vec<(u32, u8)>,
+    /// Lost colours to propagate, batched per cell: `pend[c * w ..]` holds
+    /// the options `c` must lose (the union of `sup` of every colour its
+    /// neighbours stopped showing back), `queue` the cells with a pending
+    /// set (each once, `queued[c]`). All empty between two public calls.
+    pend: Vec<u64>,
+    queue: Vec<u32>,
+    queued: Vec<bool>,
     /// Options removed (statistics).
     pub removed: u64,
 }
@@ -137,7 +156,9 @@ impl Domains {
             stamp: vec![0; m.n_cells],
             tstamp: 0,
             epoch: 1,
-            events: Vec::new(),
+            pend: vec![0; m.n_cells * w],
+            queue: Vec::new(),
+            queued: vec![false; m.n_cells],
             removed: 0,
         }
     }
@@ -151,11 +172,16 @@ impl Domains {
     }
 
     /// Saves cell `c` before its first change since the latest mark.
-    #[inline]
+    #[inline(always)]
     fn touch(&mut self, c: usize) {
-        if self.stamp[c] == self.epoch {
-            return;
+        if self.stamp[c] != self.epoch {
+            self.save(c);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn save(&mut self, c: usize) {
         self.stamp[c] = self.epoch;
         self.log.push(c as u32);
         let (w, k) = (self.w, 4 * self.stride);
@@ -166,13 +192,36 @@ impl Domains {
 
     /// Saves the tile counts before their first change since the latest
     /// mark.
-    #[inline]
+    #[inline(always)]
     fn touch_tiles(&mut self) {
         if self.tstamp != self.epoch {
-            self.tstamp = self.epoch;
-            self.log.push(TILES);
-            self.tsaved.extend_from_slice(&self.tcount);
+            self.save_tiles();
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn save_tiles(&mut self) {
+        self.tstamp = self.epoch;
+        self.log.push(TILES);
+        self.tsaved.extend_from_slice(&self.tcount);
+    }
+
+    /// Empty cell `c` must lose its options showing the colour bucket of
+    /// `sel` (`s * stride + bucket`) on side `s`: adds them to its pending set.
+    #[inline(always)]
+    fn lose(&mut self, c: usize, sel: usize) {
+        lose(&mut self.pend, &mut self.queue, &mut self.queued, &self.sup, self.w, c, sel);
+    }
+
+    /// Drops every pending removal (after a failure).
+    fn clear_pending(&mut self) {
+        let w = self.w;
+        for &c in &self.queue {
+            self.pend[c as usize * w..(c as usize + 1) * w].fill(0);
+            self.queued[c as usize] = false;
+        }
+        self.queue.clear();
     }
 
     /// Builds the domains of the empty cells of `st` (the root, after the
@@ -183,7 +232,7 @@ impl Domains {
         self.saved_cnt.clear();
         self.saved_size.clear();
         self.tsaved.clear();
-        self.events.clear();
+        self.clear_pending();
         self.epoch += 1;
         self.removed = 0;
         self.dom.fill(0);
@@ -232,7 +281,7 @@ impl Domains {
                 }
                 for b in 0..nb {
                     if self.cnt[c * k + s * stride + b] == 0 {
-                        self.events.push((n, (((s + 2) & 3) * stride + b) as u8));
+                        self.lose(n as usize, ((s + 2) & 3) * stride + b);
                     }
                 }
             }
@@ -246,67 +295,126 @@ impl Domains {
     /// either way; [`Domains::undo_to`] restores the saved copies).
     #[inline]
     fn remove(&mut self, m: &Model, st: &State, c: usize, word: usize, bits: u64) -> bool {
-        let w = self.w;
-        debug_assert_eq!(self.dom[c * w + word] & bits, bits, "removing absent bits");
         self.touch(c);
         self.touch_tiles();
+        let mut lost = [0u64; 4];
+        let ok = self.strip(st, c, word, bits, &mut lost);
+        self.lost(m, st, c, &lost);
+        ok && self.size[c] > 0
+    }
+
+    /// The body of [`Domains::remove`] without the saving (done by the
+    /// caller), the wipe-out test and the propagation: the buckets whose
+    /// counter reaches zero are added to `lost[side]`. Returns `false`
+    /// when a tile lost its last place.
+    #[inline(always)]
+    fn strip(&mut self, st: &State, c: usize, word: usize, bits: u64, lost: &mut [u64; 4]) -> bool {
+        let w = self.w;
+        debug_assert_eq!(self.dom[c * w + word] & bits, bits, "removing absent bits");
         self.dom[c * w + word] &= !bits;
+        let k = 4 * self.stride;
+        let mask = self.stride - 1;
+        let cnt = &mut self.cnt[c * k..(c + 1) * k];
+        let tcount = &mut self.tcount[..];
+        let off = &self.off[word * 64..(word * 64 + 64).min(self.off.len())];
         let mut ok = true;
         let mut n = 0;
-        let k = 4 * self.stride;
-        let opp = 2 * self.stride as u8;
-        let cnt = &mut self.cnt[c * k..(c + 1) * k];
-        let nbr = &m.nbr[c];
         let mut b = bits;
         while b != 0 {
-            let o = word * 64 + b.trailing_zeros() as usize;
+            let z = b.trailing_zeros() as usize;
             b &= b - 1;
             n += 1;
-            let t = o >> 2;
-            self.tcount[t] -= 1;
-            if self.tcount[t] == 0 && st.cell_of[t] == NONE {
-                ok = false;
-            }
-            let off = self.off[o];
-            for s in 0..4 {
-                let x = &mut cnt[off[s] as usize];
-                *x -= 1;
-                if *x == 0 {
-                    let nb = nbr[s];
-                    if nb != NONE && st.tile_at[nb as usize] == NONE {
-                        // The same bucket on the opposite side.
-                        self.events.push((nb, off[s] ^ opp));
+            let t = (word * 64 + z) >> 2;
+            let of = off[z];
+            debug_assert!(t < tcount.len() && of.iter().all(|&x| (x as usize) < k));
+            // SAFETY: `t` is the tile of an option of the domain (< the
+            // tile count) and `off` holds counter indices below `4 * stride`
+            // (`Domains::new`), the length of `cnt`.
+            unsafe {
+                let tc = tcount.get_unchecked_mut(t);
+                *tc -= 1;
+                if *tc == 0 && st.cell_of[t] == NONE {
+                    ok = false;
+                }
+                for s in 0..4 {
+                    let i = of[s] as usize;
+                    let x = cnt.get_unchecked_mut(i);
+                    *x -= 1;
+                    if *x == 0 {
+                        lost[s] |= 1 << (i & mask);
                     }
                 }
             }
         }
         self.size[c] -= n;
         self.removed += n as u64;
+        ok
+    }
+
+    /// Propagates the buckets cell `c` lost on each side (`lost[side]`) to
+    /// the empty neighbours across.
+    #[inline(always)]
+    fn lost(&mut self, m: &Model, st: &State, c: usize, lost: &[u64; 4]) {
+        let open = st.unknown_sides[c];
+        for (s, &l) in lost.iter().enumerate() {
+            let mut l = l;
+            if l == 0 || open >> s & 1 == 0 {
+                continue;
+            }
+            // The same buckets on the opposite side.
+            let (nb, base) = (m.nbr[c][s] as usize, ((s + 2) & 3) * self.stride);
+            while l != 0 {
+                let bucket = l.trailing_zeros() as usize;
+                l &= l - 1;
+                self.lose(nb, base + bucket);
+            }
+        }
+    }
+
+    /// Removes the pending options of empty cell `c` (see `pend`).
+    #[inline]
+    fn drain(&mut self, m: &Model, st: &State, c: usize) -> bool {
+        let w = self.w;
+        let mut ok = true;
+        let mut touched = false;
+        let mut lost = [0u64; 4];
+        for i in 0..w {
+            let bits = self.dom[c * w + i] & self.pend[c * w + i];
+            self.pend[c * w + i] = 0;
+            if bits != 0 {
+                if !touched {
+                    touched = true;
+                    self.touch(c);
+                    self.touch_tiles();
+                }
+                ok &= self.strip(st, c, i, bits, &mut lost);
+            }
+        }
+        if touched {
+            self.lost(m, st, c, &lost);
+        }
         ok && self.size[c] > 0
     }
 
-    /// Removes from empty cell `c` the options that show (`inside`) or do
-    /// not show (`!inside`) the side colour `sel` (`s * stride + bucket`).
+    /// Removes from empty cell `c` the options that do not show the side
+    /// colour `sel` (`s * stride + bucket`): the cell learned that side.
     #[inline]
-    fn remove_sel(&mut self, m: &Model, st: &State, c: usize, sel: usize, inside: bool) -> bool {
+    fn keep_sel(&mut self, m: &Model, st: &State, c: usize, sel: usize) -> bool {
         let w = self.w;
-        if !inside {
-            // A cell learning a side colour usually keeps a small part of
-            // its domain: recount from what it keeps.
-            let mut gone = 0;
-            for i in 0..w {
-                gone += (self.dom[c * w + i] & !self.sup[sel * w + i]).count_ones();
-            }
-            if gone == 0 {
-                return true;
-            }
-            if gone > 8 && 2 * gone > self.size[c] {
-                return self.bulk_cut(m, st, c, sel, gone);
-            }
+        // A cell learning a side colour usually keeps a small part of its
+        // domain: recount from what it keeps.
+        let mut gone = 0;
+        for i in 0..w {
+            gone += (self.dom[c * w + i] & !self.sup[sel * w + i]).count_ones();
+        }
+        if gone == 0 {
+            return true;
+        }
+        if gone > 8 && 2 * gone > self.size[c] {
+            return self.bulk_cut(m, st, c, sel, gone);
         }
         for i in 0..w {
-            let s = self.sup[sel * w + i];
-            let bits = self.dom[c * w + i] & if inside { s } else { !s };
+            let bits = self.dom[c * w + i] & !self.sup[sel * w + i];
             if bits != 0 && !self.remove(m, st, c, i, bits) {
                 return false;
             }
@@ -314,8 +422,8 @@ impl Domains {
         true
     }
 
-    /// [`Domains::remove_sel`] keeping only the options showing `sel`
-    /// when that removes most of the domain (`gone` options): the counters
+    /// [`Domains::keep_sel`] when it removes most of the domain (`gone`
+    /// options): the counters
     /// are recomputed from the options kept (fewer than those removed), and
     /// the colours that lost their last support are found by comparing
     /// with the old ones.
@@ -353,7 +461,7 @@ impl Domains {
             for b in 0..nb {
                 let x = s * stride + b;
                 if cnt[x] == 0 && self.cnt[c * k + x] != 0 {
-                    self.events.push((nbr, (x ^ (2 * stride)) as u8));
+                    self.lose(nbr as usize, x ^ (2 * stride));
                 }
             }
         }
@@ -363,9 +471,10 @@ impl Domains {
 
     /// Propagates the queued lost colours to a fixpoint.
     fn settle(&mut self, m: &Model, st: &State) -> bool {
-        while let Some((c, sel)) = self.events.pop() {
-            if !self.remove_sel(m, st, c as usize, sel as usize, true) {
-                self.events.clear();
+        while let Some(c) = self.queue.pop() {
+            self.queued[c as usize] = false;
+            if !self.drain(m, st, c as usize) {
+                self.clear_pending();
                 return false;
             }
         }
@@ -394,8 +503,8 @@ impl Domains {
                 continue;
             }
             let keep = ((s + 2) & 3) * self.stride + col[s] as usize % 64;
-            if !self.remove_sel(m, st, n as usize, keep, false) {
-                self.events.clear();
+            if !self.keep_sel(m, st, n as usize, keep) {
+                self.clear_pending();
                 return false;
             }
         }
@@ -404,7 +513,7 @@ impl Domains {
         for e in 0..m.n_cells {
             let bits = self.dom[e * w + word] & tile_bits;
             if bits != 0 && st.tile_at[e] == NONE && !self.remove(m, st, e, word, bits) {
-                self.events.clear();
+                self.clear_pending();
                 return false;
             }
         }
@@ -420,7 +529,7 @@ impl Domains {
             return true;
         }
         if !self.remove(m, st, c, word, bit) {
-            self.events.clear();
+            self.clear_pending();
             return false;
         }
         self.settle(m, st)

@@ -68,6 +68,7 @@ pub(crate) mod bits {
 
 /// Model, state, trail and the explanation buffers: everything the rules
 /// and the search share.
+#[derive(Clone)]
 pub(crate) struct Core {
     pub m: Model,
     pub st: State,

@@ -25,6 +25,7 @@ use super::model::NONE;
 use super::search::{Choice, Reason, Searcher};
 
 /// The frontier of the current node and its filtered candidate lists.
+#[derive(Clone)]
 pub(crate) struct Frontier {
     /// Whether the lists describe the current node.
     valid: bool,

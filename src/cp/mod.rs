@@ -26,6 +26,7 @@ mod estimate;
 mod filter;
 mod frontier;
 mod model;
+mod parallel;
 mod search;
 mod state;
 #[cfg(test)]
@@ -53,6 +54,10 @@ pub struct CpEngine {
     images: Vec<Vec<OptionId>>,
     last: Counters,
     last_preempted: u64,
+    /// Worker threads (1: search on the calling thread).
+    threads: usize,
+    /// Split depth and task count of the latest parallel run.
+    last_split: Option<(usize, usize)>,
 }
 
 impl CpEngine {
@@ -80,7 +85,23 @@ impl CpEngine {
             }
         }
         let core = Core::new(model, config);
-        CpEngine { searcher: Searcher::new(core), clues, options, images, last: Counters::default(), last_preempted: 0 }
+        CpEngine {
+            searcher: Searcher::new(core),
+            clues,
+            options,
+            images,
+            last: Counters::default(),
+            last_preempted: 0,
+            threads: 1,
+            last_split: None,
+        }
+    }
+
+    /// Searches with `threads` worker threads (`--threads`; 0 and 1: on
+    /// the calling thread). See [`parallel`].
+    pub fn with_threads(mut self, threads: usize) -> CpEngine {
+        self.threads = threads.max(1);
+        self
     }
 
     /// The configuration.
@@ -133,24 +154,20 @@ impl Engine for CpEngine {
         self.searcher.counters = Counters::default();
         let mut stopped = None;
         let mut emitted = 0u64;
+        self.last_split = None;
+        let mut parallel_counters = None;
         if self.root() {
             let (options, images) = (&self.options, &self.images);
             let mut ids = Vec::new();
             let mut image = Vec::new();
             let mut full = false;
             // The searcher sees no solution limit: it finds one board per
-            // symmetry class, this visitor reports the class.
+            // symmetry class, this emitter reports the class.
             let inner = Limits { max_solutions: None, ..limits.clone() };
-            stopped = self.searcher.run(&inner, &mut |core: &Core| {
-                ids.clear();
-                for c in 0..core.m.n_cells {
-                    let t = core.st.tile_at[c];
-                    let key = (t, c as u32, core.st.colors_at[c]);
-                    ids.push(*options.get(&key).expect("every fitting placement is an IR option"));
-                }
+            let mut emit = |ids: &[OptionId]| {
                 for k in 0..=images.len() {
                     let board = if k == 0 {
-                        &ids
+                        ids
                     } else {
                         image.clear();
                         image.extend(ids.iter().map(|&o| images[k - 1][o as usize]));
@@ -166,17 +183,35 @@ impl Engine for CpEngine {
                     }
                 }
                 Flow::Continue
-            });
+            };
+            if self.threads > 1 {
+                let board = |core: &Core, ids: &mut Vec<OptionId>| board_ids(options, core, ids);
+                let out = parallel::run(&self.searcher, self.threads, &inner, &board, &mut emit);
+                stopped = out.stopped;
+                self.last_split = Some((out.split_depth, out.tasks));
+                parallel_counters = Some((out.counters, out.preempted));
+            } else {
+                stopped = self.searcher.run(&inner, &mut |core: &Core| {
+                    board_ids(options, core, &mut ids);
+                    emit(&ids)
+                });
+            }
             if full {
                 stopped = Some(crate::search::StopReason::SolutionLimit);
             }
         }
-        let mut c = self.searcher.counters.clone();
-        if let Some(d) = &self.searcher.core.doms {
-            // Domain mode: options removed by edge filtering.
-            c.edge_prunes = d.removed;
-        }
-        self.last_preempted = self.searcher.core.preempted;
+        let (c, preempted) = match parallel_counters {
+            Some(pc) => pc,
+            None => {
+                let mut c = self.searcher.counters.clone();
+                if let Some(d) = &self.searcher.core.doms {
+                    // Domain mode: options removed by edge filtering.
+                    c.edge_prunes = d.removed;
+                }
+                (c, self.searcher.core.preempted)
+            }
+        };
+        self.last_preempted = preempted;
         self.last = c.clone();
         SearchStats {
             solutions: emitted,
@@ -189,14 +224,28 @@ impl Engine for CpEngine {
     }
 
     fn counters(&self) -> Vec<(&'static str, u64)> {
-        vec![
+        let mut v = vec![
             ("backjumps", self.last.backjumps),
             ("shaving_probes", self.last.probes),
             ("shaving_failures", self.last.shave_fails),
             ("edge_prunes", self.last.edge_prunes),
             ("refutations", self.last.refutations),
             ("preempted_tiles", self.last_preempted),
-        ]
+        ];
+        if let Some((depth, tasks)) = self.last_split {
+            v.extend([("threads", self.threads as u64), ("split_depth", depth as u64), ("tasks", tasks as u64)]);
+        }
+        v
+    }
+}
+
+/// The IR options of the full board of `core`, into `ids` (cell order).
+fn board_ids(options: &HashMap<(u32, u32, [Color; 4]), OptionId>, core: &Core, ids: &mut Vec<OptionId>) {
+    ids.clear();
+    for c in 0..core.m.n_cells {
+        let t = core.st.tile_at[c];
+        let key = (t, c as u32, core.st.colors_at[c]);
+        ids.push(*options.get(&key).expect("every fitting placement is an IR option"));
     }
 }
 

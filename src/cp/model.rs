@@ -20,6 +20,7 @@ pub(crate) const SLOT_SIDES: [(usize, usize); 6] = [(0, 1), (1, 2), (2, 3), (3, 
 pub(crate) const SIDE_SLOTS: [[usize; 3]; 4] = [[3, 0, 4], [0, 1, 5], [1, 2, 4], [2, 3, 5]];
 
 /// Immutable data of one puzzle.
+#[derive(Clone)]
 pub(crate) struct Model {
     pub n_cells: usize,
     pub n_colors: usize,

@@ -86,9 +86,10 @@ enum Step {
     Next,
 }
 
-const POLL_MASK: u64 = 0x3ff;
+pub(super) const POLL_MASK: u64 = 0x3ff;
 
 /// Search state layered on the [`Core`].
+#[derive(Clone)]
 pub(crate) struct Searcher {
     pub core: Core,
     frames: Vec<Frame>,
@@ -108,6 +109,11 @@ pub(crate) struct Searcher {
     /// Failure weights of the cells (`heuristic=dom-wdeg`): 1 plus the
     /// number of placements on the cell or a neighbour that failed.
     pub(super) weight: Vec<u32>,
+    /// Parallel runs ([`super::parallel`]): the split (collect the nodes
+    /// at a depth instead of searching below them), the frames a worker's
+    /// search never returns into (its replayed path), and the counters
+    /// shared by the workers.
+    pub(super) split: super::parallel::Split,
 }
 
 impl Searcher {
@@ -123,6 +129,7 @@ impl Searcher {
             counters: Counters::default(),
             fr,
             weight: vec![1; core.m.n_cells],
+            split: Default::default(),
             core,
         }
     }
@@ -136,11 +143,14 @@ impl Searcher {
     /// Enumerates the solutions below the current state (clues placed,
     /// root filtered), calling `visit` at each full board.
     pub fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&Core) -> Flow) -> Option<StopReason> {
-        self.frames.clear();
-        self.cands.clear();
-        self.cand_cells.clear();
-        self.confs.clear();
+        self.clear_frames();
         self.weight.fill(1);
+        self.search(limits, visit)
+    }
+
+    /// The search loop of [`Searcher::run`], below the frames already on
+    /// the stack (none, or a worker's replayed path).
+    pub(super) fn search(&mut self, limits: &Limits, visit: &mut dyn FnMut(&Core) -> Flow) -> Option<StopReason> {
         let refute = self.core.cfg.refutation && self.core.doms.is_some();
         let rechoose = refute && self.core.cfg.rechoose;
         let wdeg = matches!(self.core.cfg.heuristic, Heuristic::DomWdeg | Heuristic::DomainThenWdeg);
@@ -161,6 +171,16 @@ impl Searcher {
                             bits::set_upto(&mut self.core.conflict, self.frames.len() as u32);
                         }
                         step = Step::Return;
+                    } else if self.split.collect_depth == Some(self.frames.len()) {
+                        // A task for a worker: its subtree may hold
+                        // solutions, so nothing backjumps over it.
+                        self.split
+                            .tasks
+                            .push(self.frames.iter().map(|f| self.candidate(f.next as usize - 1)).collect());
+                        if self.core.explain {
+                            bits::set_upto(&mut self.core.conflict, self.frames.len() as u32);
+                        }
+                        step = Step::Return;
                     } else {
                         step = match self.choose() {
                             Choice::Branch => Step::Next,
@@ -170,6 +190,9 @@ impl Searcher {
                 }
                 Step::Return => {
                     // The child of the top frame returns with `conflict`.
+                    if self.frames.len() == self.split.base {
+                        return None;
+                    }
                     let f = self.frames.last().copied()?;
                     let level = self.frames.len() as u32;
                     self.core.undo_to(f.mark);
@@ -232,7 +255,7 @@ impl Searcher {
                     f.next += 1;
                     self.counters.nodes += 1;
                     if self.counters.nodes & POLL_MASK == 0 {
-                        if let Some(stop) = limits.poll(self.counters.nodes) {
+                        if let Some(stop) = self.poll(limits, POLL_MASK + 1) {
                             return Some(stop);
                         }
                     }
@@ -320,6 +343,30 @@ impl Searcher {
         self.cands.clear();
         self.cand_cells.clear();
         self.confs.clear();
+    }
+
+    /// Replays a worker's path (the decisions of a task, in order) from
+    /// the filtered root: one frame per decision with that single
+    /// candidate, so levels and undo marks are as in a normal search, and
+    /// [`Searcher::search`] then never returns into them. `false` if a
+    /// placement fails its filtering (the subtree holds no solution).
+    pub(super) fn replay(&mut self, path: &[(u32, u32, u8)]) -> bool {
+        self.clear_frames();
+        self.split.base = path.len();
+        let tags = self.core.use_tags();
+        for &(cell, t, r) in path {
+            self.scratch.clear();
+            self.scratch.push((t, r));
+            self.scratch_cells.clear();
+            self.push_frame(cell, NONE, tags, Reason::None);
+            let level = self.frames.len() as u32;
+            self.frames.last_mut().expect("the frame just pushed").next += 1;
+            self.core.st.assign(&self.core.m, cell as usize, t as usize, r, level);
+            if !self.core.filter(cell) {
+                return false;
+            }
+        }
+        true
     }
 
     fn pop_frame(&mut self) {

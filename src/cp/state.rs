@@ -29,6 +29,7 @@
 use super::model::{Model, NONE, SIDE_SLOTS, SLOT_SIDES, UNKNOWN};
 use crate::edgematch::{Color, GREY};
 
+#[derive(Clone)]
 pub(crate) struct State {
     pub tile_at: Vec<u32>,
     pub rot_at: Vec<u8>,

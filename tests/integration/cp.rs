@@ -43,3 +43,27 @@ fn cp_flag_errors() {
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("edge-matching puzzles only"));
 }
+
+#[test]
+fn cp_runs_on_threads() {
+    for threads in ["1", "2", "3"] {
+        let out = emx(&["solve", P4, "--backend", "cp", "--threads", threads, "--format", "json"]);
+        assert_eq!(out.status.code(), Some(0), "{threads}: {}", String::from_utf8_lossy(&out.stderr));
+        let v = json(&out);
+        assert_eq!(v["solutions"], 48, "--threads {threads}");
+        if threads != "1" {
+            assert_eq!(v["counters"]["threads"].to_string(), threads, "{v}");
+        }
+    }
+    // Limits stop every worker; the run reports what it found (exit 3).
+    let out = emx(&["solve", P4, "--backend", "cp", "--threads", "2", "--solution-limit", "5"]);
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("at least 5"));
+    let out = emx(&["solve", P4, "--backend", "cp", "--threads", "0"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--threads needs at least 1"));
+    // A re-chosen branching cannot be replayed by a worker: refused, not run.
+    let out = emx(&["solve", P4, "--backend", "cp", "--threads", "2", "--cp", "refutation,rechoose"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("runs on one thread only"));
+}

@@ -247,7 +247,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         ("sat", _) | (_, None) => args.backend.as_str(),
         (other, Some(_)) => anyhow::bail!("--sat-solver needs --backend sat (got --backend {other})"),
     };
-    let given = args.poly.given();
+    let mut given = args.poly.given();
+    if backend_name == "cp" {
+        // The CP engine splits its tree too.
+        given.retain(|&flag| flag != "--threads");
+    }
     let uses_poly = backend_name == "poly"
         || (backend_name == "auto"
             && matches!(instance.kind, input::InstanceKind::Polycube(_))
@@ -267,6 +271,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         equivalence,
         poly: args.poly.config()?,
         cp: args.cp.clone().unwrap_or_default(),
+        cp_threads: if backend_name == "cp" { args.poly.threads.unwrap_or(1) } else { 1 },
     };
     if args.poly.sample.is_some() || args.poly.estimate.is_some() {
         let flag = if args.poly.sample.is_some() { "--sample" } else { "--estimate" };
