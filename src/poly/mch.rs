@@ -18,8 +18,7 @@ pub fn count_fits<B: Bits>(ci: &CoverIndex<B>, cell: usize, occ: B, avail: u128,
     while gs != 0 {
         let g = gs.trailing_zeros() as usize;
         gs &= gs - 1;
-        let r = ci.range(key, g);
-        n += ci.mask[r].iter().filter(|m| m.disjoint(&occ)).count() as u32;
+        n += ci.list(key, g).iter().filter(|e| e.mask.disjoint(&occ)).count() as u32;
         if n >= limit {
             return n;
         }
@@ -36,10 +35,9 @@ pub fn gather<B: Bits>(ci: &CoverIndex<B>, cell: usize, occ: B, avail: u128, out
     while gs != 0 {
         let g = gs.trailing_zeros() as usize;
         gs &= gs - 1;
-        let r = ci.range(key, g);
-        for (m, &k) in ci.mask[r.clone()].iter().zip(&ci.img[r]) {
-            if m.disjoint(&occ) {
-                out[n] = k;
+        for e in ci.list(key, g) {
+            if e.mask.disjoint(&occ) {
+                out[n] = e.img;
                 n += 1;
             }
         }
