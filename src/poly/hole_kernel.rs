@@ -27,12 +27,24 @@ pub struct HoleFrame {
     slot: u32,
 }
 
+/// Entries tested between two checks of a count against its limit.
+pub(super) const CHUNK: usize = 8;
+
 /// Counts the fitting images of groups `avail` covering `cell`, writing
-/// them to `out`; stops (after a group) once the count reaches `limit`.
+/// them to `out`; stops once the count reaches `limit`: after a group, or
+/// with `CHUNKED` (long lists: MCH with many pieces left) after a chunk of
+/// [`CHUNK`] entries.
 ///
 /// `out` must hold the longest list of one cell (`stride`).
 #[inline(always)]
-fn fits_into<B: Bits>(ci: &CoverIndex<B>, cell: usize, occ: B, avail: u64, limit: u32, out: &mut [u32]) -> u32 {
+fn fits_into<B: Bits, const CHUNKED: bool>(
+    ci: &CoverIndex<B>,
+    cell: usize,
+    occ: B,
+    avail: u64,
+    limit: u32,
+    out: &mut [u32],
+) -> u32 {
     let key = ci.key(cell, &occ);
     let mut n = 0usize;
     // SAFETY: `key` is a key; `groups` has one entry per key.
@@ -41,15 +53,29 @@ fn fits_into<B: Bits>(ci: &CoverIndex<B>, cell: usize, occ: B, avail: u64, limit
         let g = gs.trailing_zeros() as usize;
         gs &= gs - 1;
         // SAFETY: `key` is a key and `g` a group (a bit of `groups[key]`).
-        for e in unsafe { ci.list_unchecked(key, g) } {
-            debug_assert!(n < out.len());
-            // SAFETY: the images of one key are at most the images covering
-            // the cell, and `out` holds that many (`Shared::stride`).
-            unsafe { *out.get_unchecked_mut(n) = e.img };
-            n += e.mask.disjoint(&occ) as usize;
-        }
-        if n as u32 >= limit {
-            break;
+        let list = unsafe { ci.list_unchecked(key, g) };
+        // SAFETY (the writes): the images of one key are at most the images
+        // covering the cell, and `out` holds that many (`Shared::stride`).
+        if CHUNKED {
+            for chunk in list.chunks(CHUNK) {
+                for e in chunk {
+                    debug_assert!(n < out.len());
+                    unsafe { *out.get_unchecked_mut(n) = e.img };
+                    n += e.mask.disjoint(&occ) as usize;
+                }
+                if n as u32 >= limit {
+                    return n as u32;
+                }
+            }
+        } else {
+            for e in list {
+                debug_assert!(n < out.len());
+                unsafe { *out.get_unchecked_mut(n) = e.img };
+                n += e.mask.disjoint(&occ) as usize;
+            }
+            if n as u32 >= limit {
+                return n as u32;
+            }
         }
     }
     n as u32
@@ -76,11 +102,17 @@ impl Slots<'_> {
 /// fits, its count (`u32::MAX` when `holes` is empty) and its images in the
 /// best slot.
 #[inline(always)]
-fn fewest_of<B: Bits>(ci: &CoverIndex<B>, mut holes: B, occ: B, avail: u64, slots: &mut Slots<'_>) -> (usize, u32) {
+fn fewest_of<B: Bits, const CHUNKED: bool>(
+    ci: &CoverIndex<B>,
+    mut holes: B,
+    occ: B,
+    avail: u64,
+    slots: &mut Slots<'_>,
+) -> (usize, u32) {
     let mut best = u32::MAX;
     let mut best_cell = 0;
     while let Some(c) = holes.pop_lowest() {
-        let n = fits_into(ci, c, occ, avail, best, slots.scratch());
+        let n = fits_into::<B, CHUNKED>(ci, c, occ, avail, best, slots.scratch());
         if n < best {
             (best, best_cell) = (n, c);
             slots.best = 1 - slots.best;
@@ -97,7 +129,7 @@ fn fewest_of<B: Bits>(ci: &CoverIndex<B>, mut holes: B, occ: B, avail: u64, slot
 #[inline(always)]
 fn choose_mch<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, slots: &mut Slots<'_>) -> u32 {
     let free = occ.not();
-    let (first, mut best) = fewest_of(ci, t.counter.fewest(free), occ, avail, slots);
+    let (first, mut best) = fewest_of::<B, true>(ci, t.counter.fewest(free), occ, avail, slots);
     if best == 0 || best == u32::MAX {
         return 0;
     }
@@ -105,7 +137,7 @@ fn choose_mch<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, sl
     let mut holes = free.and(B::below(first));
     let mut limit = best + 1;
     while let Some(c) = holes.pop_lowest() {
-        let n = fits_into(ci, c, occ, avail, limit, slots.scratch());
+        let n = fits_into::<B, true>(ci, c, occ, avail, limit, slots.scratch());
         if n < limit {
             (best, limit) = (n, n);
             slots.best = 1 - slots.best;
@@ -118,7 +150,7 @@ fn choose_mch<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, sl
     let mut holes = free.andnot(B::below(first + 1));
     while best > 1 {
         let Some(c) = holes.pop_lowest() else { break };
-        let n = fits_into(ci, c, occ, avail, best, slots.scratch());
+        let n = fits_into::<B, true>(ci, c, occ, avail, best, slots.scratch());
         if n < best {
             best = n;
             slots.best = 1 - slots.best;
@@ -130,7 +162,7 @@ fn choose_mch<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, sl
 /// EMCH's choice (as [`super::emch::candidates`]).
 #[inline(always)]
 fn choose_emch<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, slots: &mut Slots<'_>) -> u32 {
-    match fewest_of(ci, t.counter.fewest(occ.not()), occ, avail, slots).1 {
+    match fewest_of::<B, false>(ci, t.counter.fewest(occ.not()), occ, avail, slots).1 {
         u32::MAX => 0,
         n => n,
     }
