@@ -52,6 +52,8 @@ pub trait Bits: Copy + Eq + Debug + Default + Send + Sync + 'static {
     }
     /// A 64-bit digest of the set (equal sets, equal digests).
     fn hash64(&self) -> u64;
+    /// Cells `0..64` as a word (bit `i` is cell `i`).
+    fn low64(&self) -> u64;
     /// The set `{i + n : i in self}` (members past the capacity dropped);
     /// `n < CAPACITY`.
     fn shl(self, n: u32) -> Self;
@@ -142,6 +144,10 @@ macro_rules! primitive_bit_ops {
 impl Bits for u64 {
     const CAPACITY: usize = 64;
     #[inline]
+    fn low64(&self) -> u64 {
+        *self
+    }
+    #[inline]
     fn hash64(&self) -> u64 {
         *self
     }
@@ -157,6 +163,10 @@ impl Bits for u64 {
 
 impl Bits for u128 {
     const CAPACITY: usize = 128;
+    #[inline]
+    fn low64(&self) -> u64 {
+        *self as u64
+    }
     #[inline]
     fn hash64(&self) -> u64 {
         (*self as u64) ^ ((*self >> 64) as u64).rotate_left(29)
@@ -183,6 +193,10 @@ impl<const N: usize> Default for Wide<N> {
 
 impl<const N: usize> Bits for Wide<N> {
     const CAPACITY: usize = 64 * N;
+    #[inline]
+    fn low64(&self) -> u64 {
+        self.0[0]
+    }
     #[inline]
     fn hash64(&self) -> u64 {
         self.0.iter().fold(0u64, |h, &w| h.rotate_left(29) ^ w)

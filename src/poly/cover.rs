@@ -12,6 +12,7 @@
 //! 11 images in 3 groups (measured over the first 10 M nodes).
 
 use super::bits::Bits;
+use super::debruijn::Entry;
 use super::model::Images;
 
 /// Memory the index may take (bytes); fewer neighbours are used above it.
@@ -27,7 +28,8 @@ const INDEX_BUDGET: usize = 32 << 20;
 /// under key `k` are `mask/img[gstart[k * (G + 1) + g]..gstart[k * (G + 1)
 /// + g + 1]]`, in image order: exactly the images of `g` covering `c` none
 /// of whose cells among the used neighbours is occupied under `p`;
-/// `groups[k]` has bit `g` set iff that list is non-empty.
+/// `groups[k]` has bit `g` set iff that list is non-empty. `gstart` has
+/// `groups.len() * (G + 1)` entries, all at most `entries.len()`.
 #[derive(Clone, Debug)]
 pub struct CoverIndex<B> {
     n_groups: usize,
@@ -36,10 +38,52 @@ pub struct CoverIndex<B> {
     /// Groups with an image under each key.
     pub groups: Vec<u128>,
     gstart: Vec<u32>,
-    /// Image masks.
-    pub mask: Vec<B>,
-    /// Image ids, parallel to `mask`.
-    pub img: Vec<u32>,
+    /// The images (mask and id side by side, read together by the counts).
+    entries: Vec<Entry<B>>,
+    /// The used neighbours of each cell as a 64-bit mask (bits below 64).
+    nbmask: Vec<u64>,
+    /// Keys come from one `pext` of the occupancy (cells fit in 64 bits
+    /// and the processor has a fast `pext`).
+    pext: bool,
+}
+
+/// Whether the processor has BMI2's `pext` and runs it fast (AMD before
+/// Zen 3, family 0x17, microcodes it: tens of cycles).
+fn fast_pext() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if !std::arch::is_x86_feature_detected!("bmi2") {
+            return false;
+        }
+        let (vendor, sig) = (std::arch::x86_64::__cpuid(0), std::arch::x86_64::__cpuid(1));
+        let amd = vendor.ebx == u32::from_le_bytes(*b"Auth");
+        let family = (sig.eax >> 8 & 0xf) + (sig.eax >> 20 & 0xff);
+        !(amd && family < 0x19)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The bits of `x` at the positions of `m`, packed (BMI2 `pext`). Only
+/// called when [`fast_pext`] said the instruction exists.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn pext(x: u64, m: u64) -> u64 {
+    let r: u64;
+    // SAFETY: a register-only instruction, present (checked by `fast_pext`
+    // before any index enables it).
+    unsafe {
+        std::arch::asm!("pext {r}, {x}, {m}", r = lateout(reg) r, x = in(reg) x, m = in(reg) m, options(pure, nomem, nostack));
+    }
+    r
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn pext(_x: u64, _m: u64) -> u64 {
+    unreachable!("pext is only used on x86_64")
 }
 
 impl<B: Bits> CoverIndex<B> {
@@ -62,7 +106,7 @@ impl<B: Bits> CoverIndex<B> {
         // How many neighbours each cell uses: at most `cap`, lowered until
         // the index fits the budget.
         let mut cap = 6usize;
-        let per_entry = std::mem::size_of::<B>() + 4;
+        let per_entry = std::mem::size_of::<Entry<B>>();
         let per_key = 16 + 4 * (n_groups + 1);
         let width_of = |c: usize, cap: usize| neighbours[c].len().min(cap);
         loop {
@@ -85,17 +129,22 @@ impl<B: Bits> CoverIndex<B> {
         let mut first = Vec::with_capacity(n + 1);
         let mut groups = Vec::new();
         let mut gstart = Vec::new();
-        let mut mask = Vec::new();
-        let mut img = Vec::new();
+        let mut entries: Vec<Entry<B>> = Vec::new();
+        let mut nbmask = Vec::with_capacity(n);
         for c in 0..n {
             let w = width_of(c, cap);
             // Unused positions name the cell itself, free whenever it is
             // counted: the key loop needs no length.
+            // The used neighbours in ascending bit order, so that the
+            // pattern is also the occupancy bits at `nbmask[c]`, packed.
             let mut row = [c as u16; 6];
-            for (i, &b) in neighbours[c][..w].iter().enumerate() {
+            let mut used: Vec<u32> = neighbours[c][..w].to_vec();
+            used.sort_unstable();
+            for (i, &b) in used.iter().enumerate() {
                 row[i] = b as u16;
             }
             nb.push(row);
+            nbmask.push(used.iter().fold(0u64, |m, &b| if b < 64 { m | 1 << b } else { m }));
             first.push(groups.len() as u32);
             // The neighbour pattern each image occupies.
             let uses: Vec<u64> = covering[c]
@@ -108,27 +157,36 @@ impl<B: Bits> CoverIndex<B> {
                 let mut present = 0u128;
                 let mut next = 0;
                 for g in 0..n_groups {
-                    gstart.push(img.len() as u32);
+                    gstart.push(entries.len() as u32);
                     let ks = &covering[c];
                     while next < ks.len() && images.group[ks[next] as usize] as usize == g {
                         if uses[next] & p == 0 {
-                            mask.push(masks[ks[next] as usize]);
-                            img.push(ks[next]);
+                            entries.push(Entry { mask: masks[ks[next] as usize], img: ks[next] });
                             present |= 1 << g;
                         }
                         next += 1;
                     }
                 }
-                gstart.push(img.len() as u32);
+                gstart.push(entries.len() as u32);
                 groups.push(present);
             }
         }
-        CoverIndex { n_groups, nb, first, groups, gstart, mask, img }
+        let pext = B::CAPACITY == 64 && fast_pext();
+        CoverIndex { n_groups, nb, first, groups, gstart, entries, nbmask, pext }
     }
 
     /// The key of cell `c` under occupancy `occ`.
     #[inline(always)]
     pub fn key(&self, c: usize, occ: &B) -> usize {
+        if self.pext {
+            return self.first[c] as usize + pext(occ.low64(), self.nbmask[c]) as usize;
+        }
+        self.key_by_neighbours(c, occ)
+    }
+
+    /// [`CoverIndex::key`] by testing the neighbours one by one.
+    #[inline(always)]
+    fn key_by_neighbours(&self, c: usize, occ: &B) -> usize {
         let row = &self.nb[c];
         let mut p = 0usize;
         for (i, &b) in row.iter().enumerate() {
@@ -137,20 +195,65 @@ impl<B: Bits> CoverIndex<B> {
         self.first[c] as usize + p
     }
 
-    /// The range of key `key`, group `g` in `mask` / `img`.
+    /// The images of group `g` under key `key`.
     #[inline(always)]
-    pub fn range(&self, key: usize, g: usize) -> std::ops::Range<usize> {
+    pub fn list(&self, key: usize, g: usize) -> &[Entry<B>] {
         let i = key * (self.n_groups + 1) + g;
-        self.gstart[i] as usize..self.gstart[i + 1] as usize
+        &self.entries[self.gstart[i] as usize..self.gstart[i + 1] as usize]
+    }
+
+    /// [`CoverIndex::list`] without bounds checks, for the search loop.
+    ///
+    /// # Safety
+    /// `key` must come from [`CoverIndex::key`] and `g` be a group
+    /// (`g < n_groups`); the index invariant then keeps every access in
+    /// bounds.
+    #[inline(always)]
+    pub unsafe fn list_unchecked(&self, key: usize, g: usize) -> &[Entry<B>] {
+        let i = key * (self.n_groups + 1) + g;
+        debug_assert!(i + 1 < self.gstart.len());
+        let (a, b) = (*self.gstart.get_unchecked(i) as usize, *self.gstart.get_unchecked(i + 1) as usize);
+        debug_assert!(a <= b && b <= self.entries.len());
+        self.entries.get_unchecked(a..b)
     }
 
     /// Number of list entries (for reports and tests).
     pub fn len(&self) -> usize {
-        self.img.len()
+        self.entries.len()
     }
 
     /// Whether the index holds no image.
     pub fn is_empty(&self) -> bool {
-        self.img.is_empty()
+        self.entries.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::polycube;
+
+    #[test]
+    fn pext_keys_equal_neighbour_keys() {
+        let text = std::fs::read_to_string("instances/polycube/tetriscube_def.txt").unwrap();
+        let puzzle = polycube::parse(&text, "t").unwrap().remove(0);
+        let built = polycube::build(&puzzle, "t").unwrap();
+        let images = Images::from_problem(&built.problem, Default::default()).unwrap();
+        let masks: Vec<u64> = images.cells.iter().map(|cs| cs.iter().fold(0u64, |m, &b| m | 1 << b)).collect();
+        let ci = CoverIndex::<u64>::new(&images, &masks);
+        if !ci.pext {
+            eprintln!("skipped: this processor has no fast pext, keys come from the neighbour loop only");
+            return;
+        }
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..500 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for c in 0..images.n_cells {
+                let occ = x & !(1u64 << c);
+                assert_eq!(ci.key(c, &occ), ci.key_by_neighbours(c, &occ), "cell {c}, occupancy {occ:#x}");
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@ use super::tables::Tables;
 #[inline]
 pub fn candidates<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u128, out: &mut [u32]) -> usize {
     let holes = t.counter.fewest(occ.not());
-    let (cell, n) = mch::most_constrained(ci, holes, occ, avail);
+    let (cell, n) = mch::most_constrained::<B, false>(ci, holes, occ, avail);
     if n == 0 {
         return 0;
     }

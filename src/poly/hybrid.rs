@@ -14,6 +14,7 @@ use super::bdlx::LiveSource;
 use super::bits::Bits;
 use super::cover::CoverIndex;
 use super::debruijn::{Entry, Frame, RootIndex};
+use super::hole_kernel::HoleFrame;
 use super::model::Images;
 use super::parity::ParityTable;
 use super::sample::Rng;
@@ -197,6 +198,8 @@ impl<B: Bits> Shared<B> {
             hidden: Vec::new(),
             lo: vec![0; self.images.groups.len()],
             frames: vec![Frame::default(); n_left as usize + 1],
+            hole_frames: Vec::new(),
+            hole_buf: Vec::new(),
             lbuf: Vec::new(),
             lseg: Vec::new(),
             lbuf_used: 0,
@@ -307,6 +310,9 @@ pub struct Walker<'s, B> {
     pub(super) lo_mask: u128,
     /// The de Bruijn kernel's stack.
     pub(super) frames: Vec<Frame>,
+    /// The MCH / EMCH kernel's stack and candidate slots.
+    pub(super) hole_frames: Vec<HoleFrame>,
+    pub(super) hole_buf: Vec<u32>,
     /// bdlx's live lists, one after the other along the current path.
     pub(super) lbuf: Vec<Entry<B>>,
     /// bdlx's segments: at `depth * (groups + 1) + g`, where group `g`'s
@@ -522,6 +528,15 @@ impl<B: Bits> Walker<'_, B> {
                 (false, true) => self.debruijn_kernel::<false, true>(visit),
                 (true, false) => self.debruijn_kernel::<true, false>(visit),
                 (true, true) => self.debruijn_kernel::<true, true>(visit),
+            };
+        }
+        if matches!(kind, Kind::Mch | Kind::Emch) && s.images.groups.len() <= 64 {
+            let multi = s.multi || self.lo_mask & self.avail != 0;
+            return match (s.has_triggers, multi) {
+                (false, false) => self.hole_kernel::<false, false>(visit),
+                (false, true) => self.hole_kernel::<false, true>(visit),
+                (true, false) => self.hole_kernel::<true, false>(visit),
+                (true, true) => self.hole_kernel::<true, true>(visit),
             };
         }
         if kind == Kind::Bdlx && s.images.groups.len() <= 64 {

@@ -9,19 +9,35 @@ use super::cover::CoverIndex;
 use super::tables::Tables;
 
 /// Number of fitting images of groups `avail` covering `cell`, or any
-/// number `>= limit` once it reaches `limit`.
+/// number `>= limit` once it reaches `limit` (checked after each group, and
+/// with `CHUNKED` after each chunk of a group's list: MCH's long lists).
 #[inline(always)]
-pub fn count_fits<B: Bits>(ci: &CoverIndex<B>, cell: usize, occ: B, avail: u128, limit: u32) -> u32 {
+pub fn count_fits<B: Bits, const CHUNKED: bool>(
+    ci: &CoverIndex<B>,
+    cell: usize,
+    occ: B,
+    avail: u128,
+    limit: u32,
+) -> u32 {
     let key = ci.key(cell, &occ);
     let mut n = 0u32;
     let mut gs = avail & ci.groups[key];
     while gs != 0 {
         let g = gs.trailing_zeros() as usize;
         gs &= gs - 1;
-        let r = ci.range(key, g);
-        n += ci.mask[r].iter().filter(|m| m.disjoint(&occ)).count() as u32;
-        if n >= limit {
-            return n;
+        let list = ci.list(key, g);
+        if CHUNKED {
+            for chunk in list.chunks(super::hole_kernel::CHUNK) {
+                n += chunk.iter().map(|e| e.mask.disjoint(&occ) as u32).sum::<u32>();
+                if n >= limit {
+                    return n;
+                }
+            }
+        } else {
+            n += list.iter().map(|e| e.mask.disjoint(&occ) as u32).sum::<u32>();
+            if n >= limit {
+                return n;
+            }
         }
     }
     n
@@ -36,10 +52,9 @@ pub fn gather<B: Bits>(ci: &CoverIndex<B>, cell: usize, occ: B, avail: u128, out
     while gs != 0 {
         let g = gs.trailing_zeros() as usize;
         gs &= gs - 1;
-        let r = ci.range(key, g);
-        for (m, &k) in ci.mask[r.clone()].iter().zip(&ci.img[r]) {
-            if m.disjoint(&occ) {
-                out[n] = k;
+        for e in ci.list(key, g) {
+            if e.mask.disjoint(&occ) {
+                out[n] = e.img;
                 n += 1;
             }
         }
@@ -50,11 +65,16 @@ pub fn gather<B: Bits>(ci: &CoverIndex<B>, cell: usize, occ: B, avail: u128, out
 /// The cell of `holes` with the fewest fits (first in bit order on ties)
 /// and its count; a count of 0 means a dead end.
 #[inline]
-pub fn most_constrained<B: Bits>(ci: &CoverIndex<B>, mut holes: B, occ: B, avail: u128) -> (usize, u32) {
+pub fn most_constrained<B: Bits, const CHUNKED: bool>(
+    ci: &CoverIndex<B>,
+    mut holes: B,
+    occ: B,
+    avail: u128,
+) -> (usize, u32) {
     let mut best = u32::MAX;
     let mut best_cell = 0;
     while let Some(c) = holes.pop_lowest() {
-        let n = count_fits(ci, c, occ, avail, best);
+        let n = count_fits::<B, CHUNKED>(ci, c, occ, avail, best);
         if n < best {
             best = n;
             best_cell = c;
@@ -73,14 +93,14 @@ pub fn most_constrained<B: Bits>(ci: &CoverIndex<B>, mut holes: B, occ: B, avail
 #[inline]
 pub fn candidates<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u128, out: &mut [u32]) -> usize {
     let free = occ.not();
-    let (mut cell, mut best) = most_constrained(ci, t.counter.fewest(free), occ, avail);
+    let (mut cell, mut best) = most_constrained::<B, true>(ci, t.counter.fewest(free), occ, avail);
     if best > 0 {
         let first = cell;
         // Any cell before `cell` with as few fits wins; counting stops at `best + 1`.
         let mut holes = free.and(B::below(cell));
         let mut limit = best + 1;
         while let Some(c) = holes.pop_lowest() {
-            let n = count_fits(ci, c, occ, avail, limit);
+            let n = count_fits::<B, true>(ci, c, occ, avail, limit);
             if n < limit {
                 (cell, best, limit) = (c, n, n);
                 if n == 0 {
@@ -92,7 +112,7 @@ pub fn candidates<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u12
         let mut holes = free.andnot(B::below(first + 1));
         while best > 1 {
             let Some(c) = holes.pop_lowest() else { break };
-            let n = count_fits(ci, c, occ, avail, best);
+            let n = count_fits::<B, true>(ci, c, occ, avail, best);
             if n < best {
                 (cell, best) = (c, n);
             }

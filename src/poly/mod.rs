@@ -25,6 +25,7 @@ pub mod debruijn;
 mod dlx_stage;
 pub mod emch;
 pub mod filters;
+pub mod hole_kernel;
 pub mod hybrid;
 pub mod mch;
 pub mod model;

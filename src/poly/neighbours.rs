@@ -14,13 +14,19 @@ use super::model::Images;
 
 /// How to count empty neighbours.
 ///
-/// Invariant (`Shifts`): for every direction `(s, up, has)`, a cell `c` in
-/// `has` has its neighbour at `c + s` (`up`) or `c - s` (not `up`), and the
-/// cells not in `has` have no neighbour that way.
+/// Invariant (`Shifts`): for every direction `(s, has)` of `up` (of
+/// `down`), a cell `c` in `has` has its neighbour at `c + s` (at `c - s`),
+/// and the cells not in `has` have no neighbour that way. Unused entries
+/// have an empty `has` (and shift 0), so they add nothing.
 #[derive(Clone, Debug)]
 pub enum NeighbourCounter<B> {
-    /// A full box: one shift per direction.
-    Shifts(Vec<(u32, bool, B)>),
+    /// A full box: one shift per direction, three up and three down.
+    Shifts {
+        /// Directions whose neighbour is `s` bits up.
+        up: [(u32, B); 3],
+        /// Directions whose neighbour is `s` bits down.
+        down: [(u32, B); 3],
+    },
     /// Anything else: the neighbour set of each cell.
     PerCell(Vec<B>),
 }
@@ -56,7 +62,19 @@ impl<B: Bits> NeighbourCounter<B> {
             }
         }
         if regular && n > 0 {
-            NeighbourCounter::Shifts(dirs)
+            let mut up = [(0, B::default()); 3];
+            let mut down = [(0, B::default()); 3];
+            let (mut nu, mut nd) = (0, 0);
+            for (s, is_up, has) in dirs {
+                if is_up {
+                    up[nu] = (s, has);
+                    nu += 1;
+                } else {
+                    down[nd] = (s, has);
+                    nd += 1;
+                }
+            }
+            NeighbourCounter::Shifts { up, down }
         } else {
             NeighbourCounter::PerCell(neighbours.to_vec())
         }
@@ -68,8 +86,8 @@ impl<B: Bits> NeighbourCounter<B> {
     pub fn levels(&self, free: B) -> [B; 7] {
         let mut out = [B::default(); 7];
         match self {
-            NeighbourCounter::Shifts(dirs) => {
-                let (b0, b1, b2) = sliced_counts(dirs, free);
+            NeighbourCounter::Shifts { up, down } => {
+                let (b0, b1, b2) = sliced_counts(up, down, free);
                 let sel = |b: B, on: bool| if on { b } else { b.not() };
                 for (k, o) in out.iter_mut().enumerate() {
                     *o = free.and(sel(b0, k & 1 != 0)).and(sel(b1, k & 2 != 0)).and(sel(b2, k & 4 != 0));
@@ -91,8 +109,8 @@ impl<B: Bits> NeighbourCounter<B> {
     #[inline(always)]
     pub fn fewest(&self, free: B) -> B {
         match self {
-            NeighbourCounter::Shifts(dirs) => {
-                let (b0, b1, b2) = sliced_counts(dirs, free);
+            NeighbourCounter::Shifts { up, down } => {
+                let (b0, b1, b2) = sliced_counts(up, down, free);
                 // Counts 0..3, then 4..7.
                 let low = free.andnot(b2);
                 let high = free.and(b2);
@@ -116,12 +134,13 @@ impl<B: Bits> NeighbourCounter<B> {
 
 /// Per-cell counts of `free` neighbours as three bit planes `(b0, b1, b2)`
 /// (a cell's count is `b0 + 2 b1 + 4 b2`), by bit-sliced additions of
-/// `free` shifted along each direction of `dirs`.
+/// `free` shifted along each direction.
 #[inline(always)]
-fn sliced_counts<B: Bits>(dirs: &[(u32, bool, B)], free: B) -> (B, B, B) {
+fn sliced_counts<B: Bits>(up: &[(u32, B); 3], down: &[(u32, B); 3], free: B) -> (B, B, B) {
     let (mut b0, mut b1, mut b2) = (B::default(), B::default(), B::default());
-    for &(s, up, has) in dirs {
-        let x = if up { free.shr(s) } else { free.shl(s) }.and(has);
+    let shifted =
+        up.iter().map(|&(s, has)| free.shr(s).and(has)).chain(down.iter().map(|&(s, has)| free.shl(s).and(has)));
+    for x in shifted {
         let c0 = b0.and(x);
         b0 = b0.xor(x);
         let c1 = b1.and(c0);
@@ -142,7 +161,7 @@ mod tests {
         let images = Images::from_problem(&built.problem, Default::default()).unwrap();
         let nb: Vec<u128> = images.neighbours().iter().map(|ns| ns.iter().fold(0u128, |m, &b| m | 1 << b)).collect();
         let fast = NeighbourCounter::<u128>::new(&images, &nb);
-        assert!(matches!(fast, NeighbourCounter::Shifts(_)), "a full box counts by shifts");
+        assert!(matches!(fast, NeighbourCounter::Shifts { .. }), "a full box counts by shifts");
         let slow = NeighbourCounter::PerCell(nb.clone());
         let n = images.n_cells;
         let mut x = 0x9e37_79b9_7f4a_7c15_u64;

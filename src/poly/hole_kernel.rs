@@ -1,0 +1,383 @@
+//! The iterative search loop of the MCH and EMCH stages (when every branch
+//! is searched): an explicit stack instead of recursion, the search state
+//! (occupancy, remaining pieces, parity and volume states) in locals, the
+//! triggers inlined, and the fit counts of the holes written out as they
+//! are counted, so the chosen hole's images need no second pass.
+//!
+//! Each depth owns two candidate slots: a hole is counted into the slot
+//! that does not hold the best list so far, and the slots swap roles when
+//! it wins. A count stops early once it reaches the best so far (the list
+//! is then incomplete, but it lost). The holes chosen, their tie-breaking
+//! and so the nodes are exactly those of [`super::mch::candidates`] and
+//! [`super::emch::candidates`].
+
+use super::bits::Bits;
+use super::cover::CoverIndex;
+use super::hybrid::{Kind, Stop, Walker, POLL_MASK};
+use super::tables::Tables;
+use super::volume::regions_ok;
+use crate::search::{Flow, StopReason};
+
+/// One depth of the loop: the candidates are `n` entries of slot `slot`,
+/// the next one to try is `next`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HoleFrame {
+    n: u32,
+    next: u32,
+    slot: u32,
+}
+
+/// Entries tested between two checks of a count against its limit.
+pub(super) const CHUNK: usize = 8;
+
+/// Counts the fitting images of groups `avail` covering `cell`, writing
+/// them to `out`; stops once the count reaches `limit`: after a group, or
+/// with `CHUNKED` (long lists: MCH with many pieces left) after a chunk of
+/// [`CHUNK`] entries.
+///
+/// `out` must hold the longest list of one cell (`stride`).
+#[inline(always)]
+fn fits_into<B: Bits, const CHUNKED: bool>(
+    ci: &CoverIndex<B>,
+    cell: usize,
+    occ: B,
+    avail: u64,
+    limit: u32,
+    out: &mut [u32],
+) -> u32 {
+    let key = ci.key(cell, &occ);
+    let mut n = 0usize;
+    // SAFETY: `key` is a key; `groups` has one entry per key.
+    let mut gs = avail & unsafe { *ci.groups.get_unchecked(key) } as u64;
+    while gs != 0 {
+        let g = gs.trailing_zeros() as usize;
+        gs &= gs - 1;
+        // SAFETY: `key` is a key and `g` a group (a bit of `groups[key]`).
+        let list = unsafe { ci.list_unchecked(key, g) };
+        // SAFETY (the writes): the images of one key are at most the images
+        // covering the cell, and `out` holds that many (`Shared::stride`).
+        if CHUNKED {
+            for chunk in list.chunks(CHUNK) {
+                for e in chunk {
+                    debug_assert!(n < out.len());
+                    unsafe { *out.get_unchecked_mut(n) = e.img };
+                    n += e.mask.disjoint(&occ) as usize;
+                }
+                if n as u32 >= limit {
+                    return n as u32;
+                }
+            }
+        } else {
+            for e in list {
+                debug_assert!(n < out.len());
+                unsafe { *out.get_unchecked_mut(n) = e.img };
+                n += e.mask.disjoint(&occ) as usize;
+            }
+            if n as u32 >= limit {
+                return n as u32;
+            }
+        }
+    }
+    n as u32
+}
+
+/// Two candidate slots of `stride` entries: the best list so far and the
+/// scratch one.
+struct Slots<'a> {
+    buf: &'a mut [u32],
+    stride: usize,
+    best: usize,
+}
+
+impl Slots<'_> {
+    #[inline(always)]
+    fn scratch(&mut self) -> &mut [u32] {
+        let at = (1 - self.best) * self.stride;
+        // SAFETY: `buf` holds two slots.
+        unsafe { self.buf.get_unchecked_mut(at..at + self.stride) }
+    }
+}
+
+/// EMCH's pass (and MCH's first): the first cell of `holes` with the fewest
+/// fits, its count (`u32::MAX` when `holes` is empty) and its images in the
+/// best slot.
+#[inline(always)]
+fn fewest_of<B: Bits, const CHUNKED: bool>(
+    ci: &CoverIndex<B>,
+    mut holes: B,
+    occ: B,
+    avail: u64,
+    slots: &mut Slots<'_>,
+) -> (usize, u32) {
+    let mut best = u32::MAX;
+    let mut best_cell = 0;
+    while let Some(c) = holes.pop_lowest() {
+        let n = fits_into::<B, CHUNKED>(ci, c, occ, avail, best, slots.scratch());
+        if n < best {
+            (best, best_cell) = (n, c);
+            slots.best = 1 - slots.best;
+            if n <= 1 {
+                break;
+            }
+        }
+    }
+    (best_cell, best)
+}
+
+/// MCH's choice (as [`super::mch::candidates`]): returns the count, the
+/// images in the best slot.
+#[inline(always)]
+fn choose_mch<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, slots: &mut Slots<'_>) -> u32 {
+    let free = occ.not();
+    let (first, mut best) = fewest_of::<B, true>(ci, t.counter.fewest(free), occ, avail, slots);
+    if best == 0 || best == u32::MAX {
+        return 0;
+    }
+    // Any cell before `first` with as few fits wins.
+    let mut holes = free.and(B::below(first));
+    let mut limit = best + 1;
+    while let Some(c) = holes.pop_lowest() {
+        let n = fits_into::<B, true>(ci, c, occ, avail, limit, slots.scratch());
+        if n < limit {
+            (best, limit) = (n, n);
+            slots.best = 1 - slots.best;
+            if n == 0 {
+                return 0;
+            }
+        }
+    }
+    // After it, only strictly fewer fits win.
+    let mut holes = free.andnot(B::below(first + 1));
+    while best > 1 {
+        let Some(c) = holes.pop_lowest() else { break };
+        let n = fits_into::<B, true>(ci, c, occ, avail, best, slots.scratch());
+        if n < best {
+            best = n;
+            slots.best = 1 - slots.best;
+        }
+    }
+    best
+}
+
+/// EMCH's choice (as [`super::emch::candidates`]).
+#[inline(always)]
+fn choose_emch<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, slots: &mut Slots<'_>) -> u32 {
+    match fewest_of::<B, false>(ci, t.counter.fewest(occ.not()), occ, avail, slots).1 {
+        u32::MAX => 0,
+        n => n,
+    }
+}
+
+impl<B: Bits> Walker<'_, B> {
+    /// The MCH / EMCH loop, entered at a node with pieces left, triggers
+    /// checked and an MCH or EMCH stage; hands over to [`Walker::node`] when
+    /// the schedule reaches another engine. Groups must be at most 64.
+    /// `MULTI`: some group has copies (or rows excluded by a DLX branch),
+    /// so remaining counts are kept per group.
+    pub(super) fn hole_kernel<const TRIG: bool, const MULTI: bool>(
+        &mut self,
+        visit: &mut super::hybrid::Visit<'_>,
+    ) -> Result<(), Stop> {
+        let s = self.s;
+        let t = &s.tables;
+        let ci = s.cover.as_ref().expect("MCH and EMCH stages have a cover index");
+        let stride = s.stride;
+        let masks = &t.mask[..];
+        let group_of = &t.group[..];
+        let is_hole_stage = |n: u32| matches!(s.stage_of[n as usize], Kind::Mch | Kind::Emch);
+        let handover = (1..self.n_left).rev().find(|&n| !is_hole_stage(n)).unwrap_or(0);
+        let parity = s.parity.as_ref();
+        let volume = s.volume.as_ref();
+        let pmin = if parity.is_some() { s.knobs.parity_trigger } else { None };
+        let vmin = if volume.is_some() { s.knobs.volume_trigger } else { None };
+        let base = self.depth;
+        // Depths `base..base + n_left` (absolute, so that a kernel entered
+        // again below a hand-over uses the depths past ours).
+        let levels = base + self.n_left as usize;
+        let mut buf = std::mem::take(&mut self.hole_buf);
+        if buf.len() < 2 * stride * levels {
+            buf.resize(2 * stride * levels, 0);
+        }
+        let mut frames = std::mem::take(&mut self.hole_frames);
+        if frames.len() < levels {
+            frames.resize(levels, HoleFrame::default());
+        }
+        let mut occ = self.occ;
+        let mut avail = self.avail as u64;
+        let mut left = [0u32; 64];
+        let mut lo = [0u32; 64];
+        if MULTI {
+            for (g, (&n, &l)) in self.left.iter().zip(&self.lo).enumerate() {
+                left[g] = n;
+                lo[g] = l;
+            }
+        }
+        let mut n_left = self.n_left;
+        let mut nodes = self.nodes;
+        let (mut pstate, mut prem, mut vstate) = (self.pstate, self.prem, self.vstate);
+        #[cfg(debug_assertions)]
+        let (occ_entry, n_left_entry) = (self.occ, self.n_left);
+        // Depth `d` uses `frames[d]` and the two slots at `buf[2 * stride * d..]`.
+        let mut d = base;
+        let result: Result<(), Stop> = 'search: loop {
+            // A node with pieces left in an MCH or EMCH stage.
+            {
+                let mut slots = Slots { buf: &mut buf[2 * stride * d..2 * stride * (d + 1)], stride, best: 0 };
+                let n = if s.stage_of[n_left as usize] == Kind::Mch {
+                    choose_mch(t, ci, occ, avail, &mut slots)
+                } else {
+                    choose_emch(t, ci, occ, avail, &mut slots)
+                };
+                frames[d] = HoleFrame { n, next: 0, slot: slots.best as u32 };
+            }
+            loop {
+                let f = frames[d];
+                if f.next == f.n {
+                    // This node is done: undo the parent's placement.
+                    if d == base {
+                        break 'search Ok(());
+                    }
+                    d -= 1;
+                    let k = self.path[d] as usize;
+                    let g = group_of[k] as usize;
+                    occ = occ.andnot(masks[k]);
+                    n_left += 1;
+                    if MULTI {
+                        left[g] += 1;
+                    }
+                    avail |= 1 << g;
+                    if let Some(p) = parity {
+                        pstate += p.table.delta(g);
+                        prem += p.image_parity[k] as i64;
+                    }
+                    if let Some(v) = volume {
+                        vstate += v.table.delta(g);
+                    }
+                    continue;
+                }
+                frames[d].next = f.next + 1;
+                let k = buf[2 * stride * d + f.slot as usize * stride + f.next as usize] as usize;
+                let g = group_of[k] as usize;
+                if MULTI && (k as u32) < lo[g] {
+                    continue;
+                }
+                // Place image `k`.
+                occ = occ.or(masks[k]);
+                if MULTI {
+                    left[g] -= 1;
+                    if left[g] == 0 {
+                        avail &= !(1 << g);
+                    }
+                } else {
+                    avail ^= 1 << g;
+                }
+                n_left -= 1;
+                nodes += 1;
+                if let Some(p) = parity {
+                    pstate -= p.table.delta(g);
+                    prem -= p.image_parity[k] as i64;
+                }
+                if let Some(v) = volume {
+                    vstate -= v.table.delta(g);
+                }
+                self.path[d] = k as u32;
+                let mut descend = true;
+                if n_left == 0 {
+                    self.solutions += 1;
+                    if visit(&self.path[..=d]) == Flow::Stop {
+                        self.nodes = nodes;
+                        break 'search Err(Stop::Limit(StopReason::Visitor));
+                    }
+                    descend = false;
+                } else {
+                    if TRIG {
+                        if let (Some(min), Some(p)) = (pmin, parity) {
+                            descend = n_left < min || p.table.achievable(pstate, prem);
+                        }
+                        if let (true, Some(min), Some(v)) = (descend, vmin, volume) {
+                            if n_left >= min {
+                                let free = occ.not();
+                                descend = regions_ok(free, free.count(), &t.neighbours, &v.table, vstate);
+                            }
+                        }
+                    }
+                    if descend && n_left == handover {
+                        self.store::<MULTI>(occ, avail, &left, n_left, d + 1, nodes, (pstate, prem, vstate));
+                        self.hole_buf = std::mem::take(&mut buf);
+                        self.hole_frames = std::mem::take(&mut frames);
+                        let r = self.node(visit);
+                        buf = std::mem::take(&mut self.hole_buf);
+                        frames = std::mem::take(&mut self.hole_frames);
+                        nodes = self.nodes;
+                        descend = false;
+                        if r.is_err() {
+                            break 'search r;
+                        }
+                    }
+                }
+                if nodes & POLL_MASK == 0 {
+                    self.nodes = nodes;
+                    if let Err(stop) = self.tick() {
+                        break 'search Err(stop);
+                    }
+                }
+                if descend {
+                    d += 1;
+                    continue 'search;
+                }
+                // Undo a leaf placement.
+                occ = occ.andnot(masks[k]);
+                n_left += 1;
+                if MULTI {
+                    left[g] += 1;
+                }
+                avail |= 1 << g;
+                if let Some(p) = parity {
+                    pstate += p.table.delta(g);
+                    prem += p.image_parity[k] as i64;
+                }
+                if let Some(v) = volume {
+                    vstate += v.table.delta(g);
+                }
+            }
+        };
+        self.hole_buf = buf;
+        self.hole_frames = frames;
+        // On an early stop the walker is abandoned (a stopped search is
+        // over): only the counters matter. On completion the state is as on
+        // entry.
+        if result.is_ok() {
+            #[cfg(debug_assertions)]
+            assert!(occ == occ_entry && n_left == n_left_entry && d == base);
+            self.store::<MULTI>(occ, avail, &left, n_left, base, nodes, (pstate, prem, vstate));
+        }
+        self.nodes = nodes;
+        self.depth = base;
+        result
+    }
+
+    /// Writes the loop's local state back to the walker.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store<const MULTI: bool>(
+        &mut self,
+        occ: B,
+        avail: u64,
+        left: &[u32; 64],
+        n_left: u32,
+        depth: usize,
+        nodes: u64,
+        (pstate, prem, vstate): (usize, i64, usize),
+    ) {
+        self.occ = occ;
+        self.avail = avail as u128;
+        // Without copies every group has one piece: its bit says it.
+        for (g, l) in self.left.iter_mut().enumerate() {
+            *l = if MULTI { left[g] } else { (avail >> g & 1) as u32 };
+        }
+        self.n_left = n_left;
+        self.depth = depth;
+        self.nodes = nodes;
+        (self.pstate, self.prem, self.vstate) = (pstate, prem, vstate);
+    }
+}
