@@ -14,6 +14,7 @@ use super::bdlx::LiveSource;
 use super::bits::Bits;
 use super::cover::CoverIndex;
 use super::debruijn::{Entry, Frame, RootIndex};
+use super::memo::DeadStates;
 use super::model::Images;
 use super::parity::ParityTable;
 use super::sample::Rng;
@@ -197,6 +198,7 @@ impl<B: Bits> Shared<B> {
             hidden: Vec::new(),
             lo: vec![0; self.images.groups.len()],
             frames: vec![Frame::default(); n_left as usize + 1],
+            dead: DeadStates::default(),
             lbuf: Vec::new(),
             lseg: Vec::new(),
             lbuf_used: 0,
@@ -307,6 +309,8 @@ pub struct Walker<'s, B> {
     pub(super) lo_mask: u128,
     /// The de Bruijn kernel's stack.
     pub(super) frames: Vec<Frame>,
+    /// The de Bruijn kernel's cache of dead states.
+    pub(super) dead: DeadStates<B>,
     /// bdlx's live lists, one after the other along the current path.
     pub(super) lbuf: Vec<Entry<B>>,
     /// bdlx's segments: at `depth * (groups + 1) + g`, where group `g`'s

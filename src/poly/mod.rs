@@ -27,6 +27,7 @@ pub mod emch;
 pub mod filters;
 pub mod hybrid;
 pub mod mch;
+pub mod memo;
 pub mod model;
 pub mod multiset;
 pub mod neighbours;
