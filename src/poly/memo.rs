@@ -14,11 +14,13 @@
 
 use super::bits::Bits;
 
-/// Bytes the cache may take: small enough to stay in the L2 cache. On the
-/// 10x6 pentominoes (u64 occupancy, 16-byte slots) 16384 slots give
-/// 335 M instructions for the whole run, 131072 slots 284 M but more cache
-/// misses and no less time, 4096 slots 367 M, no cache 413 M.
-const BUDGET: usize = 256 << 10;
+/// Bytes the cache may take, about an L2 cache. Whole-run instructions
+/// (cachegrind; D1 misses) on the 10x6 pentominoes, u64 occupancy with
+/// 16-byte slots: no cache 424 M (3.5 M); 256 KB 355 M (3.3 M); 512 KB
+/// 337 M (3.1 M); 2 MB about 300 M, with more last-level misses. One-sided
+/// 30x3, u128 with 32-byte slots: no cache 1023 M; 256 KB 734 M; 512 KB
+/// 634 M.
+const BUDGET: usize = 512 << 10;
 /// Look-ups per window of the hit-rate check.
 const WINDOW: u32 = 1 << 16;
 /// The cache switches itself off after a window with fewer than one hit
