@@ -216,6 +216,10 @@ impl<B: Bits> LastPiece<B> {
     }
 }
 
+/// Least number of pieces left at which a node's state is looked up in
+/// (and, when dead, added to) the cache of dead states.
+const MEMO_MIN: u32 = 3;
+
 /// The state of one depth of the de Bruijn loop.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Frame {
@@ -227,6 +231,9 @@ pub struct Frame {
     g: u32,
     /// Next entry of that group.
     cur: u32,
+    /// Solutions found before the placement made at this depth (to tell
+    /// whether the child's subtree held one).
+    sols: u64,
 }
 
 impl<B: Bits> Walker<'_, B> {
@@ -239,6 +246,20 @@ impl<B: Bits> Walker<'_, B> {
     /// The last piece is placed by looking the empty cells up among the
     /// images instead of scanning the hole's lists.
     pub(super) fn debruijn_kernel<const TRIG: bool, const MULTI: bool>(
+        &mut self,
+        visit: &mut super::hybrid::Visit<'_>,
+    ) -> Result<(), Stop> {
+        // Dead states are cached only when the state is (occupancy,
+        // available groups): no copies, no excluded rows.
+        if !MULTI && !self.dead.off {
+            self.debruijn_loop::<TRIG, MULTI, true>(visit)
+        } else {
+            self.debruijn_loop::<TRIG, MULTI, false>(visit)
+        }
+    }
+
+    /// [`Self::debruijn_kernel`], `MEMO`: with the cache of dead states.
+    fn debruijn_loop<const TRIG: bool, const MULTI: bool, const MEMO: bool>(
         &mut self,
         visit: &mut super::hybrid::Visit<'_>,
     ) -> Result<(), Stop> {
@@ -270,6 +291,7 @@ impl<B: Bits> Walker<'_, B> {
         #[cfg(debug_assertions)]
         let (occ_entry, n_left_entry) = (self.occ, self.n_left);
         let mut frames = std::mem::take(&mut self.frames);
+        let mut dead = std::mem::take(&mut self.dead);
         debug_assert!(frames.len() > base + n_left as usize);
         // SAFETY (all unchecked accesses below): `kg + g + 1 < gstart.len()`
         // for a key `kg / g1 < groups.len()` and a group `g < n_groups`;
@@ -348,7 +370,13 @@ impl<B: Bits> Walker<'_, B> {
                                 continue;
                             }
                         }
-                        let f = Frame { gs, kg: kg as u32, g, cur: cur as u32 };
+                        if MEMO && n_left >= MEMO_MIN && dead.contains(&occ, avail) {
+                            occ = occ.andnot(e.mask);
+                            n_left += 1;
+                            avail |= 1 << g;
+                            continue;
+                        }
+                        let f = Frame { gs, kg: kg as u32, g, cur: cur as u32, sols: self.solutions };
                         unsafe { *frames.get_unchecked_mut(d) = f };
                         let mut descend = true;
                         if n_left == 0 {
@@ -371,8 +399,10 @@ impl<B: Bits> Walker<'_, B> {
                                 // A later de Bruijn stage uses the depths
                                 // below ours of the same stack.
                                 self.frames = std::mem::take(&mut frames);
+                                self.dead = std::mem::take(&mut dead);
                                 let r = self.node(visit);
                                 frames = std::mem::take(&mut self.frames);
+                                dead = std::mem::take(&mut self.dead);
                                 nodes = self.nodes;
                                 descend = false;
                                 if r.is_err() {
@@ -417,6 +447,9 @@ impl<B: Bits> Walker<'_, B> {
                 }
                 d -= 1;
                 let f = unsafe { *frames.get_unchecked(d) };
+                if MEMO && n_left >= MEMO_MIN && self.solutions == f.sols {
+                    dead.insert(occ, avail);
+                }
                 (gs, kg, g, cur) = (f.gs, f.kg as usize, f.g, f.cur as usize);
                 end = unsafe { *gstart.get_unchecked(kg + g as usize + 1) } as usize;
                 let e = unsafe { entries.get_unchecked(cur - 1) };
@@ -435,6 +468,7 @@ impl<B: Bits> Walker<'_, B> {
         // over): only the counters matter. On completion the state is as on
         // entry.
         self.frames = frames;
+        self.dead = dead;
         if result.is_ok() {
             #[cfg(debug_assertions)]
             assert!(occ == occ_entry && n_left == n_left_entry && d == base);

@@ -15,6 +15,7 @@ use super::bits::Bits;
 use super::cover::CoverIndex;
 use super::debruijn::{Entry, Frame, RootIndex};
 use super::hole_kernel::HoleFrame;
+use super::memo::DeadStates;
 use super::model::Images;
 use super::parity::ParityTable;
 use super::sample::Rng;
@@ -200,6 +201,7 @@ impl<B: Bits> Shared<B> {
             frames: vec![Frame::default(); n_left as usize + 1],
             hole_frames: Vec::new(),
             hole_buf: Vec::new(),
+            dead: DeadStates::default(),
             lbuf: Vec::new(),
             lseg: Vec::new(),
             lbuf_used: 0,
@@ -313,6 +315,8 @@ pub struct Walker<'s, B> {
     /// The MCH / EMCH kernel's stack and candidate slots.
     pub(super) hole_frames: Vec<HoleFrame>,
     pub(super) hole_buf: Vec<u32>,
+    /// The de Bruijn kernel's cache of dead states.
+    pub(super) dead: DeadStates<B>,
     /// bdlx's live lists, one after the other along the current path.
     pub(super) lbuf: Vec<Entry<B>>,
     /// bdlx's segments: at `depth * (groups + 1) + g`, where group `g`'s

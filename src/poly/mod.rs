@@ -28,6 +28,7 @@ pub mod filters;
 pub mod hole_kernel;
 pub mod hybrid;
 pub mod mch;
+pub mod memo;
 pub mod model;
 pub mod multiset;
 pub mod neighbours;

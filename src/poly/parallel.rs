@@ -9,6 +9,7 @@
 
 use super::bits::Bits;
 use super::hybrid::{Shared, Stop, Task, Walk};
+use super::memo::DeadStates;
 use crate::search::{Flow, Limits, StopReason};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -114,11 +115,14 @@ pub fn parallel<B: Bits>(
         let (nodes, polled, found, abort, reason, tasks) = (&nodes, &polled, &found, &abort, &reason, &tasks);
         scope.spawn(move || {
             pool.install(|| {
-                tasks.par_iter().for_each_with(tx, |tx, task| {
+                // Each worker carries the de Bruijn dead-state cache from
+                // task to task (a state's subtree is the same in any task).
+                tasks.par_iter().for_each_with((tx, DeadStates::default()), |(tx, dead), task| {
                     if abort.load(Ordering::Relaxed) {
                         return;
                     }
                     let mut w = shared.walker(limits, Walk::Guided(task.branch.clone()));
+                    w.dead = std::mem::take(dead);
                     w.count_from = depth;
                     w.shared_nodes = Some(polled);
                     w.abort = Some(abort);
@@ -128,6 +132,7 @@ pub fn parallel<B: Bits>(
                         }
                         Flow::Continue
                     });
+                    *dead = std::mem::take(&mut w.dead);
                     nodes.fetch_add(w.nodes, Ordering::Relaxed);
                     found.fetch_add(w.solutions, Ordering::Relaxed);
                     if let Some(r) = stop_reason(r) {

@@ -20,9 +20,10 @@ pub struct PuzzleError(pub String);
 pub struct Verifier {
     dims: [i32; 3],
     stationary: Vec<Vec<Point>>,
-    /// Every allowed orientation of every mobile piece shape, normalised,
-    /// mapped to the class of congruent pieces.
-    class_of: HashMap<Shape, usize, FxBuildHasher>,
+    /// Every allowed orientation of every mobile piece shape, normalised
+    /// (the cells of its [`Shape`]), mapped to the class of congruent
+    /// pieces.
+    class_of: HashMap<Vec<Point>, usize, FxBuildHasher>,
     /// Number of mobile pieces per class.
     wanted: Vec<i64>,
 }
@@ -31,17 +32,17 @@ impl Verifier {
     /// Prepares the checks of `puzzle`.
     pub fn new(puzzle: &Puzzle) -> Verifier {
         let group = Transform::group(puzzle.one_side, false);
-        let mut class_of: HashMap<Shape, usize, FxBuildHasher> = HashMap::default();
+        let mut class_of: HashMap<Vec<Point>, usize, FxBuildHasher> = HashMap::default();
         let mut wanted: Vec<i64> = Vec::new();
         for d in puzzle.pieces.iter().filter(|d| !d.stationary) {
             let shape = Shape::new(d.cells.iter().copied());
-            match class_of.get(&shape) {
+            match class_of.get(shape.cells()) {
                 Some(&c) => wanted[c] += 1,
                 None => {
                     let c = wanted.len();
                     wanted.push(1);
                     for o in shape.orientations(&group) {
-                        class_of.insert(o, c);
+                        class_of.insert(o.cells().to_vec(), c);
                     }
                 }
             }
@@ -58,11 +59,25 @@ impl Verifier {
     /// part of the box with pieces congruent, as a multiset, to the mobile
     /// pieces.
     pub fn verify_cells(&self, placed: &[Vec<Point>]) -> Result<(), PuzzleError> {
+        self.check(placed.len(), |i, out| out.extend_from_slice(&placed[i]))
+    }
+
+    /// [`Self::verify_cells`] for `n` placed pieces, piece `i`'s cells
+    /// appended to a buffer by `cells_of(i, buffer)`: one allocation for
+    /// all pieces, shapes normalised in place.
+    fn check(&self, n: usize, mut cells_of: impl FnMut(usize, &mut Vec<Point>)) -> Result<(), PuzzleError> {
         let [dx, dy, dz] = self.dims;
         let volume = (dx * dy * dz) as usize;
         let mut covered = vec![false; volume];
         let mut n_covered = 0;
-        for cells in self.stationary.iter().chain(placed.iter()) {
+        let mut all: Vec<Point> = Vec::with_capacity(volume);
+        let mut start = Vec::with_capacity(n + 1);
+        for i in 0..n {
+            start.push(all.len());
+            cells_of(i, &mut all);
+        }
+        start.push(all.len());
+        for cells in self.stationary.iter().map(|c| &c[..]).chain(start.windows(2).map(|w| &all[w[0]..w[1]])) {
             for &c in cells {
                 if !(0..dx).contains(&c[0]) || !(0..dy).contains(&c[1]) || !(0..dz).contains(&c[2]) {
                     return Err(PuzzleError(format!("cell {c:?} is outside the box")));
@@ -79,11 +94,24 @@ impl Verifier {
             return Err(PuzzleError(format!("{n_covered} of {volume} cells are covered")));
         }
         let mut left = self.wanted.clone();
-        for cells in placed {
-            let shape = Shape::new(cells.iter().copied());
-            match self.class_of.get(&shape) {
+        for w in start.windows(2) {
+            // Normalised as `Shape::new` does: least coordinate 0 on each
+            // axis, cells sorted.
+            let cells = &mut all[w[0]..w[1]];
+            let min = cells.iter().fold([i32::MAX; 3], |m, p| [m[0].min(p[0]), m[1].min(p[1]), m[2].min(p[2])]);
+            for p in cells.iter_mut() {
+                for k in 0..3 {
+                    p[k] -= min[k];
+                }
+            }
+            cells.sort_unstable();
+            match self.class_of.get(&cells[..]) {
                 Some(&c) if left[c] > 0 => left[c] -= 1,
-                _ => return Err(PuzzleError(format!("placed cells {cells:?} match no unused piece"))),
+                _ => {
+                    let placed: Vec<Point> =
+                        cells.iter().map(|p| [p[0] + min[0], p[1] + min[1], p[2] + min[2]]).collect();
+                    return Err(PuzzleError(format!("placed cells {placed:?} match no unused piece")));
+                }
             }
         }
         Ok(())
@@ -94,12 +122,10 @@ impl Verifier {
     pub fn verify_solution(&self, problem: &Problem, solution: &Solution) -> Result<(), PuzzleError> {
         verify(problem, solution).map_err(|e| PuzzleError(e.to_string()))?;
         let geo = problem.geometry.as_ref().ok_or_else(|| PuzzleError("problem has no geometry".into()))?;
-        let placed: Vec<Vec<Point>> = solution
-            .options
-            .iter()
-            .map(|&o| geo.placements[o as usize].cells.iter().map(|&c| geo.coords(c).map(|v| v as i32)).collect())
-            .collect();
-        self.verify_cells(&placed)
+        self.check(solution.options.len(), |i, out| {
+            let cells = &geo.placements[solution.options[i] as usize].cells;
+            out.extend(cells.iter().map(|&c| geo.coords(c).map(|v| v as i32)));
+        })
     }
 }
 
