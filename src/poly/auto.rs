@@ -21,12 +21,15 @@ pub fn schedule(images: &Images) -> Schedule {
     } else if is_flat(images) {
         format!("dlx:min-fit,debruijn@{}", n - 1)
     } else {
-        // MCH while many pieces remain, EMCH for the last 6: on the Tetris
+        // MCH while many pieces remain, EMCH for the last 8: on the Tetris
         // Cube 49.4 M nodes against 78.3 M with de Bruijn for the last 3
         // (`...,emch@6,debruijn@3`), and about 20% less time, since with
         // fit counts from the neighbour-keyed lists an EMCH node costs
-        // little more than a de Bruijn one (docs/poly.md).
-        let emch = 6.min(n - 1);
+        // little more than a de Bruijn one; with the iterative kernel
+        // `emch@8` (51.3 M nodes, 4.65 s) beats `emch@6` (49.4 M, 5.02 s)
+        // and `emch@7` (51.0 M, 4.72 s); `emch@9` takes 79.9 M nodes
+        // (docs/poly.md).
+        let emch = 8.min(n - 1);
         if n - 1 > emch {
             format!("dlx:min-fit,mch@{},emch@{emch}", n - 1)
         } else {
