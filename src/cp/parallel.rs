@@ -226,7 +226,7 @@ pub(crate) fn run(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::brendan;
+    use super::super::tests::{brendan, distinct_boards, verifier};
     use super::super::{CpConfig, CpEngine};
     use crate::edgematch::{ir, EdgePuzzle};
     use crate::ir::Problem;
@@ -236,31 +236,12 @@ mod tests {
     /// Solves with every board verified (IR and board check).
     fn run(e: &mut dyn Engine, p: &EdgePuzzle, pr: &Problem, mode: Mode, limits: Limits) -> SolveReport {
         let opts = SolveOptions { mode: Some(mode), limits, ..Default::default() };
-        let verify = |s: &crate::ir::Solution| {
-            crate::ir::verify(pr, s).map_err(|e| e.to_string())?;
-            ir::board_of(p, pr, &s.options).check_solution(p).map_err(|e| e.to_string())
-        };
-        solve(e, pr, &opts, &verify).unwrap()
+        solve(e, pr, &opts, &verifier(p, pr)).unwrap()
     }
 
     /// The boards of a complete enumeration, sorted, each checked distinct.
     fn boards(e: &mut dyn Engine, p: &EdgePuzzle, pr: &Problem) -> Vec<Vec<u32>> {
-        let r = run(e, p, pr, Mode::All, Limits::none());
-        assert!(r.stats.complete());
-        let mut b: Vec<Vec<u32>> = r
-            .solutions
-            .iter()
-            .map(|s| {
-                let mut o = s.options.clone();
-                o.sort();
-                o
-            })
-            .collect();
-        b.sort();
-        let n = b.len();
-        b.dedup();
-        assert_eq!(b.len(), n, "a board was reported twice");
-        b
+        distinct_boards(&run(e, p, pr, Mode::All, Limits::none()))
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::{CpConfig, CpEngine};
 use crate::edgematch::{ir, Clue, EdgePuzzle, Tile};
 use crate::ir::{Problem, Solution};
 use crate::search::Limits;
-use crate::solve::{solve, Mode, SolveOptions};
+use crate::solve::{solve, Mode, SolveOptions, SolveReport};
 
 pub(crate) fn brendan(n: &str) -> EdgePuzzle {
     let path = format!("{}/instances/edgematch/brendan_set2/pieces_{n}.txt", env!("CARGO_MANIFEST_DIR"));
@@ -17,18 +17,16 @@ pub(crate) fn brendan(n: &str) -> EdgePuzzle {
     crate::frontend::edgematch::parse_meta(&text, n, n).unwrap()
 }
 
-fn verifier<'a>(p: &'a EdgePuzzle, pr: &'a Problem) -> impl Fn(&Solution) -> Result<(), String> + 'a {
+pub(crate) fn verifier<'a>(p: &'a EdgePuzzle, pr: &'a Problem) -> impl Fn(&Solution) -> Result<(), String> + 'a {
     move |s: &Solution| {
         crate::ir::verify(pr, s).map_err(|e| e.to_string())?;
         ir::board_of(p, pr, &s.options).check_solution(p).map_err(|e| e.to_string())
     }
 }
 
-/// Solutions found by `engine`, each verified; also checks that no board is
-/// reported twice.
-fn count(engine: &mut dyn crate::search::Engine, p: &EdgePuzzle, pr: &Problem) -> u64 {
-    let opts = SolveOptions { mode: Some(Mode::All), ..Default::default() };
-    let report = solve(engine, pr, &opts, &verifier(p, pr)).unwrap();
+/// The boards of a complete enumeration, each as its sorted option list,
+/// sorted; checks that no board was reported twice.
+pub(crate) fn distinct_boards(report: &SolveReport) -> Vec<Vec<u32>> {
     assert!(report.stats.complete());
     let mut boards: Vec<Vec<u32>> = report
         .solutions
@@ -42,6 +40,15 @@ fn count(engine: &mut dyn crate::search::Engine, p: &EdgePuzzle, pr: &Problem) -
     boards.sort();
     boards.dedup();
     assert_eq!(boards.len() as u64, report.found, "a board was reported twice");
+    boards
+}
+
+/// Solutions found by `engine`, each verified; also checks that no board is
+/// reported twice.
+fn count(engine: &mut dyn crate::search::Engine, p: &EdgePuzzle, pr: &Problem) -> u64 {
+    let opts = SolveOptions { mode: Some(Mode::All), ..Default::default() };
+    let report = solve(engine, pr, &opts, &verifier(p, pr)).unwrap();
+    distinct_boards(&report);
     report.found
 }
 
