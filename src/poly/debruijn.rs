@@ -278,14 +278,7 @@ impl<B: Bits> Walker<'_, B> {
         let mut d = base;
         let mut occ = self.occ;
         let mut avail = self.avail as u64;
-        let mut left = [0u32; 64];
-        let mut lo = [0u32; 64];
-        if MULTI {
-            for (g, (&n, &l)) in self.left.iter().zip(&self.lo).enumerate() {
-                left[g] = n;
-                lo[g] = l;
-            }
-        }
+        let (mut left, lo) = if MULTI { self.group_arrays() } else { ([0; 64], [0; 64]) };
         let mut n_left = self.n_left;
         let mut nodes = self.nodes;
         #[cfg(debug_assertions)]

@@ -204,20 +204,33 @@ impl<B: Bits> Walker<'_, B> {
         }
         let mut occ = self.occ;
         let mut avail = self.avail as u64;
-        let mut left = [0u32; 64];
-        let mut lo = [0u32; 64];
-        if MULTI {
-            for (g, (&n, &l)) in self.left.iter().zip(&self.lo).enumerate() {
-                left[g] = n;
-                lo[g] = l;
-            }
-        }
+        let (mut left, lo) = if MULTI { self.group_arrays() } else { ([0; 64], [0; 64]) };
         let mut n_left = self.n_left;
         let mut nodes = self.nodes;
         let (mut pstate, mut prem, mut vstate) = (self.pstate, self.prem, self.vstate);
         #[cfg(debug_assertions)]
         let (occ_entry, n_left_entry) = (self.occ, self.n_left);
         // Depth `d` uses `frames[d]` and the two slots at `buf[2 * stride * d..]`.
+        // Takes image `k` of group `g` off the board (the inverse of the
+        // placement below).
+        macro_rules! unplace {
+            ($k:expr, $g:expr) => {{
+                let (k, g) = ($k, $g);
+                occ = occ.andnot(masks[k]);
+                n_left += 1;
+                if MULTI {
+                    left[g] += 1;
+                }
+                avail |= 1 << g;
+                if let Some(p) = parity {
+                    pstate += p.table.delta(g);
+                    prem += p.image_parity[k] as i64;
+                }
+                if let Some(v) = volume {
+                    vstate += v.table.delta(g);
+                }
+            }};
+        }
         let mut d = base;
         let result: Result<(), Stop> = 'search: loop {
             // A node with pieces left in an MCH or EMCH stage.
@@ -239,20 +252,7 @@ impl<B: Bits> Walker<'_, B> {
                     }
                     d -= 1;
                     let k = self.path[d] as usize;
-                    let g = group_of[k] as usize;
-                    occ = occ.andnot(masks[k]);
-                    n_left += 1;
-                    if MULTI {
-                        left[g] += 1;
-                    }
-                    avail |= 1 << g;
-                    if let Some(p) = parity {
-                        pstate += p.table.delta(g);
-                        prem += p.image_parity[k] as i64;
-                    }
-                    if let Some(v) = volume {
-                        vstate += v.table.delta(g);
-                    }
+                    unplace!(k, group_of[k] as usize);
                     continue;
                 }
                 frames[d].next = f.next + 1;
@@ -326,19 +326,7 @@ impl<B: Bits> Walker<'_, B> {
                     continue 'search;
                 }
                 // Undo a leaf placement.
-                occ = occ.andnot(masks[k]);
-                n_left += 1;
-                if MULTI {
-                    left[g] += 1;
-                }
-                avail |= 1 << g;
-                if let Some(p) = parity {
-                    pstate += p.table.delta(g);
-                    prem += p.image_parity[k] as i64;
-                }
-                if let Some(v) = volume {
-                    vstate += v.table.delta(g);
-                }
+                unplace!(k, g);
             }
         };
         self.hole_buf = buf;

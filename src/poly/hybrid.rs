@@ -347,6 +347,18 @@ pub struct Walker<'s, B> {
 pub(super) type Visit<'v> = dyn FnMut(&[u32]) -> Flow + 'v;
 
 impl<B: Bits> Walker<'_, B> {
+    /// `left` and `lo` copied into fixed arrays, for the iterative
+    /// kernels' locals (at most 64 groups: `avail` is a `u64`).
+    #[inline]
+    pub(super) fn group_arrays(&self) -> ([u32; 64], [u32; 64]) {
+        let (mut left, mut lo) = ([0; 64], [0; 64]);
+        for (g, (&n, &l)) in self.left.iter().zip(&self.lo).enumerate() {
+            left[g] = n;
+            lo[g] = l;
+        }
+        (left, lo)
+    }
+
     /// Searches from the current state, reporting each solution as the
     /// image ids of the path.
     pub fn run(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {
