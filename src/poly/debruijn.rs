@@ -13,7 +13,7 @@
 //! have identical copies).
 
 use super::bits::Bits;
-use super::hybrid::{Kind, Stop, Walker};
+use super::hybrid::{take_group, Kind, Stop, Walker};
 use super::model::Images;
 use super::tables::Tables;
 use crate::search::{Flow, StopReason};
@@ -333,14 +333,7 @@ impl<B: Bits> Walker<'_, B> {
                         }
                         let gu = g as usize;
                         occ = occ.or(e.mask);
-                        if MULTI {
-                            left[gu] -= 1;
-                            if left[gu] == 0 {
-                                avail &= !(1 << g);
-                            }
-                        } else {
-                            avail ^= 1 << g;
-                        }
+                        take_group::<MULTI>(&mut left, &mut avail, gu);
                         n_left -= 1;
                         nodes += 1;
                         if idx.prune_single && n_left > 1 {

@@ -13,7 +13,7 @@
 
 use super::bits::Bits;
 use super::cover::CoverIndex;
-use super::hybrid::{Kind, Stop, Walker, POLL_MASK};
+use super::hybrid::{take_group, Kind, Stop, Walker, POLL_MASK};
 use super::tables::Tables;
 use super::volume::regions_ok;
 use crate::search::{Flow, StopReason};
@@ -263,14 +263,7 @@ impl<B: Bits> Walker<'_, B> {
                 }
                 // Place image `k`.
                 occ = occ.or(masks[k]);
-                if MULTI {
-                    left[g] -= 1;
-                    if left[g] == 0 {
-                        avail &= !(1 << g);
-                    }
-                } else {
-                    avail ^= 1 << g;
-                }
+                take_group::<MULTI>(&mut left, &mut avail, g);
                 n_left -= 1;
                 nodes += 1;
                 if let Some(p) = parity {

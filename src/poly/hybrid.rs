@@ -346,6 +346,21 @@ pub struct Walker<'s, B> {
 
 pub(super) type Visit<'v> = dyn FnMut(&[u32]) -> Flow + 'v;
 
+/// The iterative kernels' bookkeeping when an image of group `g` is
+/// placed: one copy fewer left (`MULTI`: groups with several copies), and
+/// the group leaves `avail` when none is left.
+#[inline(always)]
+pub(super) fn take_group<const MULTI: bool>(left: &mut [u32; 64], avail: &mut u64, g: usize) {
+    if MULTI {
+        left[g] -= 1;
+        if left[g] == 0 {
+            *avail &= !(1 << g);
+        }
+    } else {
+        *avail ^= 1 << g;
+    }
+}
+
 impl<B: Bits> Walker<'_, B> {
     /// `left` and `lo` copied into fixed arrays, for the iterative
     /// kernels' locals (at most 64 groups: `avail` is a `u64`).
