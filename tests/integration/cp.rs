@@ -60,10 +60,15 @@ fn cp_runs_on_threads() {
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("at least 5"));
     let out = emx(&["solve", P4, "--backend", "cp", "--threads", "0"]);
-    assert_ne!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--threads needs at least 1"));
     // A re-chosen branching cannot be replayed by a worker: refused, not run.
     let out = emx(&["solve", P4, "--backend", "cp", "--threads", "2", "--cp", "refutation,rechoose"]);
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("runs on one thread only"));
+    // A backend without threads says which ones have them.
+    let out = emx(&["solve", P4, "--backend", "scan", "--threads", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--backend cp") && err.contains("runs on one thread"), "{err}");
 }

@@ -150,7 +150,7 @@ pub fn run(args: DecodeArgs) -> anyhow::Result<u8> {
     }
     let path = args.lp_solution.as_ref().expect("clap requires one answer");
     let InstanceKind::EdgeMatch(e) = &instance.kind else {
-        anyhow::bail!("--lp-solution applies to edge-matching puzzles (the MILP of `emx encode --to lp`)");
+        crate::usage_bail!("--lp-solution applies to edge-matching puzzles (the MILP of `emx encode --to lp`)");
     };
     let text = read_text(path)?;
     let board = lp::read_solution(&text, &path.display().to_string(), &e.puzzle).map_err(LoadError::Parse)?;

@@ -110,6 +110,22 @@ macro_rules! usage_ensure {
     };
 }
 
+/// Returns a [`UsageError`] at once: a mistake in the command line (exit code 2).
+#[macro_export]
+macro_rules! usage_bail {
+    ($($fmt:tt)+) => {
+        return Err($crate::UsageError(format!($($fmt)+)).into())
+    };
+}
+
+/// A [`UsageError`] built in place, for `map_err` on the parse of a flag's value.
+#[macro_export]
+macro_rules! usage_error {
+    ($($fmt:tt)+) => {
+        anyhow::Error::from($crate::UsageError(format!($($fmt)+)))
+    };
+}
+
 /// The flag Ctrl-C sets.
 static INTERRUPT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 /// Whether the running command polls [`INTERRUPT`] (a search).

@@ -22,14 +22,14 @@ pub struct MergeArgs {
 pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
     crate::usage_ensure!(args.format != Format::Svg, "emx merge prints counts: use --format text or json");
     let text =
-        std::fs::read_to_string(&args.manifest).map_err(|e| anyhow::anyhow!("{}: {e}", args.manifest.display()))?;
+        std::fs::read_to_string(&args.manifest).map_err(|e| crate::usage_error!("{}: {e}", args.manifest.display()))?;
     let manifest: Manifest = serde_json::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("{}: not an emx split manifest: {e}", args.manifest.display()))?;
+        .map_err(|e| crate::usage_error!("{}: not an emx split manifest: {e}", args.manifest.display()))?;
     let dir = args.manifest.parent().map(PathBuf::from).unwrap_or_default();
     let files: Vec<PathBuf> = if args.results.is_empty() {
         manifest.parts.iter().map(|p| dir.join(&p.file).with_extension("json")).collect()
     } else {
-        anyhow::ensure!(
+        crate::usage_ensure!(
             args.results.len() == manifest.parts.len(),
             "{} result files for {} parts",
             args.results.len(),
@@ -39,9 +39,9 @@ pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
     };
     let mut results = Vec::with_capacity(files.len());
     for f in &files {
-        let t = std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+        let t = std::fs::read_to_string(f).map_err(|e| crate::usage_error!("{}: {e}", f.display()))?;
         let r: PartResult = serde_json::from_str(t.lines().last().unwrap_or(""))
-            .map_err(|e| anyhow::anyhow!("{}: not an `emx solve --format json` result: {e}", f.display()))?;
+            .map_err(|e| crate::usage_error!("{}: not an `emx solve --format json` result: {e}", f.display()))?;
         results.push(r);
     }
     let instance = input::load(std::path::Path::new(&manifest.file), Some(InputFormat::Polycube), manifest.puzzle)?;

@@ -13,21 +13,22 @@ use serde_json::json;
 use std::time::Duration;
 
 pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits: &Limits) -> anyhow::Result<u8> {
-    anyhow::ensure!(
+    crate::usage_ensure!(
         matches!(instance.kind, InstanceKind::Polycube(_)),
         "--sample and --estimate use the polycube engines: {} is not a polycube puzzle",
         instance.file
     );
-    anyhow::ensure!(
+    crate::usage_ensure!(
         !matches!(args.poly.threads, Some(t) if t > 1),
         "--sample and --estimate run on one thread: drop --threads"
     );
     let mut poly = config.poly.clone();
     poly.equivalence = config.equivalence;
-    let engine = PolyEngine::new(instance.problem(), &poly).map_err(|e| anyhow::anyhow!("{}: {e}", instance.file))?;
+    let engine =
+        PolyEngine::new(instance.problem(), &poly).map_err(|e| crate::usage_error!("{}: {e}", instance.file))?;
     let problem = instance.problem();
     if let Some(text) = &args.poly.sample {
-        let spec = SampleSpec::parse(text).map_err(|e| anyhow::anyhow!("--sample: {e}"))?;
+        let spec = SampleSpec::parse(text).map_err(|e| crate::usage_error!("--sample: {e}"))?;
         let mut failure = None;
         let report = engine
             .sample(spec, limits, &mut |options| {
@@ -72,7 +73,7 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
         return Ok(if report.stopped.is_some() { EXIT_LIMIT } else { EXIT_OK });
     }
     let text = args.poly.estimate.as_deref().expect("sample or estimate");
-    let spec = EstimateSpec::parse(text).map_err(|e| anyhow::anyhow!("--estimate: {e}"))?;
+    let spec = EstimateSpec::parse(text).map_err(|e| crate::usage_error!("--estimate: {e}"))?;
     let e = engine.estimate(spec, Duration::from_millis(500));
     match args.format {
         Format::Json | Format::Svg => println!(

@@ -174,19 +174,23 @@ impl PolyArgs {
     /// The engine configuration these flags describe.
     pub fn config(&self) -> anyhow::Result<PolyConfig> {
         let threshold = |flag: &str, v: &Option<String>| -> anyhow::Result<Option<Threshold>> {
-            v.as_deref().map(|s| Threshold::parse(s).map_err(|e| anyhow::anyhow!("{flag}: {e}"))).transpose()
+            v.as_deref().map(|s| Threshold::parse(s).map_err(|e| crate::usage_error!("{flag}: {e}"))).transpose()
         };
         let threads = match self.threads {
-            Some(0) => anyhow::bail!("--threads needs at least 1"),
+            Some(0) => crate::usage_bail!("--threads needs at least 1"),
             Some(n) => n,
             None => 1,
         };
         Ok(PolyConfig {
-            schedule: self.schedule.as_deref().map(ScheduleSpec::parse).transpose()?,
+            schedule: self
+                .schedule
+                .as_deref()
+                .map(|s| ScheduleSpec::parse(s).map_err(|e| crate::usage_error!("--schedule: {e}")))
+                .transpose()?,
             redundancy: self
                 .redundancy
                 .as_deref()
-                .map(|s| RedundancyMode::parse(s).map_err(|e| anyhow::anyhow!("--redundancy: {e}")))
+                .map(|s| RedundancyMode::parse(s).map_err(|e| crate::usage_error!("--redundancy: {e}")))
                 .transpose()?,
             force_first: self.force_first.then_some(true),
             parity_trigger: threshold("--parity-trigger", &self.parity_trigger)?,
@@ -196,7 +200,7 @@ impl PolyArgs {
             fit_filter: self
                 .fit_filter
                 .as_deref()
-                .map(|s| FitFilter::parse(s).map_err(|e| anyhow::anyhow!("--fit-filter: {e}")))
+                .map(|s| FitFilter::parse(s).map_err(|e| crate::usage_error!("--fit-filter: {e}")))
                 .transpose()?,
             cell_order: self.cell_order.as_deref().map(|s| {
                 if s == "xyz" {
@@ -245,7 +249,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let backend_name = match (args.backend.as_str(), &args.sat_solver) {
         ("auto", Some(_)) => "sat",
         ("sat", _) | (_, None) => args.backend.as_str(),
-        (other, Some(_)) => anyhow::bail!("--sat-solver needs --backend sat (got --backend {other})"),
+        (other, Some(_)) => crate::usage_bail!("--sat-solver needs --backend sat (got --backend {other})"),
     };
     let mut given = args.poly.given();
     if backend_name == "cp" {
@@ -257,14 +261,20 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             && matches!(instance.kind, input::InstanceKind::Polycube(_))
             && emx::poly::handles(problem));
     if !uses_poly {
-        if let Some(flag) = given.first() {
-            anyhow::bail!(
+        if let Some(&flag) = given.first() {
+            if flag == "--threads" {
+                crate::usage_bail!(
+                    "--threads splits the search of the polycube engines (--backend poly) and of cp (--backend cp); backend `{backend_name}` on {} runs on one thread",
+                    instance.file
+                );
+            }
+            crate::usage_bail!(
                 "{flag} sets the polycube engines, which do not run here (backend `{backend_name}` on {}): use --backend poly on a polycube puzzle",
                 instance.file
             );
         }
     }
-    anyhow::ensure!(args.cp.is_none() || backend_name == "cp", "--cp configures the cp backend: add --backend cp");
+    crate::usage_ensure!(args.cp.is_none() || backend_name == "cp", "--cp configures the cp backend: add --backend cp");
     let config = BackendConfig {
         sat_solver: args.sat_solver.clone(),
         cnf: args.cnf.options(&instance, vec![])?,
@@ -275,11 +285,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     };
     if args.poly.sample.is_some() || args.poly.estimate.is_some() {
         let flag = if args.poly.sample.is_some() { "--sample" } else { "--estimate" };
-        anyhow::ensure!(
+        crate::usage_ensure!(
             !(args.poly.sample.is_some() && args.poly.estimate.is_some()),
             "--sample and --estimate are two different runs: give one"
         );
-        anyhow::ensure!(
+        crate::usage_ensure!(
             !args.all && args.first.is_none() && args.unique.is_none(),
             "{flag} reports rates and estimates, not solution lists: drop --all/--first/--unique"
         );

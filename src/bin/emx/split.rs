@@ -33,7 +33,7 @@ pub struct SplitArgs {
 pub fn run(args: SplitArgs) -> anyhow::Result<u8> {
     crate::usage_ensure!(args.format != Format::Svg, "emx split writes files and a summary: use --format text or json");
     for flag in ["--threads", "--sample", "--estimate"] {
-        anyhow::ensure!(!args.poly.given().contains(&flag), "{flag} does not apply to emx split");
+        crate::usage_ensure!(!args.poly.given().contains(&flag), "{flag} does not apply to emx split");
     }
     let instance = input::load(&args.file, Some(InputFormat::Polycube), args.puzzle)?;
     let InstanceKind::Polycube(pc) = &instance.kind else { unreachable!("loaded as polycube") };
@@ -52,9 +52,9 @@ pub fn run(args: SplitArgs) -> anyhow::Result<u8> {
     if config.redundancy != Some(RedundancyMode::Off) {
         config.force_first = Some(true);
     }
-    let engine = PolyEngine::new(problem, &config).map_err(|e| anyhow::anyhow!("{}: {e}", instance.file))?;
+    let engine = PolyEngine::new(problem, &config).map_err(|e| crate::usage_error!("{}: {e}", instance.file))?;
     let n = engine.images().n_pieces() as usize;
-    anyhow::ensure!(
+    crate::usage_ensure!(
         args.depth >= 1 && args.depth < n,
         "--depth must be between 1 and {} (the puzzle has {n} pieces)",
         n - 1
