@@ -320,6 +320,42 @@ impl Domains {
         let mut ok = true;
         let mut n = 0;
         let mut b = bits;
+        if 4 * self.stride <= 64 {
+            // At most 16 colour buckets: every counter index of the cell
+            // fits one word, so the lost colours stay in one register.
+            let mut zero = 0u64;
+            while b != 0 {
+                let z = b.trailing_zeros() as usize;
+                b &= b - 1;
+                n += 1;
+                let t = (word * 64 + z) >> 2;
+                debug_assert!(z < off.len() && t < tcount.len());
+                // SAFETY: `z` is a bit of a domain word, an option
+                // (`off` has an entry per option), `t` its tile (< the tile
+                // count), and `off` holds counter indices below
+                // `4 * stride` (`Domains::new`), the length of `cnt`.
+                unsafe {
+                    let of = *off.get_unchecked(z);
+                    let tc = tcount.get_unchecked_mut(t);
+                    *tc -= 1;
+                    if *tc == 0 && st.cell_of[t] == NONE {
+                        ok = false;
+                    }
+                    for i in of {
+                        let x = cnt.get_unchecked_mut(i as usize);
+                        *x -= 1;
+                        zero |= ((*x == 0) as u64) << i;
+                    }
+                }
+            }
+            let side = (1u64 << self.stride) - 1;
+            for (s, l) in lost.iter_mut().enumerate() {
+                *l |= zero >> (s * self.stride) & side;
+            }
+            self.size[c] -= n;
+            self.removed += n as u64;
+            return ok;
+        }
         while b != 0 {
             let z = b.trailing_zeros() as usize;
             b &= b - 1;
@@ -610,13 +646,15 @@ impl Domains {
     /// The available tile with the fewest places (options over the empty
     /// cells), if it has fewer than `below`.
     pub fn scarcest_tile(&self, st: &State, below: u32) -> Option<usize> {
-        let mut best = (below, None);
-        for (t, &n) in self.tcount.iter().enumerate() {
-            if n < best.0 && st.cell_of[t] == NONE {
-                best = (n, Some(t));
-            }
+        // The smallest key (places, tile) over the available tiles, branch
+        // free (a data-dependent branch per tile mispredicted): the first
+        // tile with the fewest places.
+        let mut best = u64::MAX;
+        for (t, (&n, &at)) in self.tcount.iter().zip(&st.cell_of).enumerate() {
+            let key = if at == NONE { (n as u64) << 32 | t as u64 } else { u64::MAX };
+            best = best.min(key);
         }
-        best.1
+        ((best >> 32) < below as u64).then_some(best as u32 as usize)
     }
 
     /// The places of tile `t`: empty cells into `cells`, `(t, rotation)`
