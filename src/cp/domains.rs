@@ -96,6 +96,9 @@ pub(crate) struct Domains {
     /// `off[o][s] = s * stride + bucket of option o's colour on side s` (the
     /// counter index within a cell and the index of `sup`).
     off: Vec<[u8; 4]>,
+    /// With at most 16 buckets: `open_bits[sides]` has the counter indices
+    /// of the sides in the 4-bit mask `sides`.
+    open_bits: [u64; 16],
     /// Undo stack: each entry a cell whose domain, size and counters were
     /// saved on `saved`, `saved_cnt`, `saved_size` (first change since the
     /// latest mark), or
@@ -145,8 +148,20 @@ impl Domains {
                 }
             }
         }
+        let mut open_bits = [0u64; 16];
+        if 4 * stride <= 64 {
+            let side = u64::MAX >> (64 - stride);
+            for (sides, bits) in open_bits.iter_mut().enumerate() {
+                for s in 0..4 {
+                    if sides >> s & 1 != 0 {
+                        *bits |= side << (s * stride);
+                    }
+                }
+            }
+        }
         Domains {
             w,
+            open_bits,
             nb,
             stride,
             dom: vec![0; m.n_cells * w],
@@ -362,10 +377,7 @@ impl Domains {
                     }
                 }
             }
-            let side = (1u64 << self.stride) - 1;
-            for (s, l) in lost.iter_mut().enumerate() {
-                *l |= zero >> (s * self.stride) & side;
-            }
+            lost[0] |= zero;
             self.size[c] -= n;
             self.removed += n as u64;
             return ok;
@@ -401,11 +413,23 @@ impl Domains {
         ok
     }
 
-    /// Propagates the buckets cell `c` lost on each side (`lost[side]`) to
-    /// the empty neighbours across.
+    /// Propagates the buckets cell `c` lost on each side (`lost[side]`;
+    /// with at most 16 buckets, `lost[0]` holds them all by counter index)
+    /// to the empty neighbours across.
     #[inline(always)]
     fn lost(&mut self, m: &Model, st: &State, c: usize, lost: &[u64; 4]) {
         let open = st.unknown_sides[c];
+        if 4 * self.stride <= 64 {
+            let mut l = lost[0] & self.open_bits[open as usize];
+            let shift = self.stride.trailing_zeros();
+            while l != 0 {
+                let i = l.trailing_zeros() as usize;
+                l &= l - 1;
+                // The same bucket on the opposite side.
+                self.lose(m.nbr[c][i >> shift] as usize, i ^ (2 * self.stride));
+            }
+            return;
+        }
         for (s, &l) in lost.iter().enumerate() {
             let mut l = l;
             if l == 0 || open >> s & 1 == 0 {
