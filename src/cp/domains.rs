@@ -54,6 +54,51 @@ fn tiles_minus(tcount: &mut [u32], st: &State, word: usize, bits: u64) -> bool {
     fail
 }
 
+/// Domains of 2 to 8 words (up to 128 tiles): fixed-size copies, inlined,
+/// instead of a `memcpy` call for a few words.
+macro_rules! by_width {
+    ($n:expr, $f:ident, $($arg:expr),*) => {
+        match $n {
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            _ => $f::<0>($($arg),*),
+        }
+    };
+}
+
+/// Appends `src` to `dst` (see [`by_width`]; `N = 0`: any length).
+#[inline(always)]
+fn push_n<const N: usize>(dst: &mut Vec<u64>, src: &[u64]) {
+    match <&[u64; N]>::try_from(src) {
+        Ok(a) if N > 0 => dst.extend_from_slice(a),
+        _ => dst.extend_from_slice(src),
+    }
+}
+
+/// Copies `src` into `dst`, equal lengths (see [`by_width`]).
+#[inline(always)]
+fn copy_n<const N: usize>(dst: &mut [u64], src: &[u64]) {
+    match (<&mut [u64; N]>::try_from(&mut *dst), <&[u64; N]>::try_from(src)) {
+        (Ok(d), Ok(s)) if N > 0 => *d = *s,
+        _ => dst.copy_from_slice(src),
+    }
+}
+
+#[inline(always)]
+fn push_words(dst: &mut Vec<u64>, src: &[u64]) {
+    by_width!(src.len(), push_n, dst, src)
+}
+
+#[inline(always)]
+fn copy_words(dst: &mut [u64], src: &[u64]) {
+    by_width!(src.len(), copy_n, dst, src)
+}
+
 /// Adds to the pending set of empty cell `c` the options showing the
 /// colour bucket of `sel` (see [`Domains::lose`]; a function over the
 /// fields so that it can run while a cell's counters are borrowed).
@@ -208,7 +253,7 @@ impl Domains {
         self.log.push(c as u32);
         let (w, k) = (self.w, 4 * self.stride);
         self.saved_size.push(self.size[c]);
-        self.saved.extend_from_slice(&self.dom[c * w..(c + 1) * w]);
+        push_words(&mut self.saved, &self.dom[c * w..(c + 1) * w]);
         let cnt = &self.cnt[c * k..(c + 1) * k];
         if let Ok(block) = <&[u16; 64]>::try_from(cnt) {
             // 9 to 16 colour buckets: a fixed-size copy, inlined (the
@@ -590,9 +635,13 @@ impl Domains {
         }
         let (word, shift) = ((4 * t) / 64, (4 * t) % 64);
         let tile_bits = 0xfu64 << shift;
-        for e in 0..m.n_cells {
-            let bits = self.dom[e * w + word] & tile_bits;
-            if bits != 0 && st.tile_at[e] == NONE && !self.remove(m, st, e, word, bits) {
+        let tile_at = &st.tile_at[..m.n_cells];
+        assert!(word < w && self.dom.len() >= m.n_cells * w);
+        for (e, &at) in tile_at.iter().enumerate() {
+            // SAFETY: `e < n_cells` and `word < w` (asserted above).
+            let bits = unsafe { *self.dom.get_unchecked(e * w + word) } & tile_bits;
+            // One branch, not two: the placed cell (filled) shows the tile.
+            if (bits != 0) & (at == NONE) && !self.remove(m, st, e, word, bits) {
                 self.clear_pending();
                 return false;
             }
@@ -629,7 +678,7 @@ impl Domains {
             let c = c as usize;
             self.size[c] = self.saved_size.pop().expect("saved size");
             let at = self.saved.len() - w;
-            self.dom[c * w..(c + 1) * w].copy_from_slice(&self.saved[at..]);
+            copy_words(&mut self.dom[c * w..(c + 1) * w], &self.saved[at..]);
             self.saved.truncate(at);
             let at = self.saved_cnt.len() - k;
             let (to, from) = (&mut self.cnt[c * k..(c + 1) * k], &self.saved_cnt[at..]);
