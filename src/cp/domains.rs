@@ -637,13 +637,23 @@ impl Domains {
         let tile_bits = 0xfu64 << shift;
         let tile_at = &st.tile_at[..m.n_cells];
         assert!(word < w && self.dom.len() >= m.n_cells * w);
-        for (e, &at) in tile_at.iter().enumerate() {
-            // SAFETY: `e < n_cells` and `word < w` (asserted above).
-            let bits = unsafe { *self.dom.get_unchecked(e * w + word) } & tile_bits;
-            // One branch, not two: the placed cell (filled) shows the tile.
-            if (bits != 0) & (at == NONE) && !self.remove(m, st, e, word, bits) {
-                self.clear_pending();
-                return false;
+        // `tcount[t]` counts the tile's options left in the other empty
+        // cells: the scan stops when it reaches zero (often at once: a
+        // forced tile had no other place).
+        if self.tcount[t] != 0 {
+            for (e, &at) in tile_at.iter().enumerate() {
+                // SAFETY: `e < n_cells` and `word < w` (asserted above).
+                let bits = unsafe { *self.dom.get_unchecked(e * w + word) } & tile_bits;
+                // One branch, not two: the placed cell (filled) shows the tile.
+                if (bits != 0) & (at == NONE) {
+                    if !self.remove(m, st, e, word, bits) {
+                        self.clear_pending();
+                        return false;
+                    }
+                    if self.tcount[t] == 0 {
+                        break;
+                    }
+                }
             }
         }
         self.settle(m, st)
