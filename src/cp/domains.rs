@@ -54,13 +54,65 @@ fn tiles_minus(tcount: &mut [u32], st: &State, word: usize, bits: u64) -> bool {
     fail
 }
 
+/// Domains of 2 to 8 words (up to 128 tiles): fixed-size copies, inlined,
+/// instead of a `memcpy` call for a few words.
+macro_rules! by_width {
+    ($n:expr, $f:ident, $($arg:expr),*) => {
+        match $n {
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            _ => $f::<0>($($arg),*),
+        }
+    };
+}
+
+/// Appends `src` to `dst` (see [`by_width`]; `N = 0`: any length).
+#[inline(always)]
+fn push_n<const N: usize>(dst: &mut Vec<u64>, src: &[u64]) {
+    match <&[u64; N]>::try_from(src) {
+        Ok(a) if N > 0 => dst.extend_from_slice(a),
+        _ => dst.extend_from_slice(src),
+    }
+}
+
+/// Copies `src` into `dst`, equal lengths (see [`by_width`]).
+#[inline(always)]
+fn copy_n<const N: usize>(dst: &mut [u64], src: &[u64]) {
+    match (<&mut [u64; N]>::try_from(&mut *dst), <&[u64; N]>::try_from(src)) {
+        (Ok(d), Ok(s)) if N > 0 => *d = *s,
+        _ => dst.copy_from_slice(src),
+    }
+}
+
+#[inline(always)]
+fn push_words(dst: &mut Vec<u64>, src: &[u64]) {
+    by_width!(src.len(), push_n, dst, src)
+}
+
+#[inline(always)]
+fn copy_words(dst: &mut [u64], src: &[u64]) {
+    by_width!(src.len(), copy_n, dst, src)
+}
+
 /// Adds to the pending set of empty cell `c` the options showing the
 /// colour bucket of `sel` (see [`Domains::lose`]; a function over the
 /// fields so that it can run while a cell's counters are borrowed).
 #[inline(always)]
 fn lose(pend: &mut [u64], queue: &mut Vec<u32>, queued: &mut [bool], sup: &[u64], w: usize, c: usize, sel: usize) {
-    for (p, s) in pend[c * w..(c + 1) * w].iter_mut().zip(&sup[sel * w..(sel + 1) * w]) {
-        *p |= s;
+    debug_assert!((c + 1) * w <= pend.len() && (sel + 1) * w <= sup.len() && c < queued.len());
+    // SAFETY: `c` is a cell (`pend` has `w` words per cell) and `sel` a
+    // side bucket below `4 * stride` (`sup` has `w` words per bucket); the
+    // bounds checks of the two slices were a tenth of the cascade.
+    unsafe {
+        let (p, s) = (pend.as_mut_ptr().add(c * w), sup.as_ptr().add(sel * w));
+        for i in 0..w {
+            *p.add(i) |= *s.add(i);
+        }
     }
     if !queued[c] {
         queued[c] = true;
@@ -89,6 +141,9 @@ pub(crate) struct Domains {
     /// `off[o][s] = s * stride + bucket of option o's colour on side s` (the
     /// counter index within a cell and the index of `sup`).
     off: Vec<[u8; 4]>,
+    /// With at most 16 buckets: `open_bits[sides]` has the counter indices
+    /// of the sides in the 4-bit mask `sides`.
+    open_bits: [u64; 16],
     /// Undo stack: each entry a cell whose domain, size and counters were
     /// saved on `saved`, `saved_cnt`, `saved_size` (first change since the
     /// latest mark), or
@@ -138,8 +193,20 @@ impl Domains {
                 }
             }
         }
+        let mut open_bits = [0u64; 16];
+        if 4 * stride <= 64 {
+            let side = u64::MAX >> (64 - stride);
+            for (sides, bits) in open_bits.iter_mut().enumerate() {
+                for s in 0..4 {
+                    if sides >> s & 1 != 0 {
+                        *bits |= side << (s * stride);
+                    }
+                }
+            }
+        }
         Domains {
             w,
+            open_bits,
             nb,
             stride,
             dom: vec![0; m.n_cells * w],
@@ -186,8 +253,15 @@ impl Domains {
         self.log.push(c as u32);
         let (w, k) = (self.w, 4 * self.stride);
         self.saved_size.push(self.size[c]);
-        self.saved.extend_from_slice(&self.dom[c * w..(c + 1) * w]);
-        self.saved_cnt.extend_from_slice(&self.cnt[c * k..(c + 1) * k]);
+        push_words(&mut self.saved, &self.dom[c * w..(c + 1) * w]);
+        let cnt = &self.cnt[c * k..(c + 1) * k];
+        if let Ok(block) = <&[u16; 64]>::try_from(cnt) {
+            // 9 to 16 colour buckets: a fixed-size copy, inlined (the
+            // `memcpy` call cost more than the copy).
+            self.saved_cnt.extend_from_slice(block);
+        } else {
+            self.saved_cnt.extend_from_slice(cnt);
+        }
     }
 
     /// Saves the tile counts before their first change since the latest
@@ -320,6 +394,39 @@ impl Domains {
         let mut ok = true;
         let mut n = 0;
         let mut b = bits;
+        if 4 * self.stride <= 64 {
+            // At most 16 colour buckets: every counter index of the cell
+            // fits one word, so the lost colours stay in one register.
+            let mut zero = 0u64;
+            while b != 0 {
+                let z = b.trailing_zeros() as usize;
+                b &= b - 1;
+                n += 1;
+                let t = (word * 64 + z) >> 2;
+                debug_assert!(z < off.len() && t < tcount.len());
+                // SAFETY: `z` is a bit of a domain word, an option
+                // (`off` has an entry per option), `t` its tile (< the tile
+                // count), and `off` holds counter indices below
+                // `4 * stride` (`Domains::new`), the length of `cnt`.
+                unsafe {
+                    let of = *off.get_unchecked(z);
+                    let tc = tcount.get_unchecked_mut(t);
+                    *tc -= 1;
+                    if *tc == 0 && st.cell_of[t] == NONE {
+                        ok = false;
+                    }
+                    for i in of {
+                        let x = cnt.get_unchecked_mut(i as usize);
+                        *x -= 1;
+                        zero |= ((*x == 0) as u64) << i;
+                    }
+                }
+            }
+            lost[0] |= zero;
+            self.size[c] -= n;
+            self.removed += n as u64;
+            return ok;
+        }
         while b != 0 {
             let z = b.trailing_zeros() as usize;
             b &= b - 1;
@@ -351,11 +458,23 @@ impl Domains {
         ok
     }
 
-    /// Propagates the buckets cell `c` lost on each side (`lost[side]`) to
-    /// the empty neighbours across.
+    /// Propagates the buckets cell `c` lost on each side (`lost[side]`;
+    /// with at most 16 buckets, `lost[0]` holds them all by counter index)
+    /// to the empty neighbours across.
     #[inline(always)]
     fn lost(&mut self, m: &Model, st: &State, c: usize, lost: &[u64; 4]) {
         let open = st.unknown_sides[c];
+        if 4 * self.stride <= 64 {
+            let mut l = lost[0] & self.open_bits[open as usize];
+            let shift = self.stride.trailing_zeros();
+            while l != 0 {
+                let i = l.trailing_zeros() as usize;
+                l &= l - 1;
+                // The same bucket on the opposite side.
+                self.lose(m.nbr[c][i >> shift] as usize, i ^ (2 * self.stride));
+            }
+            return;
+        }
         for (s, &l) in lost.iter().enumerate() {
             let mut l = l;
             if l == 0 || open >> s & 1 == 0 {
@@ -378,9 +497,15 @@ impl Domains {
         let mut ok = true;
         let mut touched = false;
         let mut lost = [0u64; 4];
+        assert!((c + 1) * w <= self.dom.len() && self.pend.len() == self.dom.len());
         for i in 0..w {
-            let bits = self.dom[c * w + i] & self.pend[c * w + i];
-            self.pend[c * w + i] = 0;
+            // SAFETY: in bounds by the assertion above.
+            let bits = unsafe {
+                let p = self.pend.get_unchecked_mut(c * w + i);
+                let bits = *self.dom.get_unchecked(c * w + i) & *p;
+                *p = 0;
+                bits
+            };
             if bits != 0 {
                 if !touched {
                     touched = true;
@@ -510,11 +635,25 @@ impl Domains {
         }
         let (word, shift) = ((4 * t) / 64, (4 * t) % 64);
         let tile_bits = 0xfu64 << shift;
-        for e in 0..m.n_cells {
-            let bits = self.dom[e * w + word] & tile_bits;
-            if bits != 0 && st.tile_at[e] == NONE && !self.remove(m, st, e, word, bits) {
-                self.clear_pending();
-                return false;
+        let tile_at = &st.tile_at[..m.n_cells];
+        assert!(word < w && self.dom.len() >= m.n_cells * w);
+        // `tcount[t]` counts the tile's options left in the other empty
+        // cells: the scan stops when it reaches zero (often at once: a
+        // forced tile had no other place).
+        if self.tcount[t] != 0 {
+            for (e, &at) in tile_at.iter().enumerate() {
+                // SAFETY: `e < n_cells` and `word < w` (asserted above).
+                let bits = unsafe { *self.dom.get_unchecked(e * w + word) } & tile_bits;
+                // One branch, not two: the placed cell (filled) shows the tile.
+                if (bits != 0) & (at == NONE) {
+                    if !self.remove(m, st, e, word, bits) {
+                        self.clear_pending();
+                        return false;
+                    }
+                    if self.tcount[t] == 0 {
+                        break;
+                    }
+                }
             }
         }
         self.settle(m, st)
@@ -549,10 +688,17 @@ impl Domains {
             let c = c as usize;
             self.size[c] = self.saved_size.pop().expect("saved size");
             let at = self.saved.len() - w;
-            self.dom[c * w..(c + 1) * w].copy_from_slice(&self.saved[at..]);
+            copy_words(&mut self.dom[c * w..(c + 1) * w], &self.saved[at..]);
             self.saved.truncate(at);
             let at = self.saved_cnt.len() - k;
-            self.cnt[c * k..(c + 1) * k].copy_from_slice(&self.saved_cnt[at..]);
+            let (to, from) = (&mut self.cnt[c * k..(c + 1) * k], &self.saved_cnt[at..]);
+            if k == 64 {
+                // A fixed-size copy (see `save`).
+                let to: &mut [u16; 64] = to.try_into().expect("64 counters");
+                *to = *<&[u16; 64]>::try_from(from).expect("64 counters");
+            } else {
+                to.copy_from_slice(from);
+            }
             self.saved_cnt.truncate(at);
         }
         self.epoch += 1;
@@ -610,13 +756,15 @@ impl Domains {
     /// The available tile with the fewest places (options over the empty
     /// cells), if it has fewer than `below`.
     pub fn scarcest_tile(&self, st: &State, below: u32) -> Option<usize> {
-        let mut best = (below, None);
-        for (t, &n) in self.tcount.iter().enumerate() {
-            if n < best.0 && st.cell_of[t] == NONE {
-                best = (n, Some(t));
-            }
+        // The smallest key (places, tile) over the available tiles, branch
+        // free (a data-dependent branch per tile mispredicted): the first
+        // tile with the fewest places.
+        let mut best = u64::MAX;
+        for (t, (&n, &at)) in self.tcount.iter().zip(&st.cell_of).enumerate() {
+            let key = if at == NONE { (n as u64) << 32 | t as u64 } else { u64::MAX };
+            best = best.min(key);
         }
-        best.1
+        ((best >> 32) < below as u64).then_some(best as u32 as usize)
     }
 
     /// The places of tile `t`: empty cells into `cells`, `(t, rotation)`
