@@ -202,19 +202,22 @@ impl<B: Bits> CoverIndex<B> {
         &self.entries[self.gstart[i] as usize..self.gstart[i + 1] as usize]
     }
 
-    /// [`CoverIndex::list`] without bounds checks, for the search loop.
+    /// The starts of the lists of key `key`, one per group and the end:
+    /// group `g`'s list is `entries()[row[g]..row[g + 1]]`.
     ///
     /// # Safety
-    /// `key` must come from [`CoverIndex::key`] and `g` be a group
-    /// (`g < n_groups`); the index invariant then keeps every access in
-    /// bounds.
+    /// `key` must come from [`CoverIndex::key`].
     #[inline(always)]
-    pub unsafe fn list_unchecked(&self, key: usize, g: usize) -> &[Entry<B>] {
-        let i = key * (self.n_groups + 1) + g;
-        debug_assert!(i + 1 < self.gstart.len());
-        let (a, b) = (*self.gstart.get_unchecked(i) as usize, *self.gstart.get_unchecked(i + 1) as usize);
-        debug_assert!(a <= b && b <= self.entries.len());
-        self.entries.get_unchecked(a..b)
+    pub unsafe fn row_unchecked(&self, key: usize) -> &[u32] {
+        let i = key * (self.n_groups + 1);
+        debug_assert!(i + self.n_groups < self.gstart.len());
+        self.gstart.get_unchecked(i..i + self.n_groups + 1)
+    }
+
+    /// All list entries, key after key.
+    #[inline(always)]
+    pub fn entries(&self) -> &[Entry<B>] {
+        &self.entries
     }
 
     /// Number of list entries (for reports and tests).

@@ -18,13 +18,12 @@ use super::tables::Tables;
 use super::volume::regions_ok;
 use crate::search::{Flow, StopReason};
 
-/// One depth of the loop: the candidates are `n` entries of slot `slot`,
-/// the next one to try is `next`.
+/// One depth of the loop: the candidates still to try are the candidate
+/// buffer's entries `next..end` (absolute positions in it).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HoleFrame {
-    n: u32,
     next: u32,
-    slot: u32,
+    end: u32,
 }
 
 /// Entries tested between two checks of a count against its limit.
@@ -46,21 +45,33 @@ fn fits_into<B: Bits, const CHUNKED: bool>(
     out: &mut [u32],
 ) -> u32 {
     let key = ci.key(cell, &occ);
-    let mut n = 0usize;
     // SAFETY: `key` is a key; `groups` has one entry per key.
     let mut gs = avail & unsafe { *ci.groups.get_unchecked(key) } as u64;
+    if gs == 0 {
+        return 0;
+    }
+    // SAFETY: `key` is a key: its row of list starts is in bounds.
+    let row = unsafe { ci.row_unchecked(key) };
+    let entries = ci.entries();
+    let mut n = 0usize;
+    let out_len = out.len();
+    let out = out.as_mut_ptr();
     while gs != 0 {
         let g = gs.trailing_zeros() as usize;
         gs &= gs - 1;
-        // SAFETY: `key` is a key and `g` a group (a bit of `groups[key]`).
-        let list = unsafe { ci.list_unchecked(key, g) };
+        // SAFETY: `g` is a group (a bit of `groups[key]`), so `g + 1` is in
+        // the row; the starts are at most `entries.len()`, and the list is
+        // not empty (its bit is set).
+        let (a, b) = unsafe { (*row.get_unchecked(g) as usize, *row.get_unchecked(g + 1) as usize) };
+        debug_assert!(a < b && b <= entries.len());
         // SAFETY (the writes): the images of one key are at most the images
         // covering the cell, and `out` holds that many (`Shared::stride`).
+        let list = unsafe { entries.get_unchecked(a..b) };
         if CHUNKED {
             for chunk in list.chunks(CHUNK) {
                 for e in chunk {
-                    debug_assert!(n < out.len());
-                    unsafe { *out.get_unchecked_mut(n) = e.img };
+                    debug_assert!(n < out_len);
+                    unsafe { *out.add(n) = e.img };
                     n += e.mask.disjoint(&occ) as usize;
                 }
                 if n as u32 >= limit {
@@ -69,8 +80,8 @@ fn fits_into<B: Bits, const CHUNKED: bool>(
             }
         } else {
             for e in list {
-                debug_assert!(n < out.len());
-                unsafe { *out.get_unchecked_mut(n) = e.img };
+                debug_assert!(n < out_len);
+                unsafe { *out.add(n) = e.img };
                 n += e.mask.disjoint(&occ) as usize;
             }
             if n as u32 >= limit {
@@ -78,6 +89,7 @@ fn fits_into<B: Bits, const CHUNKED: bool>(
             }
         }
     }
+    let _ = out_len;
     n as u32
 }
 
@@ -202,12 +214,23 @@ impl<B: Bits> Walker<'_, B> {
         if frames.len() < levels {
             frames.resize(levels, HoleFrame::default());
         }
+        assert!(buf.len() <= u32::MAX as usize, "candidate offsets fit in 32 bits");
         let mut occ = self.occ;
         let mut avail = self.avail as u64;
         let (mut left, lo) = if MULTI { self.group_arrays() } else { ([0; 64], [0; 64]) };
         let mut n_left = self.n_left;
         let mut nodes = self.nodes;
         let (mut pstate, mut prem, mut vstate) = (self.pstate, self.prem, self.vstate);
+        // The trigger tables' state changes per group, read once here
+        // (zero without the table).
+        let mut pdelta = [0usize; 64];
+        let mut vdelta = [0usize; 64];
+        for g in 0..t.n_groups.min(64) {
+            pdelta[g] = parity.map_or(0, |p| p.table.delta(g));
+            vdelta[g] = volume.map_or(0, |v| v.table.delta(g));
+        }
+        let image_parity: &[i32] = parity.map_or(&[], |p| &p.image_parity);
+        let mut path = std::mem::take(&mut self.path);
         #[cfg(debug_assertions)]
         let (occ_entry, n_left_entry) = (self.occ, self.n_left);
         // Depth `d` uses `frames[d]` and the two slots at `buf[2 * stride * d..]`.
@@ -222,41 +245,41 @@ impl<B: Bits> Walker<'_, B> {
                     left[g] += 1;
                 }
                 avail |= 1 << g;
-                if let Some(p) = parity {
-                    pstate += p.table.delta(g);
-                    prem += p.image_parity[k] as i64;
+                if parity.is_some() {
+                    pstate += pdelta[g];
+                    prem += image_parity[k] as i64;
                 }
-                if let Some(v) = volume {
-                    vstate += v.table.delta(g);
-                }
+                vstate += vdelta[g];
             }};
         }
         let mut d = base;
         let result: Result<(), Stop> = 'search: loop {
             // A node with pieces left in an MCH or EMCH stage.
             {
-                let mut slots = Slots { buf: &mut buf[2 * stride * d..2 * stride * (d + 1)], stride, best: 0 };
+                let at = 2 * stride * d;
+                let mut slots = Slots { buf: &mut buf[at..at + 2 * stride], stride, best: 0 };
                 let n = if s.stage_of[n_left as usize] == Kind::Mch {
                     choose_mch(t, ci, occ, avail, &mut slots)
                 } else {
                     choose_emch(t, ci, occ, avail, &mut slots)
                 };
-                frames[d] = HoleFrame { n, next: 0, slot: slots.best as u32 };
+                let next = (at + slots.best * stride) as u32;
+                frames[d] = HoleFrame { next, end: next + n };
             }
             loop {
                 let f = frames[d];
-                if f.next == f.n {
+                if f.next == f.end {
                     // This node is done: undo the parent's placement.
                     if d == base {
                         break 'search Ok(());
                     }
                     d -= 1;
-                    let k = self.path[d] as usize;
+                    let k = path[d] as usize;
                     unplace!(k, group_of[k] as usize);
                     continue;
                 }
                 frames[d].next = f.next + 1;
-                let k = buf[2 * stride * d + f.slot as usize * stride + f.next as usize] as usize;
+                let k = buf[f.next as usize] as usize;
                 let g = group_of[k] as usize;
                 if MULTI && (k as u32) < lo[g] {
                     continue;
@@ -266,18 +289,16 @@ impl<B: Bits> Walker<'_, B> {
                 take_group::<MULTI>(&mut left, &mut avail, g);
                 n_left -= 1;
                 nodes += 1;
-                if let Some(p) = parity {
-                    pstate -= p.table.delta(g);
-                    prem -= p.image_parity[k] as i64;
+                if parity.is_some() {
+                    pstate -= pdelta[g];
+                    prem -= image_parity[k] as i64;
                 }
-                if let Some(v) = volume {
-                    vstate -= v.table.delta(g);
-                }
-                self.path[d] = k as u32;
+                vstate -= vdelta[g];
+                path[d] = k as u32;
                 let mut descend = true;
                 if n_left == 0 {
                     self.solutions += 1;
-                    if visit(&self.path[..=d]) == Flow::Stop {
+                    if visit(&path[..=d]) == Flow::Stop {
                         self.nodes = nodes;
                         break 'search Err(Stop::Limit(StopReason::Visitor));
                     }
@@ -295,12 +316,14 @@ impl<B: Bits> Walker<'_, B> {
                         }
                     }
                     if descend && n_left == handover {
+                        self.path = std::mem::take(&mut path);
                         self.store::<MULTI>(occ, avail, &left, n_left, d + 1, nodes, (pstate, prem, vstate));
                         self.hole_buf = std::mem::take(&mut buf);
                         self.hole_frames = std::mem::take(&mut frames);
                         let r = self.node(visit);
                         buf = std::mem::take(&mut self.hole_buf);
                         frames = std::mem::take(&mut self.hole_frames);
+                        path = std::mem::take(&mut self.path);
                         nodes = self.nodes;
                         descend = false;
                         if r.is_err() {
@@ -322,6 +345,7 @@ impl<B: Bits> Walker<'_, B> {
                 unplace!(k, g);
             }
         };
+        self.path = path;
         self.hole_buf = buf;
         self.hole_frames = frames;
         // On an early stop the walker is abandoned (a stopped search is
