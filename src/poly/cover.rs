@@ -179,7 +179,11 @@ impl<B: Bits> CoverIndex<B> {
     #[inline(always)]
     pub fn key(&self, c: usize, occ: &B) -> usize {
         if self.pext {
-            return self.first[c] as usize + pext(occ.low64(), self.nbmask[c]) as usize;
+            debug_assert!(c < self.first.len() && c < self.nbmask.len());
+            // SAFETY: `c` is a cell (callers pass cells of the board), and
+            // `first` and `nbmask` have one entry per cell.
+            let (first, nbmask) = unsafe { (*self.first.get_unchecked(c), *self.nbmask.get_unchecked(c)) };
+            return first as usize + pext(occ.low64(), nbmask) as usize;
         }
         self.key_by_neighbours(c, occ)
     }

@@ -231,6 +231,23 @@ impl<B: Bits> Walker<'_, B> {
         }
         let image_parity: &[i32] = parity.map_or(&[], |p| &p.image_parity);
         let mut path = std::mem::take(&mut self.path);
+        // The unchecked reads below rely on these: image ids (from the cover
+        // lists and the path) index `masks`, `group_of` and `image_parity`;
+        // groups are below 64; depths below `levels`; candidate offsets
+        // below `buf.len()` (a frame's `end` is its slot's start plus a
+        // count of at most `stride`).
+        assert!(t.n_groups <= 64 && group_of.len() == masks.len());
+        assert!(image_parity.is_empty() || image_parity.len() == masks.len());
+        assert!(path.len() >= levels && frames.len() >= levels && s.stage_of.len() > n_left as usize);
+        // Reads `$v[$i]` without a bounds check (see the asserts above).
+        macro_rules! get {
+            ($v:expr, $i:expr) => {{
+                let i = $i;
+                debug_assert!(i < $v.len());
+                // SAFETY: in bounds by the asserts above and the loop's invariants.
+                unsafe { *$v.get_unchecked(i) }
+            }};
+        }
         #[cfg(debug_assertions)]
         let (occ_entry, n_left_entry) = (self.occ, self.n_left);
         // Depth `d` uses `frames[d]` and the two slots at `buf[2 * stride * d..]`.
@@ -239,17 +256,17 @@ impl<B: Bits> Walker<'_, B> {
         macro_rules! unplace {
             ($k:expr, $g:expr) => {{
                 let (k, g) = ($k, $g);
-                occ = occ.andnot(masks[k]);
+                occ = occ.andnot(get!(masks, k));
                 n_left += 1;
                 if MULTI {
                     left[g] += 1;
                 }
                 avail |= 1 << g;
                 if parity.is_some() {
-                    pstate += pdelta[g];
-                    prem += image_parity[k] as i64;
+                    pstate += get!(pdelta, g);
+                    prem += get!(image_parity, k) as i64;
                 }
-                vstate += vdelta[g];
+                vstate += get!(vdelta, g);
             }};
         }
         let mut d = base;
@@ -258,43 +275,48 @@ impl<B: Bits> Walker<'_, B> {
             {
                 let at = 2 * stride * d;
                 let mut slots = Slots { buf: &mut buf[at..at + 2 * stride], stride, best: 0 };
-                let n = if s.stage_of[n_left as usize] == Kind::Mch {
+                let n = if get!(s.stage_of, n_left as usize) == Kind::Mch {
                     choose_mch(t, ci, occ, avail, &mut slots)
                 } else {
                     choose_emch(t, ci, occ, avail, &mut slots)
                 };
                 let next = (at + slots.best * stride) as u32;
-                frames[d] = HoleFrame { next, end: next + n };
+                debug_assert!(d < frames.len());
+                // SAFETY: `d < levels <= frames.len()`.
+                unsafe { *frames.get_unchecked_mut(d) = HoleFrame { next, end: next + n } };
             }
             loop {
-                let f = frames[d];
+                let f = get!(frames, d);
                 if f.next == f.end {
                     // This node is done: undo the parent's placement.
                     if d == base {
                         break 'search Ok(());
                     }
                     d -= 1;
-                    let k = path[d] as usize;
-                    unplace!(k, group_of[k] as usize);
+                    let k = get!(path, d) as usize;
+                    unplace!(k, get!(group_of, k) as usize);
                     continue;
                 }
-                frames[d].next = f.next + 1;
-                let k = buf[f.next as usize] as usize;
-                let g = group_of[k] as usize;
+                // SAFETY: `d < levels <= frames.len()`.
+                unsafe { frames.get_unchecked_mut(d).next = f.next + 1 };
+                let k = get!(buf, f.next as usize) as usize;
+                let g = get!(group_of, k) as usize;
                 if MULTI && (k as u32) < lo[g] {
                     continue;
                 }
                 // Place image `k`.
-                occ = occ.or(masks[k]);
+                occ = occ.or(get!(masks, k));
                 take_group::<MULTI>(&mut left, &mut avail, g);
                 n_left -= 1;
                 nodes += 1;
                 if parity.is_some() {
-                    pstate -= pdelta[g];
-                    prem -= image_parity[k] as i64;
+                    pstate -= get!(pdelta, g);
+                    prem -= get!(image_parity, k) as i64;
                 }
-                vstate -= vdelta[g];
-                path[d] = k as u32;
+                vstate -= get!(vdelta, g);
+                debug_assert!(d < path.len());
+                // SAFETY: `d < levels <= path.len()`.
+                unsafe { *path.get_unchecked_mut(d) = k as u32 };
                 let mut descend = true;
                 if n_left == 0 {
                     self.solutions += 1;
