@@ -230,6 +230,8 @@ impl<B: Bits> Walker<'_, B> {
             vdelta[g] = volume.map_or(0, |v| v.table.delta(g));
         }
         let image_parity: &[i32] = parity.map_or(&[], |p| &p.image_parity);
+        // The parity table in locals (the lookup runs at every node).
+        let (pbits, poffset, pwidth, pwords) = parity.map_or((&[][..], 0, 0, 0), |p| p.table.parts());
         let mut path = std::mem::take(&mut self.path);
         // The unchecked reads below rely on these: image ids (from the cover
         // lists and the path) index `masks`, `group_of` and `image_parity`;
@@ -327,8 +329,11 @@ impl<B: Bits> Walker<'_, B> {
                     descend = false;
                 } else {
                     if TRIG {
-                        if let (Some(min), Some(p)) = (pmin, parity) {
-                            descend = n_left < min || p.table.achievable(pstate, prem);
+                        if let Some(min) = pmin {
+                            // `p.table.achievable(pstate, prem)`, inlined.
+                            let v = (prem + poffset) as usize;
+                            descend = n_left < min
+                                || (v < pwidth && get!(pbits, pstate * pwords + v / 64) >> (v % 64) & 1 != 0);
                         }
                         if let (true, Some(min), Some(v)) = (descend, vmin, volume) {
                             if n_left >= min {
