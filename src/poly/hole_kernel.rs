@@ -12,7 +12,7 @@
 //! [`super::emch::candidates`].
 
 use super::bits::Bits;
-use super::cover::CoverIndex;
+use super::cover::{CoverIndex, SIMD_PAD};
 use super::hybrid::{take_group, Kind, Stop, Walker, POLL_MASK};
 use super::tables::Tables;
 use super::volume::regions_ok;
@@ -32,11 +32,14 @@ pub(super) const CHUNK: usize = 8;
 /// Counts the fitting images of groups `avail` covering `cell`, writing
 /// them to `out`; stops once the count reaches `limit`: after a group, or
 /// with `CHUNKED` (long lists: MCH with many pieces left) after a chunk of
-/// [`CHUNK`] entries.
+/// [`CHUNK`] entries (with `SIMD`, after each block of 4).
 ///
-/// `out` must hold the longest list of one cell (`stride`).
+/// `out` must hold the longest list of one cell (`stride`), and with
+/// `SIMD` [`SIMD_PAD`] entries more (a block writes 4 entries at the
+/// current count). `SIMD` needs the index's AVX2 arrays and a caller
+/// compiled with AVX2 ([`Walker::hole_kernel`] checks both).
 #[inline(always)]
-fn fits_into<B: Bits, const CHUNKED: bool>(
+fn fits_into<B: Bits, const CHUNKED: bool, const SIMD: bool>(
     ci: &CoverIndex<B>,
     cell: usize,
     occ: B,
@@ -52,6 +55,11 @@ fn fits_into<B: Bits, const CHUNKED: bool>(
     }
     // SAFETY: `key` is a key: its row of list starts is in bounds.
     let row = unsafe { ci.row_unchecked(key) };
+    #[cfg(target_arch = "x86_64")]
+    if SIMD {
+        // SAFETY: the caller has AVX2 and the arrays (see above).
+        return unsafe { simd::fits_into::<B, CHUNKED>(ci, row, gs, occ.low64(), limit, out) };
+    }
     let entries = ci.entries();
     let mut n = 0usize;
     let out_len = out.len();
@@ -93,6 +101,96 @@ fn fits_into<B: Bits, const CHUNKED: bool>(
     n as u32
 }
 
+/// The AVX2 counts: 4 masks tested per instruction, the ids of the fitting
+/// ones packed by one byte shuffle.
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use super::super::bits::Bits;
+    use super::super::cover::{CoverIndex, SIMD_PAD};
+    use std::arch::x86_64::*;
+
+    /// Byte shuffles packing the 32-bit lanes set in a 4-bit mask to the
+    /// front (in lane order).
+    #[repr(align(16))]
+    struct Packs([[u8; 16]; 16]);
+
+    static PACKS: Packs = {
+        let mut t = [[0x80u8; 16]; 16];
+        let mut m = 0;
+        while m < 16 {
+            let mut out = 0;
+            let mut lane = 0;
+            while lane < 4 {
+                if m >> lane & 1 != 0 {
+                    let mut b = 0;
+                    while b < 4 {
+                        t[m][out * 4 + b] = (lane * 4 + b) as u8;
+                        b += 1;
+                    }
+                    out += 1;
+                }
+                lane += 1;
+            }
+            m += 1;
+        }
+        Packs(t)
+    };
+
+    /// [`super::fits_into`] for `gs` (the available groups with a list
+    /// under the key whose row of list starts is `row`) with occupancy
+    /// `occ`.
+    ///
+    /// # Safety
+    /// The processor has AVX2, the index has its AVX2 arrays, `row` is a
+    /// key's row, `gs` has only bits of groups with a list under it, and
+    /// `out` holds the longest list of one cell plus [`SIMD_PAD`].
+    #[inline(always)]
+    pub(super) unsafe fn fits_into<B: Bits, const CHUNKED: bool>(
+        ci: &CoverIndex<B>,
+        row: &[u32],
+        mut gs: u64,
+        occ: u64,
+        limit: u32,
+        out: &mut [u32],
+    ) -> u32 {
+        let (masks, ids) = ci.simd_arrays();
+        debug_assert!(masks.len() == ids.len() && masks.len() >= SIMD_PAD);
+        let (masks, ids) = (masks.as_ptr(), ids.as_ptr());
+        let out_len = out.len();
+        let out = out.as_mut_ptr();
+        let occv = _mm256_set1_epi64x(occ as i64);
+        let zero = _mm256_setzero_si256();
+        let mut n = 0u32;
+        while gs != 0 {
+            let g = gs.trailing_zeros() as usize;
+            gs &= gs - 1;
+            let (a, b) = (*row.get_unchecked(g) as usize, *row.get_unchecked(g + 1) as usize);
+            let mut i = a;
+            while i < b {
+                // The lanes of this list (the last block may hold fewer).
+                let valid = if b - i >= 4 { 0xf } else { (1u32 << (b - i)) - 1 };
+                let m = _mm256_loadu_si256(masks.add(i) as *const __m256i);
+                let free = _mm256_cmpeq_epi64(_mm256_and_si256(m, occv), zero);
+                let bits = _mm256_movemask_pd(_mm256_castsi256_pd(free)) as u32 & valid;
+                let idv = _mm_loadu_si128(ids.add(i) as *const __m128i);
+                let packed = _mm_shuffle_epi8(idv, _mm_load_si128(PACKS.0[bits as usize].as_ptr() as *const __m128i));
+                debug_assert!(n as usize + 4 <= out_len);
+                _mm_storeu_si128(out.add(n as usize) as *mut __m128i, packed);
+                n += bits.count_ones();
+                i += 4;
+                if CHUNKED && n >= limit {
+                    return n;
+                }
+            }
+            if !CHUNKED && n >= limit {
+                return n;
+            }
+        }
+        let _ = out_len;
+        n
+    }
+}
+
 /// Two candidate slots of `stride` entries: the best list so far and the
 /// scratch one.
 struct Slots<'a> {
@@ -114,7 +212,7 @@ impl Slots<'_> {
 /// fits, its count (`u32::MAX` when `holes` is empty) and its images in the
 /// best slot.
 #[inline(always)]
-fn fewest_of<B: Bits, const CHUNKED: bool>(
+fn fewest_of<B: Bits, const CHUNKED: bool, const SIMD: bool>(
     ci: &CoverIndex<B>,
     mut holes: B,
     occ: B,
@@ -124,7 +222,7 @@ fn fewest_of<B: Bits, const CHUNKED: bool>(
     let mut best = u32::MAX;
     let mut best_cell = 0;
     while let Some(c) = holes.pop_lowest() {
-        let n = fits_into::<B, CHUNKED>(ci, c, occ, avail, best, slots.scratch());
+        let n = fits_into::<B, CHUNKED, SIMD>(ci, c, occ, avail, best, slots.scratch());
         if n < best {
             (best, best_cell) = (n, c);
             slots.best = 1 - slots.best;
@@ -139,9 +237,9 @@ fn fewest_of<B: Bits, const CHUNKED: bool>(
 /// MCH's choice (as [`super::mch::candidates`]): returns the count, the
 /// images in the best slot.
 #[inline(always)]
-fn choose_mch<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, slots: &mut Slots<'_>) -> u32 {
+fn choose_mch<B: Bits, const SIMD: bool>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, slots: &mut Slots<'_>) -> u32 {
     let free = occ.not();
-    let (first, mut best) = fewest_of::<B, true>(ci, t.counter.fewest(free), occ, avail, slots);
+    let (first, mut best) = fewest_of::<B, true, SIMD>(ci, t.counter.fewest(free), occ, avail, slots);
     if best == 0 || best == u32::MAX {
         return 0;
     }
@@ -149,7 +247,7 @@ fn choose_mch<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, sl
     let mut holes = free.and(B::below(first));
     let mut limit = best + 1;
     while let Some(c) = holes.pop_lowest() {
-        let n = fits_into::<B, true>(ci, c, occ, avail, limit, slots.scratch());
+        let n = fits_into::<B, true, SIMD>(ci, c, occ, avail, limit, slots.scratch());
         if n < limit {
             (best, limit) = (n, n);
             slots.best = 1 - slots.best;
@@ -162,7 +260,7 @@ fn choose_mch<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, sl
     let mut holes = free.andnot(B::below(first + 1));
     while best > 1 {
         let Some(c) = holes.pop_lowest() else { break };
-        let n = fits_into::<B, true>(ci, c, occ, avail, best, slots.scratch());
+        let n = fits_into::<B, true, SIMD>(ci, c, occ, avail, best, slots.scratch());
         if n < best {
             best = n;
             slots.best = 1 - slots.best;
@@ -173,8 +271,8 @@ fn choose_mch<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, sl
 
 /// EMCH's choice (as [`super::emch::candidates`]).
 #[inline(always)]
-fn choose_emch<B: Bits>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, slots: &mut Slots<'_>) -> u32 {
-    match fewest_of::<B, false>(ci, t.counter.fewest(occ.not()), occ, avail, slots).1 {
+fn choose_emch<B: Bits, const SIMD: bool>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, slots: &mut Slots<'_>) -> u32 {
+    match fewest_of::<B, false, SIMD>(ci, t.counter.fewest(occ.not()), occ, avail, slots).1 {
         u32::MAX => 0,
         n => n,
     }
@@ -190,10 +288,42 @@ impl<B: Bits> Walker<'_, B> {
         &mut self,
         visit: &mut super::hybrid::Visit<'_>,
     ) -> Result<(), Stop> {
+        #[cfg(target_arch = "x86_64")]
+        if self.s.cover.as_ref().is_some_and(|ci| ci.has_simd()) {
+            // SAFETY: the index has its AVX2 arrays only when the processor
+            // has AVX2.
+            return unsafe { self.hole_loop_avx2::<TRIG, MULTI>(visit) };
+        }
+        self.hole_loop::<TRIG, MULTI, false>(visit)
+    }
+
+    /// [`Walker::hole_loop`] compiled for AVX2 (and the bit instructions
+    /// that come with it), with the AVX2 counts.
+    ///
+    /// # Safety
+    /// The processor has AVX2, BMI1, BMI2, POPCNT and LZCNT, and the cover
+    /// index has its AVX2 arrays.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn hole_loop_avx2<const TRIG: bool, const MULTI: bool>(
+        &mut self,
+        visit: &mut super::hybrid::Visit<'_>,
+    ) -> Result<(), Stop> {
+        self.hole_loop::<TRIG, MULTI, true>(visit)
+    }
+
+    /// The loop itself; `SIMD`: count with AVX2 (only from
+    /// [`Walker::hole_loop_avx2`]).
+    #[inline(always)]
+    fn hole_loop<const TRIG: bool, const MULTI: bool, const SIMD: bool>(
+        &mut self,
+        visit: &mut super::hybrid::Visit<'_>,
+    ) -> Result<(), Stop> {
         let s = self.s;
         let t = &s.tables;
         let ci = s.cover.as_ref().expect("MCH and EMCH stages have a cover index");
-        let stride = s.stride;
+        // Room for a block of 4 written at the end of a list.
+        let stride = s.stride + SIMD_PAD;
         let masks = &t.mask[..];
         let group_of = &t.group[..];
         let is_hole_stage = |n: u32| matches!(s.stage_of[n as usize], Kind::Mch | Kind::Emch);
@@ -278,9 +408,9 @@ impl<B: Bits> Walker<'_, B> {
                 let at = 2 * stride * d;
                 let mut slots = Slots { buf: &mut buf[at..at + 2 * stride], stride, best: 0 };
                 let n = if get!(s.stage_of, n_left as usize) == Kind::Mch {
-                    choose_mch(t, ci, occ, avail, &mut slots)
+                    choose_mch::<B, SIMD>(t, ci, occ, avail, &mut slots)
                 } else {
-                    choose_emch(t, ci, occ, avail, &mut slots)
+                    choose_emch::<B, SIMD>(t, ci, occ, avail, &mut slots)
                 };
                 let next = (at + slots.best * stride) as u32;
                 debug_assert!(d < frames.len());
