@@ -237,7 +237,13 @@ fn fewest_of<B: Bits, const CHUNKED: bool, const SIMD: bool>(
 /// MCH's choice (as [`super::mch::candidates`]): returns the count, the
 /// images in the best slot.
 #[inline(always)]
-fn choose_mch<B: Bits, const SIMD: bool>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, slots: &mut Slots<'_>) -> u32 {
+fn choose_mch<B: Bits, const SIMD: bool>(
+    t: &Tables<B>,
+    ci: &CoverIndex<B>,
+    occ: B,
+    avail: u64,
+    slots: &mut Slots<'_>,
+) -> u32 {
     let free = occ.not();
     let (first, mut best) = fewest_of::<B, true, SIMD>(ci, t.counter.fewest(free), occ, avail, slots);
     if best == 0 || best == u32::MAX {
@@ -271,7 +277,13 @@ fn choose_mch<B: Bits, const SIMD: bool>(t: &Tables<B>, ci: &CoverIndex<B>, occ:
 
 /// EMCH's choice (as [`super::emch::candidates`]).
 #[inline(always)]
-fn choose_emch<B: Bits, const SIMD: bool>(t: &Tables<B>, ci: &CoverIndex<B>, occ: B, avail: u64, slots: &mut Slots<'_>) -> u32 {
+fn choose_emch<B: Bits, const SIMD: bool>(
+    t: &Tables<B>,
+    ci: &CoverIndex<B>,
+    occ: B,
+    avail: u64,
+    slots: &mut Slots<'_>,
+) -> u32 {
     match fewest_of::<B, false, SIMD>(ci, t.counter.fewest(occ.not()), occ, avail, slots).1 {
         u32::MAX => 0,
         n => n,
@@ -541,5 +553,67 @@ impl<B: Bits> Walker<'_, B> {
         self.depth = depth;
         self.nodes = nodes;
         (self.pstate, self.prem, self.vstate) = (pstate, prem, vstate);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::polycube;
+    use crate::poly::model::Images;
+
+    /// The AVX2 counts and the scalar ones give the same counts and the
+    /// same fitting images in the same order, with and without limits.
+    #[test]
+    fn simd_counts_equal_scalar_counts() {
+        let text = std::fs::read_to_string("instances/polycube/tetriscube_def.txt").unwrap();
+        let puzzle = polycube::parse(&text, "t").unwrap().remove(0);
+        let built = polycube::build(&puzzle, "t").unwrap();
+        let images = Images::from_problem(&built.problem, Default::default()).unwrap();
+        let masks: Vec<u64> = images.cells.iter().map(|cs| cs.iter().fold(0u64, |m, &b| m | 1 << b)).collect();
+        let ci = CoverIndex::<u64>::new(&images, &masks);
+        if !ci.has_simd() {
+            eprintln!("skipped: no AVX2 on this processor, only the scalar counts run");
+            return;
+        }
+        let stride = 4096 + SIMD_PAD;
+        let (mut a, mut b) = (vec![0u32; stride], vec![0u32; stride]);
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut compared = 0;
+        for round in 0..400 {
+            // Sparse to dense boards, random remaining groups.
+            let occ = next() & next() & if round % 2 == 0 { next() } else { u64::MAX };
+            let avail = next() & ((1u64 << images.groups.len()) - 1);
+            for cell in (0..images.n_cells).filter(|&c| occ >> c & 1 == 0) {
+                for limit in [u32::MAX, 1, 2, 5, 17] {
+                    let n = fits_into::<u64, false, false>(&ci, cell, occ, avail, limit, &mut a);
+                    let m = fits_into::<u64, false, true>(&ci, cell, occ, avail, limit, &mut b);
+                    let nc = fits_into::<u64, true, false>(&ci, cell, occ, avail, limit, &mut a);
+                    let mc = fits_into::<u64, true, true>(&ci, cell, occ, avail, limit, &mut b);
+                    if limit == u32::MAX {
+                        assert_eq!(n, m, "cell {cell}, occupancy {occ:#x}, groups {avail:#x}");
+                        assert_eq!(nc, mc);
+                        assert_eq!(a[..n as usize], b[..m as usize]);
+                        compared += n;
+                    } else {
+                        // Below the limit the counts are exact; at or above
+                        // it, both only say "not fewer".
+                        for (s, v) in [(n, m), (nc, mc)] {
+                            assert_eq!(s < limit, v < limit);
+                            if s < limit {
+                                assert_eq!(s, v);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000, "the random boards leave fits to compare");
     }
 }
