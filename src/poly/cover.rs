@@ -45,6 +45,31 @@ pub struct CoverIndex<B> {
     /// Keys come from one `pext` of the occupancy (cells fit in 64 bits
     /// and the processor has a fast `pext`).
     pext: bool,
+    /// The entries again as two arrays, masks (as 64-bit words) and image
+    /// ids, for the AVX2 counts: filled only when the cells fit in 64 bits
+    /// and the processor has AVX2 (empty otherwise), with [`SIMD_PAD`]
+    /// zero entries after the last so that a block of 4 read from any list
+    /// start stays in bounds.
+    simd_masks: Vec<u64>,
+    simd_ids: Vec<u32>,
+}
+
+/// Entries after the last in the AVX2 arrays (a block reads 4 from any
+/// entry).
+pub const SIMD_PAD: usize = 4;
+
+/// Whether the processor has AVX2 and the bit instructions the AVX2
+/// kernel is compiled with (checked at run time).
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        has!("avx2") && has!("bmi1") && has!("bmi2") && has!("popcnt") && has!("lzcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// Whether the processor has BMI2's `pext` and runs it fast (AMD before
@@ -172,14 +197,23 @@ impl<B: Bits> CoverIndex<B> {
             }
         }
         let pext = B::CAPACITY == 64 && fast_pext();
-        CoverIndex { n_groups, nb, first, groups, gstart, entries, nbmask, pext }
+        let (mut simd_masks, mut simd_ids) = (Vec::new(), Vec::new());
+        if B::CAPACITY == 64 && has_avx2() && std::env::var_os("EMX_NO_AVX2").is_none() {
+            simd_masks = entries.iter().map(|e| e.mask.low64()).chain([0; SIMD_PAD]).collect();
+            simd_ids = entries.iter().map(|e| e.img).chain([0; SIMD_PAD]).collect();
+        }
+        CoverIndex { n_groups, nb, first, groups, gstart, entries, nbmask, pext, simd_masks, simd_ids }
     }
 
     /// The key of cell `c` under occupancy `occ`.
     #[inline(always)]
     pub fn key(&self, c: usize, occ: &B) -> usize {
         if self.pext {
-            return self.first[c] as usize + pext(occ.low64(), self.nbmask[c]) as usize;
+            debug_assert!(c < self.first.len() && c < self.nbmask.len());
+            // SAFETY: `c` is a cell (callers pass cells of the board), and
+            // `first` and `nbmask` have one entry per cell.
+            let (first, nbmask) = unsafe { (*self.first.get_unchecked(c), *self.nbmask.get_unchecked(c)) };
+            return first as usize + pext(occ.low64(), nbmask) as usize;
         }
         self.key_by_neighbours(c, occ)
     }
@@ -202,19 +236,35 @@ impl<B: Bits> CoverIndex<B> {
         &self.entries[self.gstart[i] as usize..self.gstart[i + 1] as usize]
     }
 
-    /// [`CoverIndex::list`] without bounds checks, for the search loop.
+    /// The starts of the lists of key `key`, one per group and the end:
+    /// group `g`'s list is `entries()[row[g]..row[g + 1]]`.
     ///
     /// # Safety
-    /// `key` must come from [`CoverIndex::key`] and `g` be a group
-    /// (`g < n_groups`); the index invariant then keeps every access in
-    /// bounds.
+    /// `key` must come from [`CoverIndex::key`].
     #[inline(always)]
-    pub unsafe fn list_unchecked(&self, key: usize, g: usize) -> &[Entry<B>] {
-        let i = key * (self.n_groups + 1) + g;
-        debug_assert!(i + 1 < self.gstart.len());
-        let (a, b) = (*self.gstart.get_unchecked(i) as usize, *self.gstart.get_unchecked(i + 1) as usize);
-        debug_assert!(a <= b && b <= self.entries.len());
-        self.entries.get_unchecked(a..b)
+    pub unsafe fn row_unchecked(&self, key: usize) -> &[u32] {
+        let i = key * (self.n_groups + 1);
+        debug_assert!(i + self.n_groups < self.gstart.len());
+        self.gstart.get_unchecked(i..i + self.n_groups + 1)
+    }
+
+    /// All list entries, key after key.
+    #[inline(always)]
+    pub fn entries(&self) -> &[Entry<B>] {
+        &self.entries
+    }
+
+    /// Whether the AVX2 arrays are there (see [`CoverIndex::simd_arrays`]).
+    #[inline]
+    pub fn has_simd(&self) -> bool {
+        !self.simd_masks.is_empty()
+    }
+
+    /// The masks and ids of [`CoverIndex::entries`] as two arrays, each
+    /// with [`SIMD_PAD`] entries more (empty without AVX2).
+    #[inline(always)]
+    pub fn simd_arrays(&self) -> (&[u64], &[u32]) {
+        (&self.simd_masks, &self.simd_ids)
     }
 
     /// Number of list entries (for reports and tests).

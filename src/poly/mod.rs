@@ -215,8 +215,14 @@ fn build_runner<B: Bits>(images: Images, plan: &Plan, knobs: Knobs) -> Result<Bo
     Ok(Box::new(Shared::<B>::new(images, &plan.schedule, knobs)?))
 }
 
-/// Probes of the Knuth estimate that compares constrained pieces.
+/// Probes of the Knuth estimate that compares constrained pieces: every
+/// candidate gets [`PIECE_SCREEN_PROBES`], the [`PIECE_FINALISTS`] with the
+/// smallest estimates then [`PIECE_PROBES`] (the same seed, so their first
+/// probes are the screening ones again and a finalist's estimate is the one
+/// a single round of [`PIECE_PROBES`] gives).
 const PIECE_PROBES: u64 = 3000;
+const PIECE_SCREEN_PROBES: u64 = 1000;
+const PIECE_FINALISTS: usize = 4;
 
 /// Below this estimated tree size the automatic piece is kept as is (the
 /// comparison would cost more than it saves).
@@ -230,8 +236,9 @@ impl<'a> PolyEngine<'a> {
     /// chosen by measurement: the static choice (fewest images) can be far
     /// from the best (Tetris Cube: G gives 419 M nodes, L 162 M), so every
     /// uniquely shaped piece that qualifies is tried with a Knuth estimate
-    /// ([`PIECE_PROBES`] probes, fixed seed, so the choice is reproducible)
-    /// and the one with the smallest estimated tree is kept. Counts do not
+    /// (fixed seed, so the choice is reproducible: [`PIECE_SCREEN_PROBES`]
+    /// probes for every candidate, [`PIECE_PROBES`] for the best few) and
+    /// the one with the smallest estimated tree is kept. Counts do not
     /// depend on the piece.
     pub fn new(problem: &'a Problem, config: &PolyConfig) -> Result<PolyEngine<'a>, String> {
         let engine = Self::build(problem, config)?;
@@ -242,11 +249,13 @@ impl<'a> PolyEngine<'a> {
         if chosen.mirror || auto::is_flat(engine.images()) {
             return Ok(engine);
         }
-        let spec = EstimateSpec { probes: PIECE_PROBES, seed: 1 };
-        let size = engine.runner.estimate(spec, Duration::ZERO).nodes;
+        let screen = EstimateSpec { probes: PIECE_SCREEN_PROBES, seed: 1 };
+        let size = engine.runner.estimate(screen, Duration::ZERO).nodes;
         if size < PIECE_MIN_NODES {
             return Ok(engine);
         }
+        // Candidate 0 is the static choice, candidate `i > 0` constrains
+        // piece `names[i - 1]`.
         let names: Vec<String> = engine
             .images()
             .groups
@@ -254,36 +263,68 @@ impl<'a> PolyEngine<'a> {
             .filter(|g| g.count == 1 && g.name != chosen.piece)
             .map(|g| g.names[0].clone())
             .collect();
-        // Every candidate is estimated (on `threads` threads when asked);
-        // the smallest estimate wins, ties by the order of `names`, so the
-        // choice does not depend on the thread count.
-        let candidate = |(i, name): (usize, &String)| {
+        let build = |name: &String| {
             let cfg = PolyConfig {
                 redundancy: Some(RedundancyMode::Rotations { piece: Some(name.clone()) }),
                 ..config.clone()
             };
-            let other = Self::build(problem, &cfg).ok()?;
-            let size = other.runner.estimate(spec, Duration::ZERO).nodes;
-            Some((size, i + 1, other))
+            Self::build(problem, &cfg).ok()
         };
-        let better = |a: Option<(f64, usize, PolyEngine<'a>)>, b: Option<(f64, usize, PolyEngine<'a>)>| match (a, b) {
-            (Some(a), Some(b)) => Some(if (b.0, b.1) < (a.0, a.1) { b } else { a }),
-            (a, b) => a.or(b),
+        // Every other candidate is screened (on `threads` threads when
+        // asked), keeping the engines of the best few; `(estimate,
+        // candidate)` orders them, so ties go to the earlier candidate and
+        // the choice does not depend on the threads.
+        type Ranked<'e> = Vec<(f64, usize, PolyEngine<'e>)>;
+        fn keep_best(mut v: Ranked<'_>) -> Ranked<'_> {
+            v.sort_by(|a, b| (a.0, a.1).partial_cmp(&(b.0, b.1)).unwrap_or(std::cmp::Ordering::Equal));
+            v.truncate(PIECE_FINALISTS);
+            v
+        }
+        let screen_one = |i: usize| -> Option<(f64, usize, PolyEngine<'a>)> {
+            let e = build(&names[i - 1])?;
+            Some((e.runner.estimate(screen, Duration::ZERO).nodes, i, e))
         };
-        let mut best = Some((size, 0, engine));
         let pool = (config.threads > 1)
             .then(|| rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok())
             .flatten();
-        if let Some(pool) = pool {
+        let mut finalists: Ranked<'a> = vec![(size, 0, engine)];
+        if let Some(pool) = &pool {
             use rayon::prelude::*;
-            let found = pool.install(|| names.par_iter().enumerate().map(candidate).reduce_with(better).flatten());
-            best = better(best, found);
+            let found: Ranked<'a> = pool.install(|| {
+                (1..=names.len())
+                    .into_par_iter()
+                    .filter_map(screen_one)
+                    .fold(Vec::new, |mut v, x| {
+                        v.push(x);
+                        keep_best(v)
+                    })
+                    .reduce(Vec::new, |mut a, b| {
+                        a.extend(b);
+                        keep_best(a)
+                    })
+            });
+            finalists.extend(found);
         } else {
-            for c in names.iter().enumerate() {
-                best = better(best, candidate(c));
+            for i in 1..=names.len() {
+                if let Some(x) = screen_one(i) {
+                    finalists.push(x);
+                    finalists = keep_best(finalists);
+                }
             }
         }
-        let best = best.expect("the static choice is a candidate");
+        let finalists = keep_best(finalists);
+        // The finalists with every probe.
+        let full = EstimateSpec { probes: PIECE_PROBES, seed: 1 };
+        let estimate_full =
+            |(_, i, e): (f64, usize, PolyEngine<'a>)| (e.runner.estimate(full, Duration::ZERO).nodes, i, e);
+        let ranked: Ranked<'a> = match &pool {
+            Some(pool) => {
+                use rayon::prelude::*;
+                pool.install(|| finalists.into_par_iter().map(estimate_full).collect())
+            }
+            None => finalists.into_iter().map(estimate_full).collect(),
+        };
+        let best = keep_best(ranked).into_iter().next().expect("the static choice is a candidate");
         Ok(best.2)
     }
 

@@ -92,6 +92,15 @@ impl StateTable {
         self.bits[state * self.words + v / 64] >> (v % 64) & 1 != 0
     }
 
+    /// The table's parts for an inlined [`StateTable::achievable`]: `bits`,
+    /// `offset`, `width` and `words` (value `v` is achievable in state `s`
+    /// iff `0 <= v + offset < width` and bit `(v + offset) % 64` of
+    /// `bits[s * words + (v + offset) / 64]` is set).
+    #[inline]
+    pub fn parts(&self) -> (&[u64], i64, usize, usize) {
+        (&self.bits, self.offset, self.width, self.words)
+    }
+
     /// How the state index changes when one piece of group `g` is placed
     /// (subtract) or removed (add).
     #[inline]

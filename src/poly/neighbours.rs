@@ -138,15 +138,21 @@ impl<B: Bits> NeighbourCounter<B> {
 #[inline(always)]
 fn sliced_counts<B: Bits>(up: &[(u32, B); 3], down: &[(u32, B); 3], free: B) -> (B, B, B) {
     let (mut b0, mut b1, mut b2) = (B::default(), B::default(), B::default());
-    let shifted =
-        up.iter().map(|&(s, has)| free.shr(s).and(has)).chain(down.iter().map(|&(s, has)| free.shl(s).and(has)));
-    for x in shifted {
+    // Unrolled (six directions, a full adder each): the loop's control
+    // cost as much as the additions.
+    let mut add = |x: B| {
         let c0 = b0.and(x);
         b0 = b0.xor(x);
         let c1 = b1.and(c0);
         b1 = b1.xor(c0);
         b2 = b2.or(c1);
-    }
+    };
+    add(free.shr(up[0].0).and(up[0].1));
+    add(free.shr(up[1].0).and(up[1].1));
+    add(free.shr(up[2].0).and(up[2].1));
+    add(free.shl(down[0].0).and(down[0].1));
+    add(free.shl(down[1].0).and(down[1].1));
+    add(free.shl(down[2].0).and(down[2].1));
     (b0, b1, b2)
 }
 
