@@ -5,7 +5,7 @@
 //! ITEM  := "default" | "basic" | COMPONENT | "no-" COMPONENT | KEY "=" VALUE
 //! COMPONENT := preemption | shared-edges | cycles | backjump | older-cells
 //!            | shaving | patterns | instantiation | edge-filter | tile-branching
-//!            | symmetry | refutation | rechoose | singletons | confined
+//!            | symmetry | refutation | rechoose | singletons | confined | shave-near
 //! KEY   := heuristic (min-offer | min-expected-offer | min-expected-gap | min-expected-ratio
 //!                    | min-domain | min-domain-gap | domain-then-gap | dom-wdeg
 //!                    | domain-then-wdeg | scan)
@@ -159,6 +159,9 @@ pub struct CpConfig {
     /// takes that cell, a cell whose options are one tile's takes that
     /// tile, each propagated ([`super::singles`]).
     pub confined: bool,
+    /// With shaving and edge filtering: probe only the cells next to a
+    /// placement of the latest decision (itself or what it forced).
+    pub shave_near: bool,
     /// Pair-selection heuristic.
     pub heuristic: Heuristic,
 }
@@ -191,6 +194,7 @@ impl Default for CpConfig {
             rechoose: false,
             singletons: true,
             confined: false,
+            shave_near: false,
             heuristic: Heuristic::DomainThenGap,
         }
     }
@@ -213,6 +217,7 @@ pub const COMPONENTS: &[&str] = &[
     "rechoose",
     "singletons",
     "confined",
+    "shave-near",
 ];
 
 /// A `--cp` specification that does not parse.
@@ -248,6 +253,7 @@ impl CpConfig {
             rechoose: false,
             singletons: false,
             confined: false,
+            shave_near: false,
             heuristic: Heuristic::MinOffer,
         }
     }
@@ -269,6 +275,7 @@ impl CpConfig {
             "rechoose" => &mut self.rechoose,
             "singletons" => &mut self.singletons,
             "confined" => &mut self.confined,
+            "shave-near" => &mut self.shave_near,
             _ => return None,
         })
     }

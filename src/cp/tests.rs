@@ -91,6 +91,8 @@ fn configs() -> Vec<CpConfig> {
             "no-singletons,refutation",
             "refutation,rechoose,singletons,shaving",
             "no-singletons,shaving,shave-limit=2",
+            "shaving,shave-near,shave-limit=2",
+            "confined,refutation",
         ]
         .map(String::from),
     );
@@ -258,6 +260,8 @@ fn counts_equal_scan_and_dlx_on_generated_instances() {
         "heuristic=domain-then-wdeg,refutation,rechoose",
         "no-singletons",
         "no-singletons,refutation",
+        "confined",
+        "shaving,shave-near",
     ]
     .iter()
     .map(|s| CpConfig::parse(s).unwrap())
