@@ -5,7 +5,7 @@
 //! ITEM  := "default" | "basic" | COMPONENT | "no-" COMPONENT | KEY "=" VALUE
 //! COMPONENT := preemption | shared-edges | cycles | backjump | older-cells
 //!            | shaving | patterns | instantiation | edge-filter | tile-branching
-//!            | symmetry | refutation | rechoose
+//!            | symmetry | refutation | rechoose | singletons | confined | shave-near
 //! KEY   := heuristic (min-offer | min-expected-offer | min-expected-gap | min-expected-ratio
 //!                    | min-domain | min-domain-gap | domain-then-gap | dom-wdeg
 //!                    | domain-then-wdeg | scan)
@@ -151,6 +151,17 @@ pub struct CpConfig {
     /// With refutation: choose the branching cell or tile anew after each
     /// refutation instead of continuing the same candidate list.
     pub rechoose: bool,
+    /// With edge filtering: place a cell with one value or a tile with one
+    /// place by propagation instead of branching on it
+    /// ([`super::singles`]); nodes then count decisions only.
+    pub singletons: bool,
+    /// With singleton propagation: a tile whose places lie in one cell
+    /// takes that cell, a cell whose options are one tile's takes that
+    /// tile, each propagated ([`super::singles`]).
+    pub confined: bool,
+    /// With shaving and edge filtering: probe only the cells next to a
+    /// placement of the latest decision (itself or what it forced).
+    pub shave_near: bool,
     /// Pair-selection heuristic.
     pub heuristic: Heuristic,
 }
@@ -181,6 +192,9 @@ impl Default for CpConfig {
             symmetry: true,
             refutation: false,
             rechoose: false,
+            singletons: true,
+            confined: false,
+            shave_near: false,
             heuristic: Heuristic::DomainThenGap,
         }
     }
@@ -201,6 +215,9 @@ pub const COMPONENTS: &[&str] = &[
     "symmetry",
     "refutation",
     "rechoose",
+    "singletons",
+    "confined",
+    "shave-near",
 ];
 
 /// A `--cp` specification that does not parse.
@@ -234,6 +251,9 @@ impl CpConfig {
             symmetry: false,
             refutation: false,
             rechoose: false,
+            singletons: false,
+            confined: false,
+            shave_near: false,
             heuristic: Heuristic::MinOffer,
         }
     }
@@ -253,6 +273,9 @@ impl CpConfig {
             "symmetry" => &mut self.symmetry,
             "refutation" => &mut self.refutation,
             "rechoose" => &mut self.rechoose,
+            "singletons" => &mut self.singletons,
+            "confined" => &mut self.confined,
+            "shave-near" => &mut self.shave_near,
             _ => return None,
         })
     }

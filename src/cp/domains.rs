@@ -753,6 +753,12 @@ impl Domains {
         }
     }
 
+    /// The places (options over the empty cells) of tile `t`.
+    #[inline]
+    pub fn tile_places(&self, t: usize) -> u32 {
+        self.tcount[t]
+    }
+
     /// The available tile with the fewest places (options over the empty
     /// cells), if it has fewer than `below`.
     pub fn scarcest_tile(&self, st: &State, below: u32) -> Option<usize> {

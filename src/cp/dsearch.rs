@@ -124,6 +124,13 @@ impl Searcher {
         best.2
     }
 
+    /// Whether empty cell `c` has a neighbour placed at `level` (the
+    /// latest decision and the placements it forced).
+    fn next_to_latest(&self, c: usize, level: u32) -> bool {
+        let (m, st) = (&self.core.m, &self.core.st);
+        m.nbr[c].iter().any(|&n| n != NONE && st.tile_at[n as usize] != NONE && st.level_at[n as usize] == level)
+    }
+
     /// Probes every value of each domain with at most `shave_limit`
     /// values (and at least two), removing those that fail. `false` when a
     /// removal wipes a domain out (the node fails; `conflict` is set).
@@ -134,13 +141,14 @@ impl Searcher {
             return true;
         }
         let limit = self.core.cfg.shave_limit as u32;
+        let near = self.core.cfg.shave_near;
         let mut values = std::mem::take(&mut self.scratch);
         for c in 0..self.core.m.n_cells {
             if self.core.st.tile_at[c] != NONE {
                 continue;
             }
             let size = self.core.doms.as_ref().expect("domain mode").size[c];
-            if size < 2 || size > limit {
+            if size < 2 || size > limit || (near && !self.next_to_latest(c, level - 1)) {
                 continue;
             }
             self.core.doms.as_ref().expect("domain mode").options(c, &mut values);

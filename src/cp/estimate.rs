@@ -36,9 +36,11 @@ impl Searcher {
         // by level, trail before board (a reserved tile's unassignment
         // reads its reservation), as the search backtracks.
         let mut placed: Vec<(super::filter::Mark, u32)> = Vec::new();
+        let singles = self.singletons_on();
         for _ in 0..probes {
             let (mut weight, mut nodes) = (1.0f64, 0.0f64);
-            loop {
+            let mut ok = !singles || self.place_singles(0, &mut placed);
+            while ok {
                 if self.core.st.n_empty == 0 {
                     sols += weight;
                     break;
@@ -54,9 +56,7 @@ impl Searcher {
                 let (cell, t, r) = self.candidate(i);
                 placed.push((self.core.mark(), cell));
                 self.core.st.assign(&self.core.m, cell as usize, t as usize, r, self.frame_count() as u32);
-                if !self.core.filter(cell) {
-                    break;
-                }
+                ok = self.core.filter(cell) && (!singles || self.place_singles(self.frame_count() as u32, &mut placed));
             }
             while let Some((mark, c)) = placed.pop() {
                 self.core.undo_to(mark);

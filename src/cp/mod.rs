@@ -28,6 +28,7 @@ mod frontier;
 mod model;
 mod parallel;
 mod search;
+mod singles;
 mod state;
 #[cfg(test)]
 mod tests;
@@ -230,6 +231,8 @@ impl Engine for CpEngine {
             ("shaving_failures", self.last.shave_fails),
             ("edge_prunes", self.last.edge_prunes),
             ("refutations", self.last.refutations),
+            ("singletons", self.last.singletons),
+            ("confinements", self.last.confinements),
             ("preempted_tiles", self.last_preempted),
         ];
         if let Some((depth, tasks)) = self.last_split {

@@ -84,6 +84,9 @@ fn add(a: &mut Counters, b: &Counters) {
     a.probes += b.probes;
     a.shave_fails += b.shave_fails;
     a.edge_prunes += b.edge_prunes;
+    a.refutations += b.refutations;
+    a.singletons += b.singletons;
+    a.confinements += b.confinements;
 }
 
 /// Options removed by edge filtering so far (0 without it).

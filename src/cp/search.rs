@@ -34,6 +34,9 @@ struct Frame {
     cand_end: u32,
     next: u32,
     mark: Mark,
+    /// Length of the forced-placement stack when the frame was pushed:
+    /// the entries above it belong to the frame's current candidate.
+    forced_base: u32,
 }
 
 /// Search counters beyond nodes and solutions.
@@ -52,6 +55,11 @@ pub(crate) struct Counters {
     pub edge_prunes: u64,
     /// Values removed from their cell after their subtree (refutation).
     pub refutations: u64,
+    /// Placements made by singleton propagation (not nodes).
+    pub singletons: u64,
+    /// Confinements applied (a tile confined to one cell or a cell to one
+    /// tile).
+    pub confinements: u64,
 }
 
 /// What [`Searcher::choose`] decided.
@@ -114,6 +122,9 @@ pub(crate) struct Searcher {
     /// search never returns into (its replayed path), and the counters
     /// shared by the workers.
     pub(super) split: super::parallel::Split,
+    /// Forced placements of singleton propagation ([`super::singles`]),
+    /// innermost last.
+    pub(super) forced: Vec<super::singles::Forced>,
 }
 
 impl Searcher {
@@ -130,6 +141,7 @@ impl Searcher {
             fr,
             weight: vec![1; core.m.n_cells],
             split: Default::default(),
+            forced: Vec::new(),
             core,
         }
     }
@@ -155,7 +167,12 @@ impl Searcher {
         let rechoose = refute && self.core.cfg.rechoose;
         let wdeg = matches!(self.core.cfg.heuristic, Heuristic::DomWdeg | Heuristic::DomainThenWdeg);
         let w = self.core.w;
+        let singles = self.singletons_on();
+        let forced_root = self.forced.len();
         let mut step = Step::Descend;
+        if singles && !self.force_singles(self.frames.len() as u32) {
+            step = Step::Return;
+        }
         loop {
             match step {
                 Step::Descend => {
@@ -191,10 +208,12 @@ impl Searcher {
                 Step::Return => {
                     // The child of the top frame returns with `conflict`.
                     if self.frames.len() == self.split.base {
+                        self.unwind_singles(forced_root);
                         return None;
                     }
                     let f = self.frames.last().copied()?;
                     let level = self.frames.len() as u32;
+                    self.unwind_singles(f.forced_base as usize);
                     self.core.undo_to(f.mark);
                     let cell = self.cand_cells[f.next as usize - 1];
                     self.core.st.unassign(&self.core.m, cell as usize);
@@ -260,7 +279,7 @@ impl Searcher {
                         }
                     }
                     self.core.st.assign(&self.core.m, cell as usize, t as usize, r, level);
-                    step = if self.core.filter(cell) {
+                    step = if self.core.filter(cell) && (!singles || self.force_singles(level)) {
                         Step::Descend
                     } else {
                         if wdeg {
@@ -340,6 +359,7 @@ impl Searcher {
     /// Drops every frame (after an estimate's probe).
     pub(super) fn clear_frames(&mut self) {
         self.frames.clear();
+        self.forced.clear();
         self.cands.clear();
         self.cand_cells.clear();
         self.confs.clear();
@@ -354,7 +374,21 @@ impl Searcher {
         self.clear_frames();
         self.split.base = path.len();
         let tags = self.core.use_tags();
+        let singles = self.singletons_on();
+        if singles && !self.force_singles(0) {
+            return false;
+        }
         for &(cell, t, r) in path {
+            let st = &self.core.st;
+            if st.tile_at[cell as usize] != NONE || st.cell_of[t as usize] != NONE {
+                // Not reachable when the replay forces what the collect
+                // pass forced; a forced placement is implied, so a
+                // decision contradicting one has no solution below it.
+                if st.tile_at[cell as usize] == t && st.rot_at[cell as usize] == r {
+                    continue;
+                }
+                return false;
+            }
             self.scratch.clear();
             self.scratch.push((t, r));
             self.scratch_cells.clear();
@@ -362,7 +396,7 @@ impl Searcher {
             let level = self.frames.len() as u32;
             self.frames.last_mut().expect("the frame just pushed").next += 1;
             self.core.st.assign(&self.core.m, cell as usize, t as usize, r, level);
-            if !self.core.filter(cell) {
+            if !self.core.filter(cell) || (singles && !self.force_singles(level)) {
                 return false;
             }
         }
@@ -397,6 +431,7 @@ impl Searcher {
             cand_end: self.cands.len() as u32,
             next: start,
             mark: self.core.mark(),
+            forced_base: self.forced.len() as u32,
         });
         let w = self.core.w;
         match reason {

@@ -88,6 +88,11 @@ fn configs() -> Vec<CpConfig> {
             "tile-slack=0",
             "tile-slack=-1,refutation",
             "tile-slack=3",
+            "no-singletons,refutation",
+            "refutation,rechoose,singletons,shaving",
+            "no-singletons,shaving,shave-limit=2",
+            "shaving,shave-near,shave-limit=2",
+            "confined,refutation",
         ]
         .map(String::from),
     );
@@ -253,6 +258,10 @@ fn counts_equal_scan_and_dlx_on_generated_instances() {
         "shaving,shave-depth=3",
         "tile-slack=0",
         "heuristic=domain-then-wdeg,refutation,rechoose",
+        "no-singletons",
+        "no-singletons,refutation",
+        "confined",
+        "shaving,shave-near",
     ]
     .iter()
     .map(|s| CpConfig::parse(s).unwrap())
@@ -307,4 +316,40 @@ fn auto_prefers_cp_on_large_boards_with_few_colours() {
     assert!(!super::prefer_cp(&gen(6, 4)));
     assert!(!super::prefer_cp(&brendan("06x06")));
     assert!(!super::prefer_cp(&brendan("08x08")));
+}
+
+/// Singleton propagation places forced values without branching: the
+/// same boards with and without it, fewer nodes, the forced placements
+/// counted, and the Knuth estimate still close to the real tree.
+#[test]
+fn singletons_keep_the_counts_and_save_nodes() {
+    for n in ["05x04", "05x05", "06x04"] {
+        let p = brendan(n);
+        let pr = ir::to_problem(&p);
+        let run = |spec: &str| {
+            let mut e = CpEngine::new(&p, &pr, CpConfig::parse(spec).unwrap());
+            let opts = SolveOptions { mode: Some(Mode::All), ..Default::default() };
+            let report = solve(&mut e, &pr, &opts, &verifier(&p, &pr)).unwrap();
+            (distinct_boards(&report), e.last.clone())
+        };
+        let (on, c_on) = run("singletons");
+        let (off, c_off) = run("no-singletons");
+        assert_eq!(on, off, "{n}: the same boards");
+        assert_eq!(c_off.singletons, 0, "{n}");
+        assert!(c_on.singletons > 0, "{n}: forced placements happen");
+        assert!(c_on.nodes < c_off.nodes, "{n}: {} against {} nodes", c_on.nodes, c_off.nodes);
+        // Every placement is a node or a forced placement; the search
+        // explores the same subtrees up to tie-breaking, so the totals
+        // are close.
+        let (all_on, all_off) = ((c_on.nodes + c_on.singletons) as f64, c_off.nodes as f64);
+        assert!((all_on - all_off).abs() <= 0.25 * all_off, "{n}: {all_on} against {all_off} placements");
+    }
+    let p = brendan("04x04");
+    let pr = ir::to_problem(&p);
+    let mut e = CpEngine::new(&p, &pr, CpConfig::parse("singletons").unwrap());
+    let want = count(&mut e, &p, &pr);
+    let nodes = e.last.nodes as f64;
+    let est = e.estimate(4000, 7);
+    assert!((est.nodes - nodes).abs() <= 0.2 * nodes.max(10.0), "estimate {est:?} against {nodes} nodes");
+    assert_eq!(count(&mut e, &p, &pr), want);
 }
