@@ -51,14 +51,25 @@ pub enum VerifyError {
 /// coloured secondary item a single colour.
 pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), VerifyError> {
     let n_items = problem.items().len();
-    let mut covered = vec![0u32; n_items];
-    // For secondary items: (first option using it, its colour).
-    let mut user: Vec<Option<(u32, u32)>> = vec![None; n_items];
-    let mut chosen = solution.options.clone();
-    chosen.sort_unstable();
-    for w in chosen.windows(2) {
-        if w[0] == w[1] {
-            return Err(VerifyError::RepeatedOption(w[0]));
+    let n_primary = problem.n_primary();
+    let mut covered = vec![0u32; n_primary];
+    // For secondary items `n_primary + j`, at `j`: (first option using it,
+    // its colour).
+    let mut user: Vec<Option<(u32, u32)>> = vec![None; n_items - n_primary];
+    let options = &solution.options;
+    if options.len() <= 32 {
+        // Few options: compare pairs rather than sort a copy.
+        let repeated = (1..options.len()).flat_map(|j| options[..j].iter().filter(move |&&o| o == options[j])).min();
+        if let Some(&o) = repeated {
+            return Err(VerifyError::RepeatedOption(o));
+        }
+    } else {
+        let mut chosen = options.clone();
+        chosen.sort_unstable();
+        for w in chosen.windows(2) {
+            if w[0] == w[1] {
+                return Err(VerifyError::RepeatedOption(w[0]));
+            }
         }
     }
     for &o in &solution.options {
@@ -67,12 +78,12 @@ pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), VerifyError>
         }
         for e in problem.option(o) {
             let i = e.item as usize;
-            if problem.is_primary(e.item) {
+            if i < n_primary {
                 covered[i] += 1;
                 continue;
             }
-            match user[i] {
-                None => user[i] = Some((o, e.color)),
+            match user[i - n_primary] {
+                None => user[i - n_primary] = Some((o, e.color)),
                 Some((first, color)) => {
                     if color == NO_COLOR || e.color == NO_COLOR {
                         return Err(VerifyError::SecondaryConflict {
