@@ -42,14 +42,15 @@ pub enum Equivalence {
 /// Only images whose least option is no greater than the best so far are
 /// sorted and compared in full: the least option decides most comparisons.
 pub fn canonical<'a>(solution: &[OptionId], symmetries: impl IntoIterator<Item = &'a Symmetry>) -> Vec<OptionId> {
-    let mut best: Vec<OptionId> = solution.to_vec();
-    best.sort_unstable();
-    let Some(&first) = best.first() else { return best };
-    let mut first = first;
+    let mut base: Vec<OptionId> = solution.to_vec();
+    base.sort_unstable();
+    let Some(&first) = base.first() else { return base };
     // Images are taken of the sorted solution: symmetries tend to keep the
     // order of options (piece by piece), so the images are nearly sorted.
-    let base = best.clone();
-    let mut image = Vec::with_capacity(solution.len());
+    // `best` holds an image better than `base` once one is found.
+    let mut best: Option<Vec<OptionId>> = None;
+    let mut first = first;
+    let mut image = Vec::new();
     for s in symmetries {
         let least = base.iter().map(|&o| s.option_map[o as usize]).min().unwrap_or(first);
         if least > first {
@@ -58,12 +59,15 @@ pub fn canonical<'a>(solution: &[OptionId], symmetries: impl IntoIterator<Item =
         image.clear();
         image.extend(base.iter().map(|&o| s.option_map[o as usize]));
         image.sort_unstable();
-        if image < best {
-            std::mem::swap(&mut best, &mut image);
+        if image < *best.as_ref().unwrap_or(&base) {
             first = least;
+            match &mut best {
+                Some(b) => std::mem::swap(b, &mut image),
+                None => best = Some(std::mem::take(&mut image)),
+            }
         }
     }
-    best
+    best.unwrap_or(base)
 }
 
 /// Keeps one solution per equivalence class.

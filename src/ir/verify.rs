@@ -3,7 +3,7 @@
 //! Written from the definition only (no solver data structure is reused), so
 //! that a solver bug cannot hide behind a matching verifier bug.
 
-use super::{Problem, Solution, NO_COLOR};
+use super::{ItemKind, Problem, Solution, NO_COLOR};
 
 /// Why a solution is not a valid exact cover.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -103,10 +103,13 @@ pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), VerifyError>
             }
         }
     }
-    for (i, item) in problem.items().iter().enumerate().take(problem.n_primary()) {
-        let expected = problem.multiplicity(i as u32);
-        if covered[i] != expected {
-            return Err(VerifyError::PrimaryCount { item: item.name.clone(), covered: covered[i], expected });
+    for (item, &covered) in problem.items()[..n_primary].iter().zip(&covered) {
+        let expected = match item.kind {
+            ItemKind::Primary { multiplicity } => multiplicity,
+            ItemKind::Secondary => 0,
+        };
+        if covered != expected {
+            return Err(VerifyError::PrimaryCount { item: item.name.clone(), covered, expected });
         }
     }
     Ok(())
