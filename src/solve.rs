@@ -78,13 +78,16 @@ pub fn solve(
     let mut kept: Vec<Solution> = Vec::new();
     let mut reported = 0u64;
     let mut failure = None;
+    // One buffer for the solution under check, copied only when kept.
+    let mut solution = Solution { options: Vec::new() };
     let stats = engine.run(&opts.limits, &mut |options| {
         if let Some(progress) = &opts.limits.progress {
             progress.add_solution();
         }
-        let solution = Solution { options: options.to_vec() };
+        solution.options.clear();
+        solution.options.extend_from_slice(options);
         if let Err(reason) = verify(&solution) {
-            failure = Some(UnverifiedSolution { reason, options: solution.options });
+            failure = Some(UnverifiedSolution { reason, options: solution.options.clone() });
             return Flow::Stop;
         }
         if !filter.insert(options) {
@@ -96,7 +99,7 @@ pub fn solve(
             Mode::All | Mode::First(_) => true,
         };
         if keep {
-            kept.push(solution);
+            kept.push(solution.clone());
         }
         match mode {
             Mode::First(n) if reported >= n => Flow::Stop,

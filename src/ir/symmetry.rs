@@ -38,19 +38,36 @@ pub enum Equivalence {
 }
 
 /// The least sorted image of `solution` over the identity and `symmetries`.
+///
+/// Only images whose least option is no greater than the best so far are
+/// sorted and compared in full: the least option decides most comparisons.
 pub fn canonical<'a>(solution: &[OptionId], symmetries: impl IntoIterator<Item = &'a Symmetry>) -> Vec<OptionId> {
-    let mut best: Vec<OptionId> = solution.to_vec();
-    best.sort_unstable();
-    let mut image = Vec::with_capacity(solution.len());
+    let mut base: Vec<OptionId> = solution.to_vec();
+    base.sort_unstable();
+    let Some(&first) = base.first() else { return base };
+    // Images are taken of the sorted solution: symmetries tend to keep the
+    // order of options (piece by piece), so the images are nearly sorted.
+    // `best` holds an image better than `base` once one is found.
+    let mut best: Option<Vec<OptionId>> = None;
+    let mut first = first;
+    let mut image = Vec::new();
     for s in symmetries {
+        let least = base.iter().map(|&o| s.option_map[o as usize]).min().unwrap_or(first);
+        if least > first {
+            continue;
+        }
         image.clear();
-        image.extend(solution.iter().map(|&o| s.option_map[o as usize]));
+        image.extend(base.iter().map(|&o| s.option_map[o as usize]));
         image.sort_unstable();
-        if image < best {
-            std::mem::swap(&mut best, &mut image);
+        if image < *best.as_ref().unwrap_or(&base) {
+            first = least;
+            match &mut best {
+                Some(b) => std::mem::swap(b, &mut image),
+                None => best = Some(std::mem::take(&mut image)),
+            }
         }
     }
-    best
+    best.unwrap_or(base)
 }
 
 /// Keeps one solution per equivalence class.
@@ -99,6 +116,12 @@ mod tests {
     fn canonical_picks_least_image() {
         let swap = Symmetry { name: "swap".into(), reflection: false, option_map: vec![1, 0, 3, 2] };
         assert_eq!(canonical(&[1, 3], [&swap]), vec![0, 2]);
+        assert_eq!(canonical(&[], [&swap]), Vec::<OptionId>::new());
+        // Same least option, decided further on.
+        let cycle = Symmetry { name: "cycle".into(), reflection: false, option_map: vec![0, 2, 3, 1] };
+        assert_eq!(canonical(&[0, 2], [&cycle]), vec![0, 2]);
+        assert_eq!(canonical(&[0, 3], [&cycle, &swap]), vec![0, 1]);
+        assert_eq!(canonical(&[3, 1, 0], [&swap, &cycle]), vec![0, 1, 2]);
         let mut f = UniqueFilter::new(std::slice::from_ref(&swap), Equivalence::Rotations);
         assert!(f.insert(&[1, 3]));
         assert!(!f.insert(&[2, 0]));

@@ -3,7 +3,7 @@
 //! Written from the definition only (no solver data structure is reused), so
 //! that a solver bug cannot hide behind a matching verifier bug.
 
-use super::{Problem, Solution, NO_COLOR};
+use super::{ItemKind, Problem, Solution, NO_COLOR};
 
 /// Why a solution is not a valid exact cover.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -51,14 +51,25 @@ pub enum VerifyError {
 /// coloured secondary item a single colour.
 pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), VerifyError> {
     let n_items = problem.items().len();
-    let mut covered = vec![0u32; n_items];
-    // For secondary items: (first option using it, its colour).
-    let mut user: Vec<Option<(u32, u32)>> = vec![None; n_items];
-    let mut chosen = solution.options.clone();
-    chosen.sort_unstable();
-    for w in chosen.windows(2) {
-        if w[0] == w[1] {
-            return Err(VerifyError::RepeatedOption(w[0]));
+    let n_primary = problem.n_primary();
+    let mut covered = vec![0u32; n_primary];
+    // For secondary items `n_primary + j`, at `j`: (first option using it,
+    // its colour).
+    let mut user: Vec<Option<(u32, u32)>> = vec![None; n_items - n_primary];
+    let options = &solution.options;
+    if options.len() <= 32 {
+        // Few options: compare pairs rather than sort a copy.
+        let repeated = (1..options.len()).flat_map(|j| options[..j].iter().filter(move |&&o| o == options[j])).min();
+        if let Some(&o) = repeated {
+            return Err(VerifyError::RepeatedOption(o));
+        }
+    } else {
+        let mut chosen = options.clone();
+        chosen.sort_unstable();
+        for w in chosen.windows(2) {
+            if w[0] == w[1] {
+                return Err(VerifyError::RepeatedOption(w[0]));
+            }
         }
     }
     for &o in &solution.options {
@@ -67,12 +78,12 @@ pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), VerifyError>
         }
         for e in problem.option(o) {
             let i = e.item as usize;
-            if problem.is_primary(e.item) {
+            if i < n_primary {
                 covered[i] += 1;
                 continue;
             }
-            match user[i] {
-                None => user[i] = Some((o, e.color)),
+            match user[i - n_primary] {
+                None => user[i - n_primary] = Some((o, e.color)),
                 Some((first, color)) => {
                     if color == NO_COLOR || e.color == NO_COLOR {
                         return Err(VerifyError::SecondaryConflict {
@@ -92,10 +103,13 @@ pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), VerifyError>
             }
         }
     }
-    for (i, item) in problem.items().iter().enumerate().take(problem.n_primary()) {
-        let expected = problem.multiplicity(i as u32);
-        if covered[i] != expected {
-            return Err(VerifyError::PrimaryCount { item: item.name.clone(), covered: covered[i], expected });
+    for (item, &covered) in problem.items()[..n_primary].iter().zip(&covered) {
+        let expected = match item.kind {
+            ItemKind::Primary { multiplicity } => multiplicity,
+            ItemKind::Secondary => 0,
+        };
+        if covered != expected {
+            return Err(VerifyError::PrimaryCount { item: item.name.clone(), covered, expected });
         }
     }
     Ok(())

@@ -14,13 +14,18 @@
 
 use super::bits::Bits;
 
-/// Bytes the cache may take, about an L2 cache. Whole-run instructions
+/// Bytes the cache may take, about the L2 cache of the 2-core build
+/// machine (1 MiB per core) twice over. Whole-run instructions
 /// (cachegrind; D1 misses) on the 10x6 pentominoes, u64 occupancy with
 /// 16-byte slots: no cache 424 M (3.5 M); 256 KB 355 M (3.3 M); 512 KB
 /// 337 M (3.1 M); 2 MB about 300 M, with more last-level misses. One-sided
 /// 30x3, u128 with 32-byte slots: no cache 1023 M; 256 KB 734 M; 512 KB
-/// 634 M.
-const BUDGET: usize = 512 << 10;
+/// 634 M. After the cheaper per-solution work (commit 15096e9): 512 KB
+/// 301 M / 607 M, 2 MB 263 M / 448 M, 8 MB 243 M / 380 M; CPU time
+/// (median of 30 alternating runs, load 4) 51.2 / 68.2 ms at 512 KB,
+/// 49.0 / 60.9 ms at 1 MB, 47.7 / 56.1 ms at 2 MB, and 4 MB slower than
+/// 2 MB (misses beyond L2, first touch of the pages). See docs/poly.md.
+const BUDGET: usize = 2 << 20;
 /// Look-ups per window of the hit-rate check.
 const WINDOW: u32 = 1 << 16;
 /// The cache switches itself off after a window with fewer than one hit

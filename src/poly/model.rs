@@ -125,16 +125,14 @@ impl Images {
             if entries.len() != p.cells.len() + 1 {
                 return Err(bad(o, "it does not cover its cells and one piece item"));
             }
-            let piece_items: Vec<ItemId> = entries.iter().map(|e| e.item).filter(|&i| i as usize >= n_cells).collect();
-            if piece_items.len() != 1 {
+            let mut piece_items = entries.iter().map(|e| e.item).filter(|&i| i as usize >= n_cells);
+            let (Some(item), None) = (piece_items.next(), piece_items.next()) else {
                 return Err(bad(o, "it does not name exactly one piece item"));
-            }
-            let cell_items: Vec<ItemId> = entries.iter().map(|e| e.item).filter(|&i| (i as usize) < n_cells).collect();
-            let expected: Vec<ItemId> = p.cells.iter().map(|&c| item_of_cell[c as usize]).collect();
-            if cell_items != expected {
+            };
+            let cell_items = entries.iter().map(|e| e.item).filter(|&i| (i as usize) < n_cells);
+            if !cell_items.eq(p.cells.iter().map(|&c| item_of_cell[c as usize])) {
                 return Err(bad(o, "its cell items do not match its placement"));
             }
-            let item = piece_items[0];
             match &groups[g] {
                 Some(gr) if gr.item != item => return Err(bad(o, "two items for one piece")),
                 Some(_) => {}

@@ -16,7 +16,7 @@
 //! found solution to the copies a caller must see.
 
 use super::model::Images;
-use crate::ir::{canonical, Equivalence, OptionId, Problem, Symmetry};
+use crate::ir::{Equivalence, OptionId, Problem};
 
 /// Which symmetries to break.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -268,8 +268,18 @@ impl Redundancy {
                 let reflection = self.syms.iter().copied().find(|&s| problem.symmetries[s].reflection);
                 if let Some(m) = reflection {
                     let image = apply(m);
-                    let rot: Vec<&Symmetry> = problem.symmetries.iter().filter(|s| !s.reflection).collect();
-                    if canonical(&image, rot.iter().copied()) != canonical(options, rot.iter().copied()) {
+                    // The mirror image is a new solution up to rotation
+                    // unless the identity or a rotation maps the solution
+                    // onto it (same set: the image has as many distinct
+                    // options, so inclusion is equality).
+                    let same = |map: &dyn Fn(OptionId) -> OptionId| options.iter().all(|&o| image.contains(&map(o)));
+                    let rotated = same(&|o| o)
+                        || problem
+                            .symmetries
+                            .iter()
+                            .filter(|s| !s.reflection)
+                            .any(|s| same(&|o| s.option_map[o as usize]));
+                    if !rotated {
                         out.push(image);
                     }
                 }

@@ -175,12 +175,18 @@ fn box_symmetries(
     blocked: &[bool],
 ) -> (Vec<Symmetry>, usize, usize) {
     let geo = problem.geometry.as_ref().expect("built with geometry");
-    let option_by_cells: HashMap<&[u32], u32> =
+    let option_by_cells: HashMap<&[u32], u32, crate::fxhash::FxBuildHasher> =
         geo.placements.iter().enumerate().map(|(o, p)| (p.cells.as_slice(), o as u32)).collect();
     let all = Transform::all();
     let mut out = Vec::new();
     let (mut rotations, mut with_mirrors) = (0, 0);
     'sym: for s in BoxSymmetry::of_box(puzzle.dims, &all) {
+        if s.transform == Transform::IDENTITY {
+            // Maps everything onto itself; counted, not listed.
+            with_mirrors += 1;
+            rotations += 1;
+            continue;
+        }
         let map_cell = |c: u32| {
             let [x, y, z] = geo.coords(c).map(|v| v as i32);
             geo.cell(s.apply([x, y, z]).map(|v| v as u32))
@@ -209,9 +215,7 @@ fn box_symmetries(
         if !reflection {
             rotations += 1;
         }
-        if s.transform != Transform::IDENTITY {
-            out.push(Symmetry { name: format!("{:?}", s.transform), reflection, option_map });
-        }
+        out.push(Symmetry { name: format!("{:?}", s.transform), reflection, option_map });
     }
     (out, rotations, with_mirrors)
 }

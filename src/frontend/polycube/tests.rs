@@ -111,3 +111,38 @@ fn small_box_unique_counts() {
     assert_eq!(rot, 1);
     assert_eq!(mir, 1);
 }
+
+#[test]
+fn verifier_memo_agrees_with_the_full_check() {
+    let p = puzzle("D:xDim=2:yDim=2:zDim=1\nL\nA A\nA B\n~L\n~D\n");
+    let built = build(&p, "t").unwrap();
+    let geo = built.problem.geometry.as_ref().unwrap();
+    let v = Verifier::new(&p);
+    let cells = |o: u32| -> Vec<[i32; 3]> {
+        geo.placements[o as usize].cells.iter().map(|&c| geo.coords(c).map(|x| x as i32)).collect()
+    };
+    let n = geo.placements.len() as u32;
+    let mut accepted = 0;
+    // Twice over, so that the second round reads the memo.
+    for _ in 0..2 {
+        for a in 0..n {
+            for b in 0..n {
+                let s = Solution { options: vec![a, b] };
+                let by_memo = v.verify_solution(&built.problem, &s).is_ok();
+                assert_eq!(by_memo, a != b && v.verify_cells(&[cells(a), cells(b)]).is_ok(), "options {a} {b}");
+                accepted += by_memo as u32;
+            }
+        }
+    }
+    assert!(accepted > 0);
+    // A problem of another box: the memo's facts do not apply to it.
+    let other = puzzle("D:xDim=3:yDim=2:zDim=1\nL\nA A\nA .\n\nB B\nB .\n~L\n~D\n");
+    let other_built = build(&other, "t").unwrap();
+    let own = Verifier::new(&other);
+    let m = other_built.problem.n_options() as u32;
+    let tiling = (0..m)
+        .flat_map(|a| (0..m).map(move |b| Solution { options: vec![a, b] }))
+        .find(|s| own.verify_solution(&other_built.problem, s).is_ok())
+        .expect("the 3x2 box has a tiling");
+    assert!(v.verify_solution(&other_built.problem, &tiling).is_err());
+}

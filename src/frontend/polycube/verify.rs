@@ -7,6 +7,7 @@ use crate::fxhash::FxBuildHasher;
 use crate::geometry::{Point, Shape, Transform};
 use crate::ir::{verify, Problem, Solution};
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// Why a set of placed pieces does not solve a puzzle.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -26,6 +27,50 @@ pub struct Verifier {
     class_of: HashMap<Vec<Point>, usize, FxBuildHasher>,
     /// Number of mobile pieces per class.
     wanted: Vec<i64>,
+    /// Size, per axis, of the window a normalised placed shape must fit in
+    /// to match a piece: the largest extent of any allowed orientation,
+    /// capped by the box.
+    window: [i32; 3],
+    /// When `window` holds at most 128 cells: every allowed orientation
+    /// that fits the window, as the bit set of its cells (`x + wx * (y +
+    /// wy * z)`), mapped to its class. Same map as `class_of`, with keys
+    /// that need neither sorting nor a heap-allocated comparison.
+    class_of_mask: Option<HashMap<u128, usize, FxBuildHasher>>,
+    /// Cells covered by the stationary pieces, one bit per box cell, when
+    /// they are inside the box and disjoint (else every check takes the
+    /// full path, which reports the fault).
+    stationary_mask: Option<(Vec<u64>, usize)>,
+    /// What this verifier found out about each placement of the problem
+    /// it was first asked about, filled in as solutions use them (see
+    /// [`PlacementMemo`]).
+    memo: OnceLock<PlacementMemo>,
+}
+
+/// The puzzle-level facts about each placement (option) of one problem,
+/// computed by the verifier from the placement's cells the first time a
+/// solution uses it: then a solution is checked with one bit set and one
+/// count per piece class, without normalising shapes again.
+///
+/// Invariant: `entries[o]`, once set, describes the cells `cells` of
+/// option `o` under geometry dimensions `dims`: `None` if they leave the
+/// box or match no piece, else their box-cell indices and piece class.
+/// Each use compares the option's current cells and `dims` with the
+/// recorded ones, so a different problem never reads a wrong entry.
+#[derive(Clone, Debug)]
+struct PlacementMemo {
+    dims: [u32; 3],
+    entries: Vec<OnceLock<Option<PlacementFacts>>>,
+}
+
+/// See [`PlacementMemo`].
+#[derive(Clone, Debug)]
+struct PlacementFacts {
+    /// The geometry cells the facts were computed from.
+    cells: Box<[u32]>,
+    /// Their indices `x + dx * (y + dy * z)` in the box.
+    keys: Box<[u32]>,
+    /// The class of congruent pieces they form.
+    class: usize,
 }
 
 impl Verifier {
@@ -47,12 +92,125 @@ impl Verifier {
                 }
             }
         }
-        Verifier {
-            dims: puzzle.dims.map(|d| d as i32),
-            stationary: puzzle.pieces.iter().filter(|d| d.stationary).map(|d| d.cells.clone()).collect(),
-            class_of,
-            wanted,
+        let dims = puzzle.dims.map(|d| d as i32);
+        let mut window = [1i32; 3];
+        for cells in class_of.keys() {
+            for p in cells {
+                for k in 0..3 {
+                    window[k] = window[k].max(p[k] + 1);
+                }
+            }
         }
+        for k in 0..3 {
+            window[k] = window[k].min(dims[k].max(1));
+        }
+        let class_of_mask = (window.iter().product::<i32>() <= 128).then(|| {
+            class_of
+                .iter()
+                .filter_map(|(cells, &c)| {
+                    let fits = cells.iter().all(|p| (0..3).all(|k| p[k] < window[k]));
+                    fits.then(|| (cells.iter().fold(0u128, |m, p| m | 1 << window_index(window, *p)), c))
+                })
+                .collect()
+        });
+        let stationary: Vec<Vec<Point>> =
+            puzzle.pieces.iter().filter(|d| d.stationary).map(|d| d.cells.clone()).collect();
+        let volume = dims.iter().product::<i32>().max(0) as usize;
+        let mut mask = vec![0u64; volume.div_ceil(64)];
+        let mut n_stationary = 0;
+        let stationary_mask = stationary
+            .iter()
+            .flatten()
+            .all(|&c| {
+                n_stationary += 1;
+                box_index(dims, c).is_some_and(|k| {
+                    let fresh = mask[k / 64] & 1 << (k % 64) == 0;
+                    mask[k / 64] |= 1 << (k % 64);
+                    fresh
+                })
+            })
+            .then_some((mask, n_stationary));
+        Verifier { dims, stationary, class_of, wanted, window, class_of_mask, stationary_mask, memo: OnceLock::new() }
+    }
+
+    /// The facts of a placement with geometry cells `cells` at `coords`.
+    fn facts(&self, cells: &[u32], coords: impl Iterator<Item = Point>) -> Option<PlacementFacts> {
+        let mut points: Vec<Point> = coords.collect();
+        let keys = points.iter().map(|&p| box_index(self.dims, p).map(|k| k as u32)).collect::<Option<Box<[u32]>>>()?;
+        let min = points.iter().fold([i32::MAX; 3], |m, p| [m[0].min(p[0]), m[1].min(p[1]), m[2].min(p[2])]);
+        let class = self.class(&mut points, min)?;
+        Some(PlacementFacts { cells: cells.into(), keys, class })
+    }
+
+    /// The check of [`Self::verify_solution`] by the placement memo: `true`
+    /// when the solution tiles the box with the right pieces, `false` when
+    /// the memo cannot tell (a fault, or a placement it cannot vouch for).
+    fn check_by_memo(&self, geo: &crate::ir::Geometry, options: &[u32]) -> bool {
+        let Some((stationary, n_stationary)) = &self.stationary_mask else { return false };
+        let memo = self.memo.get_or_init(|| PlacementMemo {
+            dims: geo.dims,
+            entries: (0..geo.placements.len()).map(|_| OnceLock::new()).collect(),
+        });
+        if memo.dims != geo.dims {
+            return false;
+        }
+        let mut covered = stationary.clone();
+        let mut n_covered = *n_stationary;
+        let mut left = self.wanted.clone();
+        for &o in options {
+            let (Some(slot), Some(placement)) = (memo.entries.get(o as usize), geo.placements.get(o as usize)) else {
+                return false;
+            };
+            let facts = match slot.get() {
+                Some(facts) => facts,
+                None => slot.get_or_init(|| {
+                    let coords = placement.cells.iter().map(|&c| geo.coords(c).map(|v| v as i32));
+                    self.facts(&placement.cells, coords)
+                }),
+            };
+            let Some(f) = facts else { return false };
+            if *f.cells != placement.cells[..] || left[f.class] == 0 {
+                return false;
+            }
+            left[f.class] -= 1;
+            for &k in f.keys.iter() {
+                let (word, bit) = (k as usize / 64, 1u64 << (k % 64));
+                if covered[word] & bit != 0 {
+                    return false;
+                }
+                covered[word] |= bit;
+            }
+            n_covered += f.keys.len();
+        }
+        n_covered == self.dims.iter().product::<i32>() as usize
+    }
+
+    /// The class of the piece whose cells, normalised, are `cells` (least
+    /// coordinate `min` on each axis), if any: by the bit-set map when there
+    /// is one, else by sorting the normalised cells (which it overwrites).
+    fn class(&self, cells: &mut [Point], min: Point) -> Option<usize> {
+        if let Some(by_mask) = &self.class_of_mask {
+            let mut mask = 0u128;
+            for p in cells.iter() {
+                let q = [p[0] - min[0], p[1] - min[1], p[2] - min[2]];
+                if (0..3).any(|k| q[k] >= self.window[k]) {
+                    return None;
+                }
+                mask |= 1 << window_index(self.window, q);
+            }
+            // Distinct cells (checked by the caller) make distinct bits, so
+            // the bit set has as many cells as the shape.
+            return by_mask.get(&mask).copied();
+        }
+        // Normalised as `Shape::new` does: least coordinate 0 on each
+        // axis, cells sorted.
+        for p in cells.iter_mut() {
+            for k in 0..3 {
+                p[k] -= min[k];
+            }
+        }
+        cells.sort_unstable();
+        self.class_of.get(&cells[..]).copied()
     }
 
     /// Checks that `placed` (one cell list per mobile piece) tiles the free
@@ -68,7 +226,7 @@ impl Verifier {
     fn check(&self, n: usize, mut cells_of: impl FnMut(usize, &mut Vec<Point>)) -> Result<(), PuzzleError> {
         let [dx, dy, dz] = self.dims;
         let volume = (dx * dy * dz) as usize;
-        let mut covered = vec![false; volume];
+        let mut covered = vec![0u64; volume.div_ceil(64)];
         let mut n_covered = 0;
         let mut all: Vec<Point> = Vec::with_capacity(volume);
         let mut start = Vec::with_capacity(n + 1);
@@ -83,10 +241,11 @@ impl Verifier {
                     return Err(PuzzleError(format!("cell {c:?} is outside the box")));
                 }
                 let k = (c[0] + dx * (c[1] + dy * c[2])) as usize;
-                if covered[k] {
+                let bit = 1u64 << (k % 64);
+                if covered[k / 64] & bit != 0 {
                     return Err(PuzzleError(format!("cell {c:?} is covered twice")));
                 }
-                covered[k] = true;
+                covered[k / 64] |= bit;
                 n_covered += 1;
             }
         }
@@ -95,24 +254,17 @@ impl Verifier {
         }
         let mut left = self.wanted.clone();
         for w in start.windows(2) {
-            // Normalised as `Shape::new` does: least coordinate 0 on each
-            // axis, cells sorted.
             let cells = &mut all[w[0]..w[1]];
             let min = cells.iter().fold([i32::MAX; 3], |m, p| [m[0].min(p[0]), m[1].min(p[1]), m[2].min(p[2])]);
-            for p in cells.iter_mut() {
-                for k in 0..3 {
-                    p[k] -= min[k];
+            let placed: Vec<Point> = match self.class(cells, min) {
+                Some(c) if left[c] > 0 => {
+                    left[c] -= 1;
+                    continue;
                 }
-            }
-            cells.sort_unstable();
-            match self.class_of.get(&cells[..]) {
-                Some(&c) if left[c] > 0 => left[c] -= 1,
-                _ => {
-                    let placed: Vec<Point> =
-                        cells.iter().map(|p| [p[0] + min[0], p[1] + min[1], p[2] + min[2]]).collect();
-                    return Err(PuzzleError(format!("placed cells {placed:?} match no unused piece")));
-                }
-            }
+                _ if self.class_of_mask.is_some() => cells.to_vec(),
+                _ => cells.iter().map(|p| [p[0] + min[0], p[1] + min[1], p[2] + min[2]]).collect(),
+            };
+            return Err(PuzzleError(format!("placed cells {placed:?} match no unused piece")));
         }
         Ok(())
     }
@@ -122,11 +274,26 @@ impl Verifier {
     pub fn verify_solution(&self, problem: &Problem, solution: &Solution) -> Result<(), PuzzleError> {
         verify(problem, solution).map_err(|e| PuzzleError(e.to_string()))?;
         let geo = problem.geometry.as_ref().ok_or_else(|| PuzzleError("problem has no geometry".into()))?;
+        if self.check_by_memo(geo, &solution.options) {
+            return Ok(());
+        }
+        // The full check, which also says what is wrong.
         self.check(solution.options.len(), |i, out| {
             let cells = &geo.placements[solution.options[i] as usize].cells;
             out.extend(cells.iter().map(|&c| geo.coords(c).map(|v| v as i32)));
         })
     }
+}
+
+/// Index of `c` in a box of size `dims`, if inside.
+fn box_index(dims: [i32; 3], c: Point) -> Option<usize> {
+    let inside = (0..3).all(|k| (0..dims[k]).contains(&c[k]));
+    inside.then(|| (c[0] + dims[0] * (c[1] + dims[1] * c[2])) as usize)
+}
+
+/// Bit index of normalised cell `p` in a window of size `w`.
+fn window_index(w: [i32; 3], p: Point) -> i32 {
+    p[0] + w[0] * (p[1] + w[1] * p[2])
 }
 
 /// Checks that `placed` (one cell list per mobile piece) solves `puzzle`.
