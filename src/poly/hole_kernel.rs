@@ -101,95 +101,9 @@ fn fits_into<B: Bits, const CHUNKED: bool, const SIMD: bool>(
     n as u32
 }
 
-/// The AVX2 counts: 4 masks tested per instruction, the ids of the fitting
-/// ones packed by one byte shuffle.
+/// The AVX2 counts (in `hole_kernel/simd.rs`).
 #[cfg(target_arch = "x86_64")]
-mod simd {
-    use super::super::bits::Bits;
-    use super::super::cover::{CoverIndex, SIMD_PAD};
-    use std::arch::x86_64::*;
-
-    /// Byte shuffles packing the 32-bit lanes set in a 4-bit mask to the
-    /// front (in lane order).
-    #[repr(align(16))]
-    struct Packs([[u8; 16]; 16]);
-
-    static PACKS: Packs = {
-        let mut t = [[0x80u8; 16]; 16];
-        let mut m = 0;
-        while m < 16 {
-            let mut out = 0;
-            let mut lane = 0;
-            while lane < 4 {
-                if m >> lane & 1 != 0 {
-                    let mut b = 0;
-                    while b < 4 {
-                        t[m][out * 4 + b] = (lane * 4 + b) as u8;
-                        b += 1;
-                    }
-                    out += 1;
-                }
-                lane += 1;
-            }
-            m += 1;
-        }
-        Packs(t)
-    };
-
-    /// [`super::fits_into`] for `gs` (the available groups with a list
-    /// under the key whose row of list starts is `row`) with occupancy
-    /// `occ`.
-    ///
-    /// # Safety
-    /// The processor has AVX2, the index has its AVX2 arrays, `row` is a
-    /// key's row, `gs` has only bits of groups with a list under it, and
-    /// `out` holds the longest list of one cell plus [`SIMD_PAD`].
-    #[inline(always)]
-    pub(super) unsafe fn fits_into<B: Bits, const CHUNKED: bool>(
-        ci: &CoverIndex<B>,
-        row: &[u32],
-        mut gs: u64,
-        occ: u64,
-        limit: u32,
-        out: &mut [u32],
-    ) -> u32 {
-        let (masks, ids) = ci.simd_arrays();
-        debug_assert!(masks.len() == ids.len() && masks.len() >= SIMD_PAD);
-        let (masks, ids) = (masks.as_ptr(), ids.as_ptr());
-        let out_len = out.len();
-        let out = out.as_mut_ptr();
-        let occv = _mm256_set1_epi64x(occ as i64);
-        let zero = _mm256_setzero_si256();
-        let mut n = 0u32;
-        while gs != 0 {
-            let g = gs.trailing_zeros() as usize;
-            gs &= gs - 1;
-            let (a, b) = (*row.get_unchecked(g) as usize, *row.get_unchecked(g + 1) as usize);
-            let mut i = a;
-            while i < b {
-                // The lanes of this list (the last block may hold fewer).
-                let valid = if b - i >= 4 { 0xf } else { (1u32 << (b - i)) - 1 };
-                let m = _mm256_loadu_si256(masks.add(i) as *const __m256i);
-                let free = _mm256_cmpeq_epi64(_mm256_and_si256(m, occv), zero);
-                let bits = _mm256_movemask_pd(_mm256_castsi256_pd(free)) as u32 & valid;
-                let idv = _mm_loadu_si128(ids.add(i) as *const __m128i);
-                let packed = _mm_shuffle_epi8(idv, _mm_load_si128(PACKS.0[bits as usize].as_ptr() as *const __m128i));
-                debug_assert!(n as usize + 4 <= out_len);
-                _mm_storeu_si128(out.add(n as usize) as *mut __m128i, packed);
-                n += bits.count_ones();
-                i += 4;
-                if CHUNKED && n >= limit {
-                    return n;
-                }
-            }
-            if !CHUNKED && n >= limit {
-                return n;
-            }
-        }
-        let _ = out_len;
-        n
-    }
-}
+mod simd;
 
 /// Two candidate slots of `stride` entries: the best list so far and the
 /// scratch one.

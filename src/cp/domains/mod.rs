@@ -31,8 +31,8 @@
 use super::model::{Model, NONE};
 use super::state::State;
 
-/// Log entry of [`Domains`]' undo stack meaning "the tile counts were saved".
-const TILES: u32 = u32::MAX;
+mod queries;
+mod trail;
 
 /// Bits set in a nibble (`count_ones` is a long sequence without the
 /// `popcnt` target feature).
@@ -52,51 +52,6 @@ fn tiles_minus(tcount: &mut [u32], st: &State, word: usize, bits: u64) -> bool {
         fail |= tcount[t] == 0 && st.cell_of[t] == NONE;
     }
     fail
-}
-
-/// Domains of 2 to 8 words (up to 128 tiles): fixed-size copies, inlined,
-/// instead of a `memcpy` call for a few words.
-macro_rules! by_width {
-    ($n:expr, $f:ident, $($arg:expr),*) => {
-        match $n {
-            2 => $f::<2>($($arg),*),
-            3 => $f::<3>($($arg),*),
-            4 => $f::<4>($($arg),*),
-            5 => $f::<5>($($arg),*),
-            6 => $f::<6>($($arg),*),
-            7 => $f::<7>($($arg),*),
-            8 => $f::<8>($($arg),*),
-            _ => $f::<0>($($arg),*),
-        }
-    };
-}
-
-/// Appends `src` to `dst` (see [`by_width`]; `N = 0`: any length).
-#[inline(always)]
-fn push_n<const N: usize>(dst: &mut Vec<u64>, src: &[u64]) {
-    match <&[u64; N]>::try_from(src) {
-        Ok(a) if N > 0 => dst.extend_from_slice(a),
-        _ => dst.extend_from_slice(src),
-    }
-}
-
-/// Copies `src` into `dst`, equal lengths (see [`by_width`]).
-#[inline(always)]
-fn copy_n<const N: usize>(dst: &mut [u64], src: &[u64]) {
-    match (<&mut [u64; N]>::try_from(&mut *dst), <&[u64; N]>::try_from(src)) {
-        (Ok(d), Ok(s)) if N > 0 => *d = *s,
-        _ => dst.copy_from_slice(src),
-    }
-}
-
-#[inline(always)]
-fn push_words(dst: &mut Vec<u64>, src: &[u64]) {
-    by_width!(src.len(), push_n, dst, src)
-}
-
-#[inline(always)]
-fn copy_words(dst: &mut [u64], src: &[u64]) {
-    by_width!(src.len(), copy_n, dst, src)
 }
 
 /// Adds to the pending set of empty cell `c` the options showing the
@@ -147,7 +102,7 @@ pub(crate) struct Domains {
     /// Undo stack: each entry a cell whose domain, size and counters were
     /// saved on `saved`, `saved_cnt`, `saved_size` (first change since the
     /// latest mark), or
-    /// [`TILES`] (the tile counts, on `tsaved`).
+    /// `trail::TILES` (the tile counts, on `tsaved`).
     log: Vec<u32>,
     saved: Vec<u64>,
     saved_cnt: Vec<u16>,
@@ -228,57 +183,6 @@ impl Domains {
             queued: vec![false; m.n_cells],
             removed: 0,
         }
-    }
-
-    /// Undo position, for [`Domains::undo_to`]; later changes are saved
-    /// anew.
-    #[inline]
-    pub fn mark(&mut self) -> usize {
-        self.epoch += 1;
-        self.log.len()
-    }
-
-    /// Saves cell `c` before its first change since the latest mark.
-    #[inline(always)]
-    fn touch(&mut self, c: usize) {
-        if self.stamp[c] != self.epoch {
-            self.save(c);
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn save(&mut self, c: usize) {
-        self.stamp[c] = self.epoch;
-        self.log.push(c as u32);
-        let (w, k) = (self.w, 4 * self.stride);
-        self.saved_size.push(self.size[c]);
-        push_words(&mut self.saved, &self.dom[c * w..(c + 1) * w]);
-        let cnt = &self.cnt[c * k..(c + 1) * k];
-        if let Ok(block) = <&[u16; 64]>::try_from(cnt) {
-            // 9 to 16 colour buckets: a fixed-size copy, inlined (the
-            // `memcpy` call cost more than the copy).
-            self.saved_cnt.extend_from_slice(block);
-        } else {
-            self.saved_cnt.extend_from_slice(cnt);
-        }
-    }
-
-    /// Saves the tile counts before their first change since the latest
-    /// mark.
-    #[inline(always)]
-    fn touch_tiles(&mut self) {
-        if self.tstamp != self.epoch {
-            self.save_tiles();
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn save_tiles(&mut self) {
-        self.tstamp = self.epoch;
-        self.log.push(TILES);
-        self.tsaved.extend_from_slice(&self.tcount);
     }
 
     /// Empty cell `c` must lose its options showing the colour bucket of
@@ -672,144 +576,5 @@ impl Domains {
             return false;
         }
         self.settle(m, st)
-    }
-
-    /// Restores every cell and the tile counts as they were at `mark`.
-    pub fn undo_to(&mut self, mark: usize) {
-        let (w, k) = (self.w, 4 * self.stride);
-        while self.log.len() > mark {
-            let c = self.log.pop().expect("undo log");
-            if c == TILES {
-                let at = self.tsaved.len() - self.tcount.len();
-                self.tcount.copy_from_slice(&self.tsaved[at..]);
-                self.tsaved.truncate(at);
-                continue;
-            }
-            let c = c as usize;
-            self.size[c] = self.saved_size.pop().expect("saved size");
-            let at = self.saved.len() - w;
-            copy_words(&mut self.dom[c * w..(c + 1) * w], &self.saved[at..]);
-            self.saved.truncate(at);
-            let at = self.saved_cnt.len() - k;
-            let (to, from) = (&mut self.cnt[c * k..(c + 1) * k], &self.saved_cnt[at..]);
-            if k == 64 {
-                // A fixed-size copy (see `save`).
-                let to: &mut [u16; 64] = to.try_into().expect("64 counters");
-                *to = *<&[u16; 64]>::try_from(from).expect("64 counters");
-            } else {
-                to.copy_from_slice(from);
-            }
-            self.saved_cnt.truncate(at);
-        }
-        self.epoch += 1;
-    }
-
-    /// Test helper: recomputes sizes, counters and tile counts from the
-    /// domains of the empty cells and compares (`tc_too`: also the tile
-    /// counts), and checks edge consistency.
-    #[cfg(test)]
-    #[allow(clippy::needless_range_loop, reason = "a side indexes several parallel arrays")]
-    pub fn check(&self, m: &Model, st: &State, tc_too: bool) {
-        let w = self.w;
-        let mut tc = vec![0u32; self.tcount.len()];
-        for c in 0..m.n_cells {
-            if st.tile_at[c] != NONE {
-                continue;
-            }
-            let mut size = 0;
-            let k = 4 * self.stride;
-            let mut cnt = vec![0u16; k];
-            for i in 0..w {
-                let mut b = self.dom[c * w + i];
-                while b != 0 {
-                    let o = i * 64 + b.trailing_zeros() as usize;
-                    tc[o >> 2] += 1;
-                    size += 1;
-                    for x in self.off[o] {
-                        cnt[x as usize] += 1;
-                    }
-                    b &= b - 1;
-                }
-            }
-            assert_eq!(size, self.size[c], "size of cell {c}");
-            assert_eq!(cnt[..], self.cnt[c * k..(c + 1) * k], "counters of cell {c}");
-            for s in 0..4 {
-                let n = m.nbr[c][s];
-                if n == NONE || st.tile_at[n as usize] != NONE {
-                    continue;
-                }
-                let n = n as usize;
-                for b in 0..self.nb {
-                    let here = self.cnt[c * k + s * self.stride + b] > 0;
-                    let there = self.cnt[n * k + ((s + 2) & 3) * self.stride + b] > 0;
-                    assert_eq!(here, there, "edge {c}/{s} bucket {b}");
-                }
-            }
-        }
-        for t in 0..tc.len() {
-            if tc_too && st.cell_of[t] == NONE {
-                assert_eq!(tc[t], self.tcount[t], "tcount of tile {t}");
-            }
-        }
-    }
-
-    /// The places (options over the empty cells) of tile `t`.
-    #[inline]
-    pub fn tile_places(&self, t: usize) -> u32 {
-        self.tcount[t]
-    }
-
-    /// The available tile with the fewest places (options over the empty
-    /// cells), if it has fewer than `below`.
-    pub fn scarcest_tile(&self, st: &State, below: u32) -> Option<usize> {
-        // The smallest key (places, tile) over the available tiles, branch
-        // free (a data-dependent branch per tile mispredicted): the first
-        // tile with the fewest places.
-        let mut best = u64::MAX;
-        for (t, (&n, &at)) in self.tcount.iter().zip(&st.cell_of).enumerate() {
-            let key = if at == NONE { (n as u64) << 32 | t as u64 } else { u64::MAX };
-            best = best.min(key);
-        }
-        ((best >> 32) < below as u64).then_some(best as u32 as usize)
-    }
-
-    /// The places of tile `t`: empty cells into `cells`, `(t, rotation)`
-    /// into `out`, in cell order.
-    pub fn places(&self, st: &State, t: usize, cells: &mut Vec<u32>, out: &mut Vec<(u32, u8)>) {
-        cells.clear();
-        out.clear();
-        let (word, shift) = ((4 * t) / 64, (4 * t) % 64);
-        for c in 0..self.size.len() {
-            let mut b = (self.dom[c * self.w + word] >> shift) & 0xf;
-            if b == 0 || st.tile_at[c] != NONE {
-                continue;
-            }
-            while b != 0 {
-                let r = b.trailing_zeros() as u8;
-                b &= b - 1;
-                cells.push(c as u32);
-                out.push((t as u32, r));
-            }
-        }
-    }
-
-    /// Whether option `(t, r)` is in cell `c`'s domain.
-    #[inline]
-    pub fn contains(&self, c: usize, t: usize, r: u8) -> bool {
-        let o = 4 * t + r as usize;
-        self.dom[c * self.w + o / 64] >> (o % 64) & 1 != 0
-    }
-
-    /// The options of cell `c`, as `(tile, rotation)`.
-    pub fn options(&self, c: usize, out: &mut Vec<(u32, u8)>) {
-        out.clear();
-        for i in 0..self.w {
-            let mut b = self.dom[c * self.w + i];
-            while b != 0 {
-                let o = i * 64 + b.trailing_zeros() as usize;
-                b &= b - 1;
-                out.push(((o >> 2) as u32, (o & 3) as u8));
-            }
-        }
     }
 }
