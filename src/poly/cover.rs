@@ -279,18 +279,25 @@ impl<B: Bits> CoverIndex<B> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::frontend::polycube;
 
-    #[test]
-    fn pext_keys_equal_neighbour_keys() {
+    /// The Tetris Cube's images and their cover index (on u64 masks), for
+    /// the tests that compare two ways of reading the index.
+    pub(crate) fn tetris_index() -> (Images, CoverIndex<u64>) {
         let text = std::fs::read_to_string("instances/polycube/tetriscube_def.txt").unwrap();
         let puzzle = polycube::parse(&text, "t").unwrap().remove(0);
         let built = polycube::build(&puzzle, "t").unwrap();
         let images = Images::from_problem(&built.problem, Default::default()).unwrap();
         let masks: Vec<u64> = images.cells.iter().map(|cs| cs.iter().fold(0u64, |m, &b| m | 1 << b)).collect();
         let ci = CoverIndex::<u64>::new(&images, &masks);
+        (images, ci)
+    }
+
+    #[test]
+    fn pext_keys_equal_neighbour_keys() {
+        let (images, ci) = tetris_index();
         if !ci.pext {
             eprintln!("skipped: this processor has no fast pext, keys come from the neighbour loop only");
             return;

@@ -473,19 +473,13 @@ impl<B: Bits> Walker<'_, B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frontend::polycube;
-    use crate::poly::model::Images;
+    use crate::poly::cover::tests::tetris_index;
 
     /// The AVX2 counts and the scalar ones give the same counts and the
     /// same fitting images in the same order, with and without limits.
     #[test]
     fn simd_counts_equal_scalar_counts() {
-        let text = std::fs::read_to_string("instances/polycube/tetriscube_def.txt").unwrap();
-        let puzzle = polycube::parse(&text, "t").unwrap().remove(0);
-        let built = polycube::build(&puzzle, "t").unwrap();
-        let images = Images::from_problem(&built.problem, Default::default()).unwrap();
-        let masks: Vec<u64> = images.cells.iter().map(|cs| cs.iter().fold(0u64, |m, &b| m | 1 << b)).collect();
-        let ci = CoverIndex::<u64>::new(&images, &masks);
+        let (images, ci) = tetris_index();
         if !ci.has_simd() {
             eprintln!("skipped: no AVX2 on this processor, only the scalar counts run");
             return;
