@@ -85,7 +85,8 @@ pub struct SearchStats {
     pub solutions: u64,
     /// Nodes of the search tree: placements made.
     pub nodes: u64,
-    /// Engine-specific elementary work (link updates for DLX).
+    /// Engine-specific elementary work: link updates for DLX; placements plus
+    /// options removed by filtering for cp; 0 for engines that do not count one.
     pub updates: u64,
     /// Wall time spent searching.
     #[serde(serialize_with = "ser_secs")]

@@ -217,7 +217,9 @@ impl Engine for CpEngine {
         SearchStats {
             solutions: emitted,
             nodes: c.nodes,
-            updates: c.nodes + c.probes,
+            // Elementary work: every placement (decision, forced or shaving probe)
+            // plus every option edge filtering removed from a domain.
+            updates: c.nodes + c.singletons + c.probes + c.edge_prunes,
             elapsed: start.elapsed(),
             stopped,
             fixed_box: None,

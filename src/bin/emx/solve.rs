@@ -399,12 +399,13 @@ fn print_text(
         }
     }
     let s = &report.stats;
+    // Engines that do not count elementary work report 0 updates: say nothing then.
+    let updates = if s.updates > 0 { format!(", {} updates", s.updates) } else { String::new() };
     writeln!(
         out,
-        "search: {}, {} nodes, {} updates, {:.3} s, {:.2} M nodes/s",
+        "search: {}, {} nodes{updates}, {:.3} s, {:.2} M nodes/s",
         report.engine,
         s.nodes,
-        s.updates,
         s.elapsed.as_secs_f64(),
         s.nodes_per_sec() / 1e6
     )?;
@@ -448,7 +449,7 @@ fn print_json(
         "complete": s.complete(),
         "stopped": s.stopped,
         "nodes": s.nodes,
-        "updates": s.updates,
+        "updates": (s.updates > 0).then_some(s.updates),
         "time_s": s.elapsed.as_secs_f64(),
         "nodes_per_s": s.nodes_per_sec(),
         "items": problem.items().len(),
