@@ -31,6 +31,7 @@ const BRUIJN_WINDOW: u32 = 7;
 use crate::dlx::{Heuristic, Matrix};
 use crate::ir::{Problem, ProblemBuilder};
 use crate::search::{Flow, Limits, StopReason};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Constraint settings of a search. Each threshold is the least number of
@@ -204,6 +205,7 @@ impl<B: Bits> Shared<B> {
             hole_frames: Vec::new(),
             hole_buf: Vec::new(),
             dead: DeadStates::default(),
+            probe_memo: HashMap::new(),
             lbuf: Vec::new(),
             lseg: Vec::new(),
             lbuf_used: 0,
@@ -319,6 +321,10 @@ pub struct Walker<'s, B> {
     pub(super) hole_buf: Vec<u32>,
     /// The de Bruijn kernel's cache of dead states.
     pub(super) dead: DeadStates<B>,
+    /// The candidates of the states probes met above [`PROBE_MEMO_DEPTH`]
+    /// (filled only by `Walk::Probe`; a state's candidates do not depend
+    /// on the path to it).
+    pub(super) probe_memo: HashMap<ProbeKey<B>, Vec<u32>>,
     /// bdlx's live lists, one after the other along the current path.
     pub(super) lbuf: Vec<Entry<B>>,
     /// bdlx's segments: at `depth * (groups + 1) + g`, where group `g`'s
@@ -344,6 +350,28 @@ pub struct Walker<'s, B> {
     /// Set when any thread stops; every thread polls it.
     pub abort: Option<&'s AtomicBool>,
     polled: u64,
+}
+
+/// Probes keep the candidates of the nodes above this depth
+/// ([`Walker::probe_memo`]): the states there are few and their counts,
+/// with many pieces left, the most expensive of a probe.
+pub(super) const PROBE_MEMO_DEPTH: usize = 4;
+
+/// A node's state as far as its candidates go: the occupancy, the groups
+/// left and how many pieces are left (which picks the stage).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ProbeKey<B> {
+    pub(super) occ: B,
+    pub(super) avail: u128,
+    pub(super) n_left: u32,
+}
+
+impl<B: Bits> std::hash::Hash for ProbeKey<B> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.occ.hash64());
+        h.write_u128(self.avail);
+        h.write_u32(self.n_left);
+    }
 }
 
 pub(super) type Visit<'v> = dyn FnMut(&[u32]) -> Flow + 'v;
