@@ -221,9 +221,9 @@ fn build_runner<B: Bits>(images: Images, plan: &Plan, knobs: Knobs) -> Result<Bo
 
 /// Probes of the Knuth estimate that compares constrained pieces: every
 /// candidate gets [`PIECE_SCREEN_PROBES`], the [`PIECE_FINALISTS`] with the
-/// smallest estimates then [`PIECE_PROBES`] (the same seed, so their first
-/// probes are the screening ones again and a finalist's estimate is the one
-/// a single round of [`PIECE_PROBES`] gives).
+/// smallest estimates then more, up to [`PIECE_PROBES`] (their screening
+/// probes extended: a finalist's estimate is the one a single round of
+/// [`PIECE_PROBES`] gives).
 const PIECE_PROBES: u64 = 3000;
 const PIECE_SCREEN_PROBES: u64 = 1000;
 const PIECE_FINALISTS: usize = 4;
