@@ -178,18 +178,30 @@ impl<B: Bits> CoverIndex<B> {
                     (0..w).filter(|&i| images.cells[k as usize].contains(&(row[i] as u32))).fold(0, |p, i| p | 1 << i)
                 })
                 .collect();
+            // Each group's images and their patterns, as slices (the
+            // images are sorted by group): the loop below runs for every
+            // pattern, 13 times per Tetris Cube piece choice.
+            let ks = &covering[c];
+            let mut bounds = Vec::with_capacity(n_groups + 1);
+            bounds.push(0);
+            for g in 0..n_groups {
+                let mut end = *bounds.last().expect("starts at 0");
+                while end < ks.len() && images.group[ks[end] as usize] as usize == g {
+                    end += 1;
+                }
+                bounds.push(end);
+            }
+            let entries_of: Vec<Entry<B>> = ks.iter().map(|&k| Entry { mask: masks[k as usize], img: k }).collect();
             for p in 0..1u64 << w {
                 let mut present = 0u128;
-                let mut next = 0;
                 for g in 0..n_groups {
                     gstart.push(entries.len() as u32);
-                    let ks = &covering[c];
-                    while next < ks.len() && images.group[ks[next] as usize] as usize == g {
-                        if uses[next] & p == 0 {
-                            entries.push(Entry { mask: masks[ks[next] as usize], img: ks[next] });
-                            present |= 1 << g;
-                        }
-                        next += 1;
+                    let (a, b) = (bounds[g], bounds[g + 1]);
+                    let before = entries.len();
+                    entries
+                        .extend(uses[a..b].iter().zip(&entries_of[a..b]).filter(|(&u, _)| u & p == 0).map(|(_, &e)| e));
+                    if entries.len() > before {
+                        present |= 1 << g;
                     }
                 }
                 gstart.push(entries.len() as u32);

@@ -48,7 +48,7 @@ use hybrid::{Knobs, Shared, Task};
 use model::{CellOrder, Images};
 use parallel::Outcome;
 use redundancy::{Redundancy, RedundancyMode};
-use sample::{Estimate, EstimateSpec, SampleReport, SampleSpec};
+use sample::{Estimate, EstimateSpec, Probes, SampleReport, SampleSpec};
 use schedule::{Schedule, ScheduleSpec};
 use std::time::{Duration, Instant};
 
@@ -158,6 +158,7 @@ trait Runner: Send + Sync {
     fn search(&self, limits: &Limits, threads: usize, visit: &mut dyn FnMut(&[u32]) -> Flow) -> Outcome;
     fn sample(&self, spec: SampleSpec, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> SampleReport;
     fn estimate(&self, spec: EstimateSpec, window: Duration) -> Estimate;
+    fn probe(&self, probes: &mut Probes, total: u64);
     fn tasks(&self, depth: usize, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> (Vec<Task>, Outcome);
 }
 
@@ -177,6 +178,9 @@ impl<B: Bits> Runner for Shared<B> {
     }
     fn estimate(&self, spec: EstimateSpec, window: Duration) -> Estimate {
         sample::estimate(self, spec, window)
+    }
+    fn probe(&self, probes: &mut Probes, total: u64) {
+        probes.extend_to(self, total)
     }
     fn tasks(&self, depth: usize, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> (Vec<Task>, Outcome) {
         parallel::collect(self, depth, true, limits, visit)
@@ -217,9 +221,9 @@ fn build_runner<B: Bits>(images: Images, plan: &Plan, knobs: Knobs) -> Result<Bo
 
 /// Probes of the Knuth estimate that compares constrained pieces: every
 /// candidate gets [`PIECE_SCREEN_PROBES`], the [`PIECE_FINALISTS`] with the
-/// smallest estimates then [`PIECE_PROBES`] (the same seed, so their first
-/// probes are the screening ones again and a finalist's estimate is the one
-/// a single round of [`PIECE_PROBES`] gives).
+/// smallest estimates then more, up to [`PIECE_PROBES`] (their screening
+/// probes extended: a finalist's estimate is the one a single round of
+/// [`PIECE_PROBES`] gives).
 const PIECE_PROBES: u64 = 3000;
 const PIECE_SCREEN_PROBES: u64 = 1000;
 const PIECE_FINALISTS: usize = 4;
@@ -249,8 +253,13 @@ impl<'a> PolyEngine<'a> {
         if chosen.mirror || auto::is_flat(engine.images()) {
             return Ok(engine);
         }
-        let screen = EstimateSpec { probes: PIECE_SCREEN_PROBES, seed: 1 };
-        let size = engine.runner.estimate(screen, Duration::ZERO).nodes;
+        let screen = |e: &PolyEngine<'_>| {
+            let mut probes = Probes::new(1);
+            e.runner.probe(&mut probes, PIECE_SCREEN_PROBES);
+            probes
+        };
+        let probes = screen(&engine);
+        let size = probes.nodes();
         if size < PIECE_MIN_NODES {
             return Ok(engine);
         }
@@ -273,21 +282,23 @@ impl<'a> PolyEngine<'a> {
         // Every other candidate is screened (on `threads` threads when
         // asked), keeping the engines of the best few; `(estimate,
         // candidate)` orders them, so ties go to the earlier candidate and
-        // the choice does not depend on the threads.
-        type Ranked<'e> = Vec<(f64, usize, PolyEngine<'e>)>;
+        // the choice does not depend on the threads. A candidate keeps its
+        // probes, and the final round extends them.
+        type Ranked<'e> = Vec<(f64, usize, PolyEngine<'e>, Probes)>;
         fn keep_best(mut v: Ranked<'_>) -> Ranked<'_> {
             v.sort_by(|a, b| (a.0, a.1).partial_cmp(&(b.0, b.1)).unwrap_or(std::cmp::Ordering::Equal));
             v.truncate(PIECE_FINALISTS);
             v
         }
-        let screen_one = |i: usize| -> Option<(f64, usize, PolyEngine<'a>)> {
+        let screen_one = |i: usize| -> Option<(f64, usize, PolyEngine<'a>, Probes)> {
             let e = build(&names[i - 1])?;
-            Some((e.runner.estimate(screen, Duration::ZERO).nodes, i, e))
+            let probes = screen(&e);
+            Some((probes.nodes(), i, e, probes))
         };
         let pool = (config.threads > 1)
             .then(|| rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok())
             .flatten();
-        let mut finalists: Ranked<'a> = vec![(size, 0, engine)];
+        let mut finalists: Ranked<'a> = vec![(size, 0, engine, probes)];
         if let Some(pool) = &pool {
             use rayon::prelude::*;
             let found: Ranked<'a> = pool.install(|| {
@@ -313,10 +324,12 @@ impl<'a> PolyEngine<'a> {
             }
         }
         let finalists = keep_best(finalists);
-        // The finalists with every probe.
-        let full = EstimateSpec { probes: PIECE_PROBES, seed: 1 };
-        let estimate_full =
-            |(_, i, e): (f64, usize, PolyEngine<'a>)| (e.runner.estimate(full, Duration::ZERO).nodes, i, e);
+        // The finalists with every probe (their screening probes are the
+        // first ones).
+        let estimate_full = |(_, i, e, mut probes): (f64, usize, PolyEngine<'a>, Probes)| {
+            e.runner.probe(&mut probes, PIECE_PROBES);
+            (probes.nodes(), i, e, probes)
+        };
         let ranked: Ranked<'a> = match &pool {
             Some(pool) => {
                 use rayon::prelude::*;
@@ -566,4 +579,38 @@ impl Engine for PolyEngine<'_> {
 /// with at most 1024 free cells and 128 piece groups).
 pub fn handles(problem: &Problem) -> bool {
     Images::from_problem(problem, CellOrder::default()).is_ok_and(|i| i.n_cells <= 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::polycube;
+
+    /// Probes extended in steps give what one run of as many probes gives
+    /// (the piece choice extends its finalists' screening probes), and the
+    /// estimate reports their mean.
+    #[test]
+    fn probes_extended_in_steps_equal_one_run() {
+        let text = std::fs::read_to_string("instances/polycube/tetriscube_def.txt").unwrap();
+        let puzzle = polycube::parse(&text, "t").unwrap().remove(0);
+        let built = polycube::build(&puzzle, "t").unwrap();
+        let config = PolyConfig {
+            redundancy: Some(RedundancyMode::Rotations { piece: Some("L".into()) }),
+            ..PolyConfig::default()
+        };
+        let engine = PolyEngine::new(&built.problem, &config).unwrap();
+        let mut stepped = Probes::new(5);
+        engine.runner.probe(&mut stepped, 40);
+        engine.runner.probe(&mut stepped, 40);
+        assert_eq!(stepped.len(), 40);
+        engine.runner.probe(&mut stepped, 150);
+        let mut once = Probes::new(5);
+        engine.runner.probe(&mut once, 150);
+        assert_eq!(stepped.len(), 150);
+        assert!(stepped.nodes() > 0.0);
+        assert_eq!(stepped.nodes().to_bits(), once.nodes().to_bits());
+        let estimate = engine.estimate(EstimateSpec { probes: 150, seed: 5 }, Duration::ZERO);
+        assert_eq!(estimate.nodes.to_bits(), once.nodes().to_bits());
+        assert_eq!(estimate.probes, 150);
+    }
 }

@@ -201,34 +201,85 @@ fn mean_and_stderr(xs: &[f64]) -> (f64, f64) {
     (mean, (var / n).sqrt())
 }
 
+/// Knuth probes run so far: more probes continue the same random sequence,
+/// so `n` probes and then `m` more give what `n + m` probes at once give
+/// (the piece choice screens every candidate with a few probes and extends
+/// the best ones).
+#[derive(Clone, Debug)]
+pub struct Probes {
+    rng: Rng,
+    /// Estimated placements and solutions of each probe.
+    nodes: Vec<f64>,
+    sols: Vec<f64>,
+    /// Each probe's estimated placements by depth.
+    per_depth: Vec<Vec<f64>>,
+}
+
+impl Probes {
+    /// No probe yet.
+    pub fn new(seed: u64) -> Probes {
+        Probes { rng: Rng::new(seed), nodes: Vec::new(), sols: Vec::new(), per_depth: Vec::new() }
+    }
+
+    /// Number of probes run.
+    pub fn len(&self) -> u64 {
+        self.nodes.len() as u64
+    }
+
+    /// Whether no probe ran.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Mean estimated placements of the full search.
+    pub fn nodes(&self) -> f64 {
+        mean_and_stderr(&self.nodes).0
+    }
+
+    /// Runs probes until `total` have run.
+    pub fn extend_to<B: Bits>(&mut self, shared: &Shared<B>, total: u64) {
+        let none = Limits::none();
+        let depth = shared.n_pieces() as usize + 1;
+        // One walker for every probe: a probe ends back at the root with the
+        // state restored, and building a walker (it clones the DLX matrix)
+        // costs more than a probe.
+        let mut w = shared.walker(&none, Walk::All);
+        while self.len() < total {
+            let rng = self.rng.clone();
+            w.walk = Walk::Probe { rng, weight: 1.0, nodes: 0.0, solutions: 0.0, per_depth: vec![0.0; depth] };
+            let _ = w.run(&mut |_| Flow::Continue);
+            debug_assert_eq!(w.depth, 0, "a probe returns to the root");
+            if let Walk::Probe { rng: used, nodes: n, solutions: s, per_depth: pd, .. } = &mut w.walk {
+                self.rng = used.clone();
+                self.nodes.push(*n);
+                self.sols.push(*s);
+                self.per_depth.push(std::mem::take(pd));
+            }
+            self.rng.next_u64();
+        }
+    }
+}
+
 /// Runs `spec.probes` random paths and times a short real search to turn
 /// the node estimate into seconds.
 pub fn estimate<B: Bits>(shared: &Shared<B>, spec: EstimateSpec, rate_window: Duration) -> Estimate {
-    let mut rng = Rng::new(spec.seed);
-    let none = Limits::none();
-    let (mut nodes, mut sols) = (Vec::new(), Vec::new());
+    let mut probes = Probes::new(spec.seed);
+    probes.extend_to(shared, spec.probes);
+    summary(shared, &probes, rate_window)
+}
+
+/// The estimate `probes` give, with a short timed run of the real search to
+/// turn nodes into seconds.
+pub fn summary<B: Bits>(shared: &Shared<B>, probes: &Probes, rate_window: Duration) -> Estimate {
     let depth = shared.n_pieces() as usize + 1;
     let mut per_depth = vec![0.0; depth];
-    // One walker for every probe: a probe ends back at the root with the
-    // state restored, and building a walker (it clones the DLX matrix)
-    // costs more than a probe.
-    let mut w = shared.walker(&none, Walk::All);
-    for _ in 0..spec.probes {
-        w.walk = Walk::Probe { rng: rng.clone(), weight: 1.0, nodes: 0.0, solutions: 0.0, per_depth: vec![0.0; depth] };
-        let _ = w.run(&mut |_| Flow::Continue);
-        debug_assert_eq!(w.depth, 0, "a probe returns to the root");
-        if let Walk::Probe { rng: used, nodes: n, solutions: s, per_depth: pd, .. } = &w.walk {
-            rng = used.clone();
-            nodes.push(*n);
-            sols.push(*s);
-            for (a, b) in per_depth.iter_mut().zip(pd) {
-                *a += b / spec.probes as f64;
-            }
+    for pd in &probes.per_depth {
+        for (a, b) in per_depth.iter_mut().zip(pd) {
+            *a += b / probes.len() as f64;
         }
-        rng.next_u64();
     }
-    let (n_mean, n_se) = mean_and_stderr(&nodes);
-    let (s_mean, s_se) = mean_and_stderr(&sols);
+    let (n_mean, n_se) = mean_and_stderr(&probes.nodes);
+    let (s_mean, s_se) = mean_and_stderr(&probes.sols);
     let timed = Limits::none().with_time_limit(Some(rate_window));
     let start = Instant::now();
     let mut w = shared.walker(&timed, Walk::All);
@@ -236,7 +287,7 @@ pub fn estimate<B: Bits>(shared: &Shared<B>, spec: EstimateSpec, rate_window: Du
     let t = start.elapsed().as_secs_f64();
     let rate = if t > 0.0 { w.nodes as f64 / t } else { 0.0 };
     Estimate {
-        probes: spec.probes,
+        probes: probes.len(),
         nodes: n_mean,
         nodes_stderr: n_se,
         solutions: s_mean,
