@@ -143,6 +143,17 @@ impl Core {
         Mark { trail: self.trail.len() as u32, doms: self.doms.as_mut().map_or(0, |d| d.mark() as u32) }
     }
 
+    /// The current trail positions without a new copy-on-write epoch for
+    /// the domains: cells already saved since the latest [`Core::mark`] are
+    /// not saved again. Undoing to such a mark alone leaves those cells as
+    /// they are; it is exact once the caller also undoes to that earlier
+    /// mark (forced placements, unwound with the decision that forced
+    /// them: [`super::singles`]).
+    #[inline]
+    pub fn mark_shared(&mut self) -> Mark {
+        Mark { trail: self.trail.len() as u32, doms: self.doms.as_ref().map_or(0, |d| d.log_len() as u32) }
+    }
+
     /// Undoes the trails down to `mark`.
     pub fn undo_to(&mut self, mark: Mark) {
         if let Some(d) = &mut self.doms {

@@ -281,7 +281,7 @@ impl Searcher {
                         }
                     }
                     self.core.st.assign(&self.core.m, cell as usize, t as usize, r, level);
-                    step = if self.core.filter(cell) && (!singles || self.force_singles(level)) {
+                    step = if self.core.filter(cell) && (!singles || self.force_singles_shared(level)) {
                         Step::Descend
                     } else {
                         if wdeg {

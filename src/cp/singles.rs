@@ -56,9 +56,25 @@ impl Searcher {
     /// `stack`. `false` when a filtering fails (the explanation is in
     /// `core.conflict`, as after a decision).
     pub(super) fn place_singles(&mut self, level: u32, stack: &mut Vec<Forced>) -> bool {
+        self.place_singles_from(level, stack, false)
+    }
+
+    /// [`Searcher::place_singles`]; with `shared`, every forced placement
+    /// shares the copy-on-write epoch of the latest mark (the decision's
+    /// frame), else the first takes a mark of its own and the others share
+    /// it. A cell changed by several placements of the batch (and, with
+    /// `shared`, by the decision) is saved once, before the first; undoing
+    /// to the mark of one forced placement then leaves such cells changed,
+    /// which is exact because the batch is always unwound as a whole (and,
+    /// with `shared`, followed by the undo of the decision to its frame's
+    /// mark).
+    fn place_singles_from(&mut self, level: u32, stack: &mut Vec<Forced>, shared: bool) -> bool {
+        let mut first = !shared;
         loop {
             if let Some((c, t, r)) = self.next_single() {
-                stack.push((self.core.mark(), c as u32));
+                let mark = if first { self.core.mark() } else { self.core.mark_shared() };
+                first = false;
+                stack.push((mark, c as u32));
                 self.core.st.assign(&self.core.m, c, t as usize, r, level);
                 self.counters.singletons += 1;
                 if !self.core.filter(c as u32) {
@@ -157,6 +173,17 @@ impl Searcher {
     pub(super) fn force_singles(&mut self, level: u32) -> bool {
         let mut stack = std::mem::take(&mut self.forced);
         let ok = self.place_singles(level, &mut stack);
+        self.forced = stack;
+        ok
+    }
+
+    /// [`Searcher::force_singles`] right after a decision of the search,
+    /// sharing the epoch of its frame's mark (see
+    /// [`Searcher::place_singles_from`]): the search unwinds these forced
+    /// placements and then undoes the decision to that mark.
+    pub(super) fn force_singles_shared(&mut self, level: u32) -> bool {
+        let mut stack = std::mem::take(&mut self.forced);
+        let ok = self.place_singles_from(level, &mut stack, true);
         self.forced = stack;
         ok
     }

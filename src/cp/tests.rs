@@ -353,3 +353,32 @@ fn singletons_keep_the_counts_and_save_nodes() {
     assert!((est.nodes - nodes).abs() <= 0.2 * nodes.max(10.0), "estimate {est:?} against {nodes} nodes");
     assert_eq!(count(&mut e, &p, &pr), want);
 }
+
+/// Forced placements share the copy-on-write epoch of the decision that
+/// forced them (`Core::mark_shared`), so undoing one of them alone is not
+/// exact: after full searches (decisions, forced placements, failures;
+/// cell and tile branching; confinement, which removes options between
+/// forced placements) every domain and counter is back to the filtered
+/// root's. (Not with refutation: the root frame's refuted values stay
+/// excluded after the search, as nothing above it undoes them; the next
+/// run filters the root anew.)
+#[test]
+fn a_full_search_restores_the_root_domains() {
+    for n in ["04x04", "05x05", "06x04"] {
+        let p = brendan(n);
+        let pr = ir::to_problem(&p);
+        let want = dlx_count(&p, &pr);
+        for spec in ["default", "confined", "no-tile-branching", "no-symmetry"] {
+            let mut e = CpEngine::new(&p, &pr, CpConfig::parse(spec).unwrap());
+            e.searcher.core.reset();
+            assert!(e.root(), "{n}: root");
+            let root = e.searcher.core.doms.clone().expect("edge filtering");
+            assert_eq!(count(&mut e, &p, &pr), want, "{n} with --cp {spec}");
+            let core = &e.searcher.core;
+            let after = core.doms.as_ref().expect("edge filtering");
+            assert_eq!(after.dom, root.dom, "{n} with --cp {spec}: domains");
+            assert_eq!(after.size, root.size, "{n} with --cp {spec}: sizes");
+            after.check(&core.m, &core.st, true);
+        }
+    }
+}

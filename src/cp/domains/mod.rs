@@ -117,9 +117,12 @@ pub(crate) struct Domains {
     /// Lost colours to propagate, batched per cell: `pend[c * w ..]` holds
     /// the options `c` must lose (the union of `sup` of every colour its
     /// neighbours stopped showing back), `queue` the cells with a pending
-    /// set (each once, `queued[c]`). All empty between two public calls.
+    /// set (each once, `queued[c]`), drained from `head` on (first in,
+    /// first out; a drained cell can be queued again). All empty between
+    /// two public calls.
     pend: Vec<u64>,
     queue: Vec<u32>,
+    head: usize,
     queued: Vec<bool>,
     /// Options removed (statistics).
     pub removed: u64,
@@ -180,6 +183,7 @@ impl Domains {
             epoch: 1,
             pend: vec![0; m.n_cells * w],
             queue: Vec::new(),
+            head: 0,
             queued: vec![false; m.n_cells],
             removed: 0,
         }
@@ -195,11 +199,12 @@ impl Domains {
     /// Drops every pending removal (after a failure).
     fn clear_pending(&mut self) {
         let w = self.w;
-        for &c in &self.queue {
+        for &c in &self.queue[self.head..] {
             self.pend[c as usize * w..(c as usize + 1) * w].fill(0);
             self.queued[c as usize] = false;
         }
         self.queue.clear();
+        self.head = 0;
     }
 
     /// Builds the domains of the empty cells of `st` (the root, after the
@@ -500,13 +505,21 @@ impl Domains {
 
     /// Propagates the queued lost colours to a fixpoint.
     fn settle(&mut self, m: &Model, st: &State) -> bool {
-        while let Some(c) = self.queue.pop() {
+        // First in, first out: a cell waits while the wave of lost colours
+        // reaches it from several sides, and is drained once for all of
+        // them (last in, first out drained cells more often: 6% more
+        // instructions on 8x8 K=9).
+        while self.head < self.queue.len() {
+            let c = self.queue[self.head];
+            self.head += 1;
             self.queued[c as usize] = false;
             if !self.drain(m, st, c as usize) {
                 self.clear_pending();
                 return false;
             }
         }
+        self.queue.clear();
+        self.head = 0;
         true
     }
 

@@ -61,6 +61,12 @@ impl Domains {
         self.log.len()
     }
 
+    /// Undo position without a new epoch (see `Core::mark_shared`).
+    #[inline]
+    pub fn log_len(&self) -> usize {
+        self.log.len()
+    }
+
     /// Saves cell `c` before its first change since the latest mark.
     #[inline(always)]
     pub(super) fn touch(&mut self, c: usize) {
