@@ -50,13 +50,14 @@ impl Searcher {
         if best.0 <= 1 && cfg.instantiation {
             return best.2;
         }
+        let smallest = || if cfg.neighbour_ties { self.tied_cell_by_neighbours(best.0) } else { best.2 };
         match cfg.heuristic {
-            Heuristic::MinDomain => best.2,
+            Heuristic::MinDomain => smallest(),
             Heuristic::MinDomainGap => self.tied_cell_by_gap(best.0),
             Heuristic::DomWdeg => self.cell_by_wdeg(),
-            Heuristic::DomainThenWdeg if best.0 <= 2 => best.2,
+            Heuristic::DomainThenWdeg if best.0 <= cfg.near_forced => smallest(),
             Heuristic::DomainThenWdeg => self.cell_by_wdeg(),
-            Heuristic::DomainThenGap if best.0 <= 2 => best.2,
+            Heuristic::DomainThenGap if best.0 <= cfg.near_forced => smallest(),
             Heuristic::Scan => (0..m.n_cells).find(|&c| st.tile_at[c] == NONE).expect("an empty cell") as u32,
             _ => {
                 if cfg.patterns {
@@ -77,6 +78,30 @@ impl Searcher {
                 }
             }
         }
+    }
+
+    /// Component `neighbour-ties`: among the empty cells with `size`
+    /// values, the one whose empty neighbours have the fewest values in
+    /// total (the most constrained neighbourhood: its placement is the
+    /// likeliest to force or fail them), first in reading order on a tie.
+    fn tied_cell_by_neighbours(&self, size: u32) -> u32 {
+        let (m, st) = (&self.core.m, &self.core.st);
+        let doms = self.core.doms.as_ref().expect("domain mode");
+        let mut best = (u32::MAX, NONE);
+        for c in 0..m.n_cells {
+            if st.tile_at[c] != NONE || doms.size[c] != size {
+                continue;
+            }
+            let around: u32 = m.nbr[c]
+                .iter()
+                .filter(|&&n| n != NONE && st.tile_at[n as usize] == NONE)
+                .map(|&n| doms.size[n as usize])
+                .sum();
+            if around < best.0 {
+                best = (around, c as u32);
+            }
+        }
+        best.1
     }
 
     /// The empty cell with the smallest domain size per failure weight

@@ -3,9 +3,11 @@
 //! estimates the nodes of the full tree as the sum over its depths of the
 //! product of the branching degrees above, times the degree there, and the
 //! solutions found as that product at a full board. The mean over probes
-//! is unbiased for the n-ary search; refutation (which prunes siblings the
-//! probes never see) is not modelled, so with it the estimate is an upper
-//! bound on the nodes.
+//! is unbiased for the n-ary search. With refutation (without `rechoose`,
+//! with singletons) the last sibling of a node is a forced placement, not
+//! a decision, so a
+//! node of degree `k` adds `k - 1`; the siblings a refutation prunes are
+//! not modelled, so the estimate is then an upper bound on the decisions.
 
 use super::search::{Choice, Searcher};
 use crate::poly::sample::Rng;
@@ -37,6 +39,7 @@ impl Searcher {
         // reads its reservation), as the search backtracks.
         let mut placed: Vec<(super::filter::Mark, u32)> = Vec::new();
         let singles = self.singletons_on();
+        let two_way = singles && self.core.cfg.refutation && !self.core.cfg.rechoose;
         for _ in 0..probes {
             let (mut weight, mut nodes) = (1.0f64, 0.0f64);
             let mut ok = !singles || self.place_singles(0, &mut placed);
@@ -50,7 +53,9 @@ impl Searcher {
                 }
                 let (start, end) = self.top_candidates();
                 let k = (end - start) as f64;
-                nodes += weight * k;
+                // With refutation the last sibling is forced, not a
+                // decision (see `Searcher::search`).
+                nodes += weight * if two_way { k - 1.0 } else { k };
                 weight *= k;
                 let i = start + rng.below((end - start) as u64) as usize;
                 let (cell, t, r) = self.candidate(i);

@@ -86,8 +86,13 @@ enum Refuted {
     Continue,
     /// The removal failed or pruned every remaining sibling.
     Exhausted,
-    /// A sibling remains: continue with it, or choose anew.
+    /// Two or more siblings remain: continue with the next, or choose anew.
     Rechoose,
+    /// One sibling remains and every other candidate has left the domain
+    /// (refuted or pruned): the cell has one value left (a tile branch: the
+    /// tile one place), so the sibling is a forced placement, not a
+    /// decision.
+    Last,
 }
 
 enum Step {
@@ -234,11 +239,16 @@ impl Searcher {
                 Step::Next => {
                     let level = self.frames.len() as u32;
                     let mut exhausted = false;
+                    let mut forced = false;
                     if refute {
-                        match self.refute_previous() {
+                        match self.refute_previous(rechoose) {
                             Refuted::Continue => {}
                             Refuted::Exhausted => exhausted = true,
-                            Refuted::Rechoose => {
+                            // Forced like a singleton, when singleton
+                            // propagation runs (without it a one-value
+                            // cell is a decision too).
+                            Refuted::Last if !rechoose => forced = singles,
+                            Refuted::Rechoose | Refuted::Last => {
                                 if rechoose {
                                     // The same level chooses anew on the
                                     // reduced domains; the frame's
@@ -274,8 +284,15 @@ impl Searcher {
                     let (t, r) = self.cands[f.next as usize];
                     let cell = self.cand_cells[f.next as usize];
                     f.next += 1;
-                    self.counters.nodes += 1;
-                    if self.counters.nodes & POLL_MASK == 0 {
+                    if forced {
+                        // The last value left by refutation: a singleton
+                        // of the state, placed as singleton propagation
+                        // would place it (same subtree, same level).
+                        self.counters.singletons += 1;
+                    } else {
+                        self.counters.nodes += 1;
+                    }
+                    if !forced && self.counters.nodes & POLL_MASK == 0 {
                         if let Some(stop) = self.poll(limits, POLL_MASK + 1) {
                             return Some(stop);
                         }
@@ -298,10 +315,25 @@ impl Searcher {
     /// frame, whose subtree is exhausted, leaves its cell's domain and the
     /// removal propagates; the frame's mark moves past the removal so the
     /// next siblings keep it. Candidates the removal pruned are skipped.
-    fn refute_previous(&mut self) -> Refuted {
+    ///
+    /// Before the last listed sibling (without `rechoose`) nothing is
+    /// removed: every other candidate's subtree is exhausted or pruned, so
+    /// the sibling is forced ([`Refuted::Last`]), and placing it subsumes
+    /// the removal (the cell is filled, or the tile leaves every other
+    /// cell), so propagating the removal first would only repeat work.
+    fn refute_previous(&mut self, rechoose: bool) -> Refuted {
         let f = *self.frames.last().expect("a frame to extend");
         if f.next == f.cand_start || f.next == f.cand_end {
             return Refuted::Continue;
+        }
+        if !rechoose && f.next + 1 == f.cand_end {
+            let i = f.next as usize;
+            let doms = self.core.doms.as_ref().expect("domain mode");
+            return if doms.contains(self.cand_cells[i] as usize, self.cands[i].0 as usize, self.cands[i].1) {
+                Refuted::Last
+            } else {
+                Refuted::Exhausted
+            };
         }
         let prev = f.next as usize - 1;
         let (t, r) = self.cands[prev];
@@ -324,9 +356,16 @@ impl Searcher {
             top.next += 1;
         }
         if top.next == top.cand_end {
-            Refuted::Exhausted
-        } else {
+            return Refuted::Exhausted;
+        }
+        let rest = top.next as usize + 1..top.cand_end as usize;
+        if rest
+            .into_iter()
+            .any(|i| doms.contains(self.cand_cells[i] as usize, self.cands[i].0 as usize, self.cands[i].1))
+        {
             Refuted::Rechoose
+        } else {
+            Refuted::Last
         }
     }
 

@@ -93,6 +93,9 @@ fn configs() -> Vec<CpConfig> {
             "no-singletons,shaving,shave-limit=2",
             "shaving,shave-near,shave-limit=2",
             "confined,refutation",
+            "no-neighbour-ties,refutation",
+            "refutation,shaving,shave-limit=2,neighbour-ties",
+            "heuristic=domain-then-wdeg,refutation",
         ]
         .map(String::from),
     );
@@ -262,6 +265,9 @@ fn counts_equal_scan_and_dlx_on_generated_instances() {
         "no-singletons,refutation",
         "confined",
         "shaving,shave-near",
+        "no-neighbour-ties",
+        "no-neighbour-ties,refutation",
+        "heuristic=min-domain,refutation,confined",
     ]
     .iter()
     .map(|s| CpConfig::parse(s).unwrap())
@@ -361,14 +367,16 @@ fn singletons_keep_the_counts_and_save_nodes() {
 /// forced placements) every domain and counter is back to the filtered
 /// root's. (Not with refutation: the root frame's refuted values stay
 /// excluded after the search, as nothing above it undoes them; the next
-/// run filters the root anew.)
+/// run filters the root anew; refutation, on by default, is switched off.)
 #[test]
 fn a_full_search_restores_the_root_domains() {
     for n in ["04x04", "05x05", "06x04"] {
         let p = brendan(n);
         let pr = ir::to_problem(&p);
         let want = dlx_count(&p, &pr);
-        for spec in ["default", "confined", "no-tile-branching", "no-symmetry"] {
+        for spec in
+            ["no-refutation", "confined,no-refutation", "no-tile-branching,no-refutation", "no-symmetry,no-refutation"]
+        {
             let mut e = CpEngine::new(&p, &pr, CpConfig::parse(spec).unwrap());
             e.searcher.core.reset();
             assert!(e.root(), "{n}: root");
@@ -381,4 +389,41 @@ fn a_full_search_restores_the_root_domains() {
             after.check(&core.m, &core.st, true);
         }
     }
+}
+
+/// Refutation (2-way branching) places the last sibling of a node as a
+/// forced placement: the same boards, fewer decisions, about the same
+/// placements (decisions + forced), and the Knuth estimate, which then
+/// counts `k - 1` decisions per node of degree `k`, still close. And
+/// `neighbour-ties` keeps the boards.
+#[test]
+fn refutation_forces_the_last_sibling_and_neighbour_ties_keep_the_boards() {
+    for n in ["05x04", "05x05", "06x04"] {
+        let p = brendan(n);
+        let pr = ir::to_problem(&p);
+        let run = |spec: &str| {
+            let mut e = CpEngine::new(&p, &pr, CpConfig::parse(spec).unwrap());
+            let opts = SolveOptions { mode: Some(Mode::All), ..Default::default() };
+            let report = solve(&mut e, &pr, &opts, &verifier(&p, &pr)).unwrap();
+            (distinct_boards(&report), e.last.clone())
+        };
+        let (on, c_on) = run("refutation");
+        let (off, c_off) = run("no-refutation");
+        assert_eq!(on, off, "{n}: the same boards");
+        assert!(c_on.refutations <= c_on.nodes, "{n}: refutations only before middle siblings");
+        assert!(c_on.nodes < c_off.nodes, "{n}: {} against {} decisions", c_on.nodes, c_off.nodes);
+        let (all_on, all_off) = ((c_on.nodes + c_on.singletons) as f64, (c_off.nodes + c_off.singletons) as f64);
+        assert!((all_on - all_off).abs() <= 0.25 * all_off, "{n}: {all_on} against {all_off} placements");
+        for spec in ["no-neighbour-ties", "no-neighbour-ties,refutation", "heuristic=min-domain,neighbour-ties"] {
+            assert_eq!(run(spec).0, off, "{n} --cp {spec}: the same boards");
+        }
+    }
+    let p = brendan("05x05");
+    let pr = ir::to_problem(&p);
+    let mut e = CpEngine::new(&p, &pr, CpConfig::parse("refutation").unwrap());
+    let want = count(&mut e, &p, &pr);
+    let nodes = e.last.nodes as f64;
+    let est = e.estimate(4000, 7);
+    assert!((est.nodes - nodes).abs() <= 0.25 * nodes.max(10.0), "estimate {est:?} against {nodes} decisions");
+    assert_eq!(count(&mut e, &p, &pr), want);
 }
