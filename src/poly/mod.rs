@@ -565,5 +565,5 @@ impl Engine for PolyEngine<'_> {
 /// Whether the polycube engines can search `problem` (a polycube problem
 /// with at most 1024 free cells and 128 piece groups).
 pub fn handles(problem: &Problem) -> bool {
-    Images::from_problem(problem, CellOrder::default()).is_ok_and(|i| i.n_cells <= 1024)
+    Images::check(problem).is_ok_and(|n_cells| n_cells <= 1024)
 }
