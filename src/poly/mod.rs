@@ -344,6 +344,10 @@ impl<'a> PolyEngine<'a> {
         let n_pieces = images.n_pieces();
         let mut counts = FilterCounts { images: images.len(), ..FilterCounts::default() };
         let (images, redundancy) = redundancy::apply(problem, &images, &plan.redundancy)?;
+        let mut plan = plan;
+        if matches!(config.schedule, None | Some(ScheduleSpec::Auto)) && auto::is_flat(&images) {
+            plan.schedule = auto::flat_schedule(&images, redundancy.as_ref().map(|r| r.group));
+        }
         counts.after_redundancy = images.len();
         if plan.force_first && redundancy.is_none() {
             return Err("--force-first places the piece constrained by the redundancy filter first, but no piece is constrained (--redundancy off, or no piece qualifies)".into());
