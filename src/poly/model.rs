@@ -254,9 +254,9 @@ fn free_cells(geo: &crate::ir::Geometry) -> (Vec<u32>, Vec<u32>) {
         }
     }
     let mut free = Vec::with_capacity(volume);
-    for c in 0..volume {
-        if item_of_cell[c] != u32::MAX {
-            item_of_cell[c] = free.len() as u32;
+    for (c, item) in item_of_cell.iter_mut().enumerate() {
+        if *item != u32::MAX {
+            *item = free.len() as u32;
             free.push(c as u32);
         }
     }
