@@ -57,13 +57,25 @@ pub fn schedule(images: &Images) -> Schedule {
 /// against 458 M; 12x5 240 M against 471 M; 15x4 71 M against 146 M).
 pub fn flat_schedule(images: &Images, constrained: Option<u16>) -> Schedule {
     let n = images.n_pieces();
-    let confined = constrained.is_some_and(|g| {
-        let last_root =
-            images.group.iter().zip(&images.cells).filter(|(&k, _)| k == g).map(|(_, cs)| cs[0] as usize).max();
-        last_root.is_some_and(|r| 4 * r < 3 * images.n_cells)
-    });
-    let text = if n > 2 && confined { format!("dlx:min-fit,debruijn@{}", n - 1) } else { "debruijn".to_string() };
+    let text = if n > 2 && constrained.is_some_and(|g| confined(images, g)) {
+        format!("dlx:min-fit,debruijn@{}", n - 1)
+    } else {
+        "debruijn".to_string()
+    };
     Schedule::parse(&text).expect("auto schedules parse")
+}
+
+/// Most images times piece groups for which `auto` tries every uniquely
+/// shaped piece as the constrained piece of a flat puzzle (one filter run
+/// per piece: the pentomino boxes, about 23 000 to 35 000; not the
+/// hexomino box, 743 000, nor the heptominoes, 49 M).
+pub const FLAT_PIECE_TRIALS: usize = 100_000;
+
+/// Whether every image of group `g` has its root (least cell) in the first
+/// three quarters of de Bruijn's cell order.
+pub fn confined(images: &Images, g: u16) -> bool {
+    let last_root = images.group.iter().zip(&images.cells).filter(|(&k, _)| k == g).map(|(_, cs)| cs[0] as usize).max();
+    last_root.is_some_and(|r| 4 * r < 3 * images.n_cells)
 }
 
 /// Fills in what `config` leaves open.
