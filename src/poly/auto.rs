@@ -13,7 +13,8 @@ pub fn is_flat(images: &Images) -> bool {
     images.dims.contains(&1)
 }
 
-/// The schedule `auto` picks.
+/// The schedule `auto` picks before the filters run (for a flat puzzle,
+/// [`flat_schedule`] replaces it once the redundancy filter has run).
 pub fn schedule(images: &Images) -> Schedule {
     let n = images.n_pieces();
     let text = if n <= 2 {
@@ -37,6 +38,44 @@ pub fn schedule(images: &Images) -> Schedule {
         }
     };
     Schedule::parse(&text).expect("auto schedules parse")
+}
+
+/// The schedule `auto` picks for a flat puzzle once the redundancy filter
+/// has run (`constrained`: the group it constrained, indexing
+/// `images.groups`).
+///
+/// DLX places the first piece (its min-fit choice, the constrained piece
+/// when few of its images are left) and de Bruijn the rest only when the
+/// filter confined that piece to the first three quarters of de Bruijn's
+/// order: otherwise de Bruijn fills from the first cell, and must search
+/// every arrangement of the cells before the last place the piece could
+/// go without it. Plain de Bruijn from the start is better everywhere else
+/// because its dead-state cache is shared by the whole search, not split
+/// by the first piece's placements (whole-run instructions, docs/poly.md
+/// round 5: 10x6, X confined to a quadrant: 258 M against 1549 M for plain
+/// de Bruijn; one-sided 30x3, V kept in one of four orientations: 407 M
+/// against 458 M; 12x5 240 M against 471 M; 15x4 71 M against 146 M).
+pub fn flat_schedule(images: &Images, constrained: Option<u16>) -> Schedule {
+    let n = images.n_pieces();
+    let text = if n > 2 && constrained.is_some_and(|g| confined(images, g)) {
+        format!("dlx:min-fit,debruijn@{}", n - 1)
+    } else {
+        "debruijn".to_string()
+    };
+    Schedule::parse(&text).expect("auto schedules parse")
+}
+
+/// Most images times piece groups for which `auto` tries every uniquely
+/// shaped piece as the constrained piece of a flat puzzle (one filter run
+/// per piece: the pentomino boxes, about 23 000 to 35 000; not the
+/// hexomino box, 743 000, nor the heptominoes, 49 M).
+pub const FLAT_PIECE_TRIALS: usize = 100_000;
+
+/// Whether every image of group `g` has its root (least cell) in the first
+/// three quarters of de Bruijn's cell order.
+pub fn confined(images: &Images, g: u16) -> bool {
+    let last_root = images.group.iter().zip(&images.cells).filter(|(&k, _)| k == g).map(|(_, cs)| cs[0] as usize).max();
+    last_root.is_some_and(|r| 4 * r < 3 * images.n_cells)
 }
 
 /// Fills in what `config` leaves open.

@@ -89,7 +89,7 @@ impl<B: Bits> RootIndex<B> {
         let entry = std::mem::size_of::<Entry<B>>();
         let per_key = 8 + 4 * (n_groups + 1);
         let mut width = max_width.min(16);
-        loop {
+        let copies = loop {
             let copies: usize = images
                 .cells
                 .iter()
@@ -100,35 +100,53 @@ impl<B: Bits> RootIndex<B> {
                 })
                 .sum();
             if width == 0 || copies * entry + (n << width) * per_key <= INDEX_BUDGET {
-                break;
+                break copies;
             }
             width -= 1;
-        }
+        };
         let mut rooted: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (k, cs) in images.cells.iter().enumerate() {
             rooted[cs[0] as usize].push(k as u32);
         }
+        let g1 = n_groups + 1;
         let mut groups = Vec::with_capacity(n << width);
-        let mut gstart = Vec::with_capacity((n << width) * (n_groups + 1));
-        let mut entries = Vec::new();
+        let mut gstart = vec![0u32; (n << width) * g1];
+        let mut entries = Vec::with_capacity(copies);
+        // Per root cell: its images in (group, image) order with their
+        // window bits, the images of group `g` at `run[g]..run[g + 1]`.
+        let mut cand: Vec<(u64, Entry<B>)> = Vec::new();
+        let mut run = vec![0usize; g1 + 1];
         for (c, ks) in rooted.iter_mut().enumerate() {
             ks.sort_by_key(|&k| (images.group[k as usize], k));
-            let windows: Vec<u64> = ks.iter().map(|&k| masks[k as usize].window(c + 1, width)).collect();
+            cand.clear();
+            cand.extend(ks.iter().map(|&k| {
+                let mask = masks[k as usize];
+                (mask.window(c + 1, width), Entry { mask, img: k })
+            }));
+            run.fill(0);
+            for &k in ks.iter() {
+                run[images.group[k as usize] as usize + 1] += 1;
+            }
+            for g in 0..n_groups {
+                run[g + 1] += run[g];
+            }
             for p in 0..1u64 << width {
+                let key = (c << width) | p as usize;
+                let starts = &mut gstart[key * g1..(key + 1) * g1];
                 let mut present = 0u64;
-                let mut next = 0;
                 for g in 0..n_groups {
-                    gstart.push(entries.len() as u32);
-                    while next < ks.len() && images.group[ks[next] as usize] as usize == g {
-                        let k = ks[next];
-                        if windows[next] & p == 0 {
-                            entries.push(Entry { mask: masks[k as usize], img: k });
-                            present |= 1 << g;
+                    let from = entries.len();
+                    starts[g] = from as u32;
+                    for &(w, e) in &cand[run[g]..run[g + 1]] {
+                        if w & p == 0 {
+                            entries.push(e);
                         }
-                        next += 1;
+                    }
+                    if entries.len() > from {
+                        present |= 1 << g;
                     }
                 }
-                gstart.push(entries.len() as u32);
+                starts[n_groups] = entries.len() as u32;
                 groups.push(present);
             }
         }

@@ -75,24 +75,10 @@ impl Images {
     /// items are the free cells in z, y, x order followed by the piece
     /// groups, as [`crate::frontend::polycube::build`] makes them).
     pub fn from_problem(problem: &Problem, order: CellOrder) -> Result<Images, ModelError> {
-        let geo = problem
-            .geometry
-            .as_ref()
-            .ok_or_else(|| ModelError("the problem carries no geometry (not a polycube puzzle)".into()))?;
+        let geo = geometry(problem)?;
         let volume = geo.volume();
-        let mut blocked = vec![false; volume];
-        for p in &geo.fixed {
-            for &c in &p.cells {
-                blocked[c as usize] = true;
-            }
-        }
-        let free: Vec<u32> = (0..volume as u32).filter(|&c| !blocked[c as usize]).collect();
+        let (free, item_of_cell) = free_cells(geo);
         let n_cells = free.len();
-        // Item of a free grid cell: its rank among free cells.
-        let mut item_of_cell = vec![u32::MAX; volume];
-        for (k, &c) in free.iter().enumerate() {
-            item_of_cell[c as usize] = k as u32;
-        }
         // Engine bit order.
         let dims = geo.dims;
         let mut axes = [0usize, 1, 2];
@@ -115,24 +101,9 @@ impl Images {
         let mut group = Vec::with_capacity(problem.n_options());
         let mut option = Vec::with_capacity(problem.n_options());
         let mut cells = Vec::with_capacity(problem.n_options());
-        let bad = |o: usize, why: &str| ModelError(format!("option {o} does not look like a polycube image: {why}"));
         for (o, p) in geo.placements.iter().enumerate() {
-            let entries = problem.option(o as OptionId);
+            let item = piece_item(problem, n_cells, &item_of_cell, o)?;
             let g = p.piece as usize;
-            if g >= geo.pieces.len() || geo.pieces[g].stationary {
-                return Err(bad(o, "it places a stationary or unknown piece"));
-            }
-            if entries.len() != p.cells.len() + 1 {
-                return Err(bad(o, "it does not cover its cells and one piece item"));
-            }
-            let mut piece_items = entries.iter().map(|e| e.item).filter(|&i| i as usize >= n_cells);
-            let (Some(item), None) = (piece_items.next(), piece_items.next()) else {
-                return Err(bad(o, "it does not name exactly one piece item"));
-            };
-            let cell_items = entries.iter().map(|e| e.item).filter(|&i| (i as usize) < n_cells);
-            if !cell_items.eq(p.cells.iter().map(|&c| item_of_cell[c as usize])) {
-                return Err(bad(o, "its cell items do not match its placement"));
-            }
             match &groups[g] {
                 Some(gr) if gr.item != item => return Err(bad(o, "two items for one piece")),
                 Some(_) => {}
@@ -154,19 +125,35 @@ impl Images {
             cells.push(bits);
         }
         // Geometry pieces are mobile groups first, then stationary pieces.
-        let groups: Vec<Group> = groups
-            .into_iter()
-            .take(n_pieces)
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| ModelError("a mobile piece has no image (the front-end rejects such puzzles)".into()))?;
-        if groups.len() > 128 {
-            return Err(ModelError(format!(
-                "{} piece groups: the bit-field engines handle at most 128 (use --backend dlx)",
-                groups.len()
-            )));
-        }
+        let groups: Vec<Group> = groups.into_iter().take(n_pieces).collect::<Option<Vec<_>>>().ok_or_else(no_image)?;
+        check_group_count(groups.len())?;
         let parity_target = coords.iter().map(|p| color(*p)).sum();
         Ok(Images { dims, n_cells, coords, grid_cell: by_order, groups, group, option, cells, parity_target })
+    }
+
+    /// What [`Images::from_problem`] checks, without building the images:
+    /// the number of free cells when it would succeed (with either cell
+    /// order), its error otherwise. `auto` asks this to decide whether the
+    /// polycube engines take a problem.
+    pub fn check(problem: &Problem) -> Result<usize, ModelError> {
+        let geo = geometry(problem)?;
+        let (free, item_of_cell) = free_cells(geo);
+        let n_cells = free.len();
+        let mut items: Vec<Option<ItemId>> = vec![None; geo.pieces.len()];
+        for (o, p) in geo.placements.iter().enumerate() {
+            let item = piece_item(problem, n_cells, &item_of_cell, o)?;
+            match items[p.piece as usize] {
+                Some(i) if i != item => return Err(bad(o, "two items for one piece")),
+                Some(_) => {}
+                None => items[p.piece as usize] = Some(item),
+            }
+        }
+        let n_pieces = geo.pieces.iter().filter(|p| !p.stationary).count();
+        if items.iter().take(n_pieces).any(Option::is_none) {
+            return Err(no_image());
+        }
+        check_group_count(n_pieces.min(items.len()))?;
+        Ok(n_cells)
     }
 
     /// Number of images.
@@ -246,6 +233,76 @@ impl Images {
         }
         n
     }
+}
+
+/// The geometry of a polycube problem.
+fn geometry(problem: &Problem) -> Result<&crate::ir::Geometry, ModelError> {
+    problem
+        .geometry
+        .as_ref()
+        .ok_or_else(|| ModelError("the problem carries no geometry (not a polycube puzzle)".into()))
+}
+
+/// The free grid cells in grid order, and the item of each grid cell (its
+/// rank among the free cells; `u32::MAX` when blocked).
+fn free_cells(geo: &crate::ir::Geometry) -> (Vec<u32>, Vec<u32>) {
+    let volume = geo.volume();
+    let mut item_of_cell = vec![0u32; volume];
+    for p in &geo.fixed {
+        for &c in &p.cells {
+            item_of_cell[c as usize] = u32::MAX;
+        }
+    }
+    let mut free = Vec::with_capacity(volume);
+    for (c, item) in item_of_cell.iter_mut().enumerate() {
+        if *item != u32::MAX {
+            *item = free.len() as u32;
+            free.push(c as u32);
+        }
+    }
+    (free, item_of_cell)
+}
+
+fn bad(o: usize, why: &str) -> ModelError {
+    ModelError(format!("option {o} does not look like a polycube image: {why}"))
+}
+
+fn no_image() -> ModelError {
+    ModelError("a mobile piece has no image (the front-end rejects such puzzles)".into())
+}
+
+fn check_group_count(n: usize) -> Result<(), ModelError> {
+    if n > 128 {
+        return Err(ModelError(format!(
+            "{n} piece groups: the bit-field engines handle at most 128 (use --backend dlx)"
+        )));
+    }
+    Ok(())
+}
+
+/// The piece item of option `o` (placement `o` of the geometry), checked to
+/// look like a polycube image: a mobile piece, its cell items exactly the
+/// placement's cells (in order) and one piece item.
+fn piece_item(problem: &Problem, n_cells: usize, item_of_cell: &[u32], o: usize) -> Result<ItemId, ModelError> {
+    let geo = geometry(problem)?;
+    let p = &geo.placements[o];
+    let entries = problem.option(o as OptionId);
+    let g = p.piece as usize;
+    if g >= geo.pieces.len() || geo.pieces[g].stationary {
+        return Err(bad(o, "it places a stationary or unknown piece"));
+    }
+    if entries.len() != p.cells.len() + 1 {
+        return Err(bad(o, "it does not cover its cells and one piece item"));
+    }
+    let mut piece_items = entries.iter().map(|e| e.item).filter(|&i| i as usize >= n_cells);
+    let (Some(item), None) = (piece_items.next(), piece_items.next()) else {
+        return Err(bad(o, "it does not name exactly one piece item"));
+    };
+    let cell_items = entries.iter().map(|e| e.item).filter(|&i| (i as usize) < n_cells);
+    if !cell_items.eq(p.cells.iter().map(|&c| item_of_cell[c as usize])) {
+        return Err(bad(o, "its cell items do not match its placement"));
+    }
+    Ok(item)
 }
 
 /// +1 on black cells (`x + y + z` even), -1 on white ones.
