@@ -324,6 +324,32 @@ fn auto_prefers_cp_on_large_boards_with_few_colours() {
     assert!(!super::prefer_cp(&brendan("08x08")));
 }
 
+/// All solutions of `p` under `--cp spec`, each verified: the distinct
+/// boards and the engine's counters.
+fn boards_and_counters(p: &EdgePuzzle, pr: &Problem, spec: &str) -> (Vec<Vec<u32>>, super::search::Counters) {
+    let mut e = CpEngine::new(p, pr, CpConfig::parse(spec).unwrap());
+    let opts = SolveOptions { mode: Some(Mode::All), ..Default::default() };
+    let report = solve(&mut e, pr, &opts, &verifier(p, pr)).unwrap();
+    (distinct_boards(&report), e.last.clone())
+}
+
+/// Knuth's estimate (4000 probes) of set-2 `n` under `--cp spec` lies
+/// within `tolerance` of the real decision count, and estimating leaves
+/// the engine's count unchanged.
+fn assert_estimate_close(n: &str, spec: &str, tolerance: f64) {
+    let p = brendan(n);
+    let pr = ir::to_problem(&p);
+    let mut e = CpEngine::new(&p, &pr, CpConfig::parse(spec).unwrap());
+    let want = count(&mut e, &p, &pr);
+    let nodes = e.last.nodes as f64;
+    let est = e.estimate(4000, 7);
+    assert!(
+        (est.nodes - nodes).abs() <= tolerance * nodes.max(10.0),
+        "{n} --cp {spec}: estimate {est:?} against {nodes} decisions"
+    );
+    assert_eq!(count(&mut e, &p, &pr), want);
+}
+
 /// Singleton propagation places forced values without branching: the
 /// same boards with and without it, fewer nodes, the forced placements
 /// counted, and the Knuth estimate still close to the real tree.
@@ -332,12 +358,7 @@ fn singletons_keep_the_counts_and_save_nodes() {
     for n in ["05x04", "05x05", "06x04"] {
         let p = brendan(n);
         let pr = ir::to_problem(&p);
-        let run = |spec: &str| {
-            let mut e = CpEngine::new(&p, &pr, CpConfig::parse(spec).unwrap());
-            let opts = SolveOptions { mode: Some(Mode::All), ..Default::default() };
-            let report = solve(&mut e, &pr, &opts, &verifier(&p, &pr)).unwrap();
-            (distinct_boards(&report), e.last.clone())
-        };
+        let run = |spec: &str| boards_and_counters(&p, &pr, spec);
         let (on, c_on) = run("singletons");
         let (off, c_off) = run("no-singletons");
         assert_eq!(on, off, "{n}: the same boards");
@@ -350,14 +371,7 @@ fn singletons_keep_the_counts_and_save_nodes() {
         let (all_on, all_off) = ((c_on.nodes + c_on.singletons) as f64, c_off.nodes as f64);
         assert!((all_on - all_off).abs() <= 0.25 * all_off, "{n}: {all_on} against {all_off} placements");
     }
-    let p = brendan("04x04");
-    let pr = ir::to_problem(&p);
-    let mut e = CpEngine::new(&p, &pr, CpConfig::parse("singletons").unwrap());
-    let want = count(&mut e, &p, &pr);
-    let nodes = e.last.nodes as f64;
-    let est = e.estimate(4000, 7);
-    assert!((est.nodes - nodes).abs() <= 0.2 * nodes.max(10.0), "estimate {est:?} against {nodes} nodes");
-    assert_eq!(count(&mut e, &p, &pr), want);
+    assert_estimate_close("04x04", "singletons", 0.2);
 }
 
 /// Forced placements share the copy-on-write epoch of the decision that
@@ -401,12 +415,7 @@ fn refutation_forces_the_last_sibling_and_neighbour_ties_keep_the_boards() {
     for n in ["05x04", "05x05", "06x04"] {
         let p = brendan(n);
         let pr = ir::to_problem(&p);
-        let run = |spec: &str| {
-            let mut e = CpEngine::new(&p, &pr, CpConfig::parse(spec).unwrap());
-            let opts = SolveOptions { mode: Some(Mode::All), ..Default::default() };
-            let report = solve(&mut e, &pr, &opts, &verifier(&p, &pr)).unwrap();
-            (distinct_boards(&report), e.last.clone())
-        };
+        let run = |spec: &str| boards_and_counters(&p, &pr, spec);
         let (on, c_on) = run("refutation");
         let (off, c_off) = run("no-refutation");
         assert_eq!(on, off, "{n}: the same boards");
@@ -418,12 +427,5 @@ fn refutation_forces_the_last_sibling_and_neighbour_ties_keep_the_boards() {
             assert_eq!(run(spec).0, off, "{n} --cp {spec}: the same boards");
         }
     }
-    let p = brendan("05x05");
-    let pr = ir::to_problem(&p);
-    let mut e = CpEngine::new(&p, &pr, CpConfig::parse("refutation").unwrap());
-    let want = count(&mut e, &p, &pr);
-    let nodes = e.last.nodes as f64;
-    let est = e.estimate(4000, 7);
-    assert!((est.nodes - nodes).abs() <= 0.25 * nodes.max(10.0), "estimate {est:?} against {nodes} decisions");
-    assert_eq!(count(&mut e, &p, &pr), want);
+    assert_estimate_close("05x05", "refutation", 0.25);
 }
