@@ -360,33 +360,7 @@ impl<'a> PolyEngine<'a> {
         let (mut images, mut redundancy) = redundancy::apply(problem, &all_images, &plan.redundancy)?;
         let mut plan = plan;
         if plan.redundancy == RedundancyMode::Auto && auto::is_flat(&images) {
-            // On a flat box, a piece the filter confines to the first part
-            // of de Bruijn's order, placed first by DLX, cuts the search
-            // most (the one-sided 30x3: X, 159 770 nodes, against 1.11 M
-            // with V, the static choice): when the static choice is not
-            // confined, the uniquely shaped pieces are tried in order and
-            // the confined one with fewest kept images wins (docs/poly.md,
-            // round 5), on puzzles small enough for the trials to be cheap.
-            let trials = all_images.len() * all_images.groups.len();
-            let unconfined = redundancy.as_ref().filter(|r| !auto::confined(&images, r.group));
-            if let Some(r) = unconfined.filter(|_| trials <= auto::FLAT_PIECE_TRIALS) {
-                let mirror = r.mirror;
-                let mut best: Option<(usize, Images, Redundancy)> = None;
-                for g in all_images.groups.iter().filter(|g| g.count == 1) {
-                    let piece = Some(g.names[0].clone());
-                    let mode =
-                        if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } };
-                    if let Ok((im, Some(red))) = redundancy::apply(problem, &all_images, &mode) {
-                        if auto::confined(&im, red.group) && best.as_ref().map_or(true, |b| red.after < b.0) {
-                            best = Some((red.after, im, red));
-                        }
-                    }
-                }
-                if let Some((_, im, red)) = best {
-                    images = im;
-                    redundancy = Some(red);
-                }
-            }
+            (images, redundancy) = auto::flat_redundancy(problem, &all_images, images, redundancy);
         }
         if matches!(config.schedule, None | Some(ScheduleSpec::Auto)) && auto::is_flat(&images) {
             plan.schedule = auto::flat_schedule(&images, redundancy.as_ref().map(|r| r.group));
@@ -612,38 +586,4 @@ impl Engine for PolyEngine<'_> {
 /// with at most 1024 free cells and 128 piece groups).
 pub fn handles(problem: &Problem) -> bool {
     Images::check(problem).is_ok_and(|n_cells| n_cells <= 1024)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::frontend::polycube;
-
-    /// Probes extended in steps give what one run of as many probes gives
-    /// (the piece choice extends its finalists' screening probes), and the
-    /// estimate reports their mean.
-    #[test]
-    fn probes_extended_in_steps_equal_one_run() {
-        let text = std::fs::read_to_string("instances/polycube/tetriscube_def.txt").unwrap();
-        let puzzle = polycube::parse(&text, "t").unwrap().remove(0);
-        let built = polycube::build(&puzzle, "t").unwrap();
-        let config = PolyConfig {
-            redundancy: Some(RedundancyMode::Rotations { piece: Some("L".into()) }),
-            ..PolyConfig::default()
-        };
-        let engine = PolyEngine::new(&built.problem, &config).unwrap();
-        let mut stepped = Probes::new(5);
-        engine.runner.probe(&mut stepped, 40);
-        engine.runner.probe(&mut stepped, 40);
-        assert_eq!(stepped.len(), 40);
-        engine.runner.probe(&mut stepped, 150);
-        let mut once = Probes::new(5);
-        engine.runner.probe(&mut once, 150);
-        assert_eq!(stepped.len(), 150);
-        assert!(stepped.nodes() > 0.0);
-        assert_eq!(stepped.nodes().to_bits(), once.nodes().to_bits());
-        let estimate = engine.estimate(EstimateSpec { probes: 150, seed: 5 }, Duration::ZERO);
-        assert_eq!(estimate.nodes.to_bits(), once.nodes().to_bits());
-        assert_eq!(estimate.probes, 150);
-    }
 }

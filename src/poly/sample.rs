@@ -325,4 +325,33 @@ mod tests {
         }
         assert!(hist.iter().all(|&h| (800..1200).contains(&h)), "{hist:?}");
     }
+
+    /// Probes extended in steps give what one run of as many probes gives
+    /// (the piece choice extends its finalists' screening probes), and the
+    /// estimate reports their mean.
+    #[test]
+    fn probes_extended_in_steps_equal_one_run() {
+        use crate::poly::{redundancy::RedundancyMode, PolyConfig, PolyEngine};
+        let text = std::fs::read_to_string("instances/polycube/tetriscube_def.txt").unwrap();
+        let puzzle = crate::frontend::polycube::parse(&text, "t").unwrap().remove(0);
+        let built = crate::frontend::polycube::build(&puzzle, "t").unwrap();
+        let config = PolyConfig {
+            redundancy: Some(RedundancyMode::Rotations { piece: Some("L".into()) }),
+            ..PolyConfig::default()
+        };
+        let engine = PolyEngine::new(&built.problem, &config).unwrap();
+        let mut stepped = Probes::new(5);
+        engine.runner.probe(&mut stepped, 40);
+        engine.runner.probe(&mut stepped, 40);
+        assert_eq!(stepped.len(), 40);
+        engine.runner.probe(&mut stepped, 150);
+        let mut once = Probes::new(5);
+        engine.runner.probe(&mut once, 150);
+        assert_eq!(stepped.len(), 150);
+        assert!(stepped.nodes() > 0.0);
+        assert_eq!(stepped.nodes().to_bits(), once.nodes().to_bits());
+        let estimate = engine.estimate(EstimateSpec { probes: 150, seed: 5 }, Duration::ZERO);
+        assert_eq!(estimate.nodes.to_bits(), once.nodes().to_bits());
+        assert_eq!(estimate.probes, 150);
+    }
 }
