@@ -14,6 +14,7 @@
 use super::bits::Bits;
 use super::cover::{CoverIndex, SIMD_PAD};
 use super::hybrid::{take_group, Kind, Stop, Walker, POLL_MASK};
+use super::schedule::Widen;
 use super::tables::Tables;
 use super::volume::regions_ok;
 use crate::search::{Flow, StopReason};
@@ -189,18 +190,63 @@ fn choose_mch<B: Bits, const SIMD: bool>(
     best
 }
 
-/// EMCH's choice (as [`super::emch::candidates`]).
+/// EMCH's choice (as [`super::emch::candidates`]), widened by `w`.
 #[inline(always)]
 fn choose_emch<B: Bits, const SIMD: bool>(
     t: &Tables<B>,
     ci: &CoverIndex<B>,
     occ: B,
     avail: u64,
+    w: Widen,
     slots: &mut Slots<'_>,
 ) -> u32 {
-    match fewest_of::<B, false, SIMD>(ci, t.counter.fewest(occ.not()), occ, avail, slots).1 {
-        u32::MAX => 0,
+    let free = occ.not();
+    let mut best = match fewest_of::<B, false, SIMD>(ci, t.counter.fewest(free), occ, avail, slots).1 {
+        u32::MAX => return 0,
         n => n,
+    };
+    if w.levels == 0 || best <= w.threshold {
+        return best;
+    }
+    widen::<B, SIMD>(t, ci, free, occ, avail, w, &mut best, slots);
+    best
+}
+
+/// The further neighbour levels of a widened EMCH (inlined: a call out of
+/// the AVX2 copy of the loop would lose its target features).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn widen<B: Bits, const SIMD: bool>(
+    t: &Tables<B>,
+    ci: &CoverIndex<B>,
+    free: B,
+    occ: B,
+    avail: u64,
+    w: Widen,
+    best: &mut u32,
+    slots: &mut Slots<'_>,
+) {
+    let levels = t.counter.levels(free);
+    let mut k = levels.iter().position(|l| !l.is_zero()).unwrap_or(levels.len()) + 1;
+    let mut extra = w.levels;
+    while extra > 0 && k < levels.len() {
+        let mut holes = levels[k];
+        k += 1;
+        if holes.is_zero() {
+            continue;
+        }
+        extra -= 1;
+        while *best > w.threshold {
+            let Some(c) = holes.pop_lowest() else { break };
+            let n = fits_into::<B, false, SIMD>(ci, c, occ, avail, *best, slots.scratch());
+            if n < *best {
+                *best = n;
+                slots.best = 1 - slots.best;
+            }
+        }
+        if *best <= w.threshold {
+            break;
+        }
     }
 }
 
@@ -252,7 +298,7 @@ impl<B: Bits> Walker<'_, B> {
         let stride = s.stride + SIMD_PAD;
         let masks = &t.mask[..];
         let group_of = &t.group[..];
-        let is_hole_stage = |n: u32| matches!(s.stage_of[n as usize], Kind::Mch | Kind::Emch);
+        let is_hole_stage = |n: u32| matches!(s.stage_of[n as usize], Kind::Mch | Kind::Emch(_));
         let handover = (1..self.n_left).rev().find(|&n| !is_hole_stage(n)).unwrap_or(0);
         let parity = s.parity.as_ref();
         let volume = s.volume.as_ref();
@@ -333,10 +379,9 @@ impl<B: Bits> Walker<'_, B> {
             {
                 let at = 2 * stride * d;
                 let mut slots = Slots { buf: &mut buf[at..at + 2 * stride], stride, best: 0 };
-                let n = if get!(s.stage_of, n_left as usize) == Kind::Mch {
-                    choose_mch::<B, SIMD>(t, ci, occ, avail, &mut slots)
-                } else {
-                    choose_emch::<B, SIMD>(t, ci, occ, avail, &mut slots)
+                let n = match get!(s.stage_of, n_left as usize) {
+                    Kind::Emch(w) => choose_emch::<B, SIMD>(t, ci, occ, avail, w, &mut slots),
+                    _ => choose_mch::<B, SIMD>(t, ci, occ, avail, &mut slots),
                 };
                 let next = (at + slots.best * stride) as u32;
                 debug_assert!(d < frames.len());
@@ -474,6 +519,65 @@ impl<B: Bits> Walker<'_, B> {
 mod tests {
     use super::*;
     use crate::poly::cover::tests::tetris_index;
+    use crate::poly::emch;
+
+    /// The kernel's EMCH choice, plain and widened, scalar and AVX2, picks
+    /// the same hole with the same images in the same order as the
+    /// reference [`crate::poly::emch::candidates`] (so the same nodes).
+    #[test]
+    fn emch_choice_equals_reference() {
+        let (images, ci) = tetris_index();
+        let t = Tables::<u64>::new(&images);
+        let stride = 4096 + SIMD_PAD;
+        let mut buf = vec![0u32; 2 * stride];
+        let mut want = vec![0u32; stride];
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let widths = [(0, 0), (0, 1), (1, 1), (2, 1), (4, 1), (0, 2), (2, 2), (3, 2), (0, 6), (2, 6)];
+        let (mut widened, mut differs) = (0, 0);
+        for round in 0..1000 {
+            // A random partial packing: up to 9 pieces placed where they fit.
+            let (mut occ, mut avail) = (0u64, (1u64 << images.groups.len()) - 1);
+            for _ in 0..round % 10 {
+                for _ in 0..200 {
+                    let k = (next() % t.mask.len() as u64) as usize;
+                    let g = t.group[k] as usize;
+                    if avail >> g & 1 != 0 && t.mask[k] & occ == 0 {
+                        (occ, avail) = (occ | t.mask[k], avail & !(1 << g));
+                        break;
+                    }
+                }
+            }
+            let plain = emch::choose(&t, &ci, occ, avail as u128, Widen::default());
+            for (threshold, levels) in widths {
+                let w = Widen { threshold, levels };
+                let m = emch::candidates(&t, &ci, occ, avail as u128, w, &mut want);
+                let wide = emch::choose(&t, &ci, occ, avail as u128, w);
+                widened += (wide != plain) as u32;
+                differs += (wide.0 != plain.0) as u32;
+                for simd in [false, true] {
+                    if simd && !ci.has_simd() {
+                        continue;
+                    }
+                    let mut slots = Slots { buf: &mut buf, stride, best: 0 };
+                    let n = if simd {
+                        choose_emch::<u64, true>(&t, &ci, occ, avail, w, &mut slots)
+                    } else {
+                        choose_emch::<u64, false>(&t, &ci, occ, avail, w, &mut slots)
+                    };
+                    let at = slots.best * stride;
+                    assert_eq!(n as usize, m, "occupancy {occ:#x}, groups {avail:#x}, {w:?}, simd {simd}");
+                    assert_eq!(buf[at..at + m], want[..m], "occupancy {occ:#x}, groups {avail:#x}, {w:?}");
+                }
+            }
+        }
+        assert!(widened > 200 && differs > 100, "widening changes choices ({widened}, {differs})");
+    }
 
     /// The AVX2 counts and the scalar ones give the same counts and the
     /// same fitting images in the same order, with and without limits.
