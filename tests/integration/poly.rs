@@ -56,10 +56,14 @@ fn variants() -> Vec<(String, PolyConfig)> {
         "x,min-fit@4",
         "mch",
         "emch",
+        "emch+0",
+        "emch+2/2",
+        "emch+1/6",
         "debruijn",
         "bdlx",
         "dlx,bdlx@5,debruijn@2",
         "dlx,mch@5,emch@3,debruijn@2",
+        "dlx,mch@5,emch+3@4,emch@2",
         "dlx:z,debruijn@3",
     ] {
         v.push((format!("schedule {s}"), PolyConfig { schedule: sched(s), ..base() }));
