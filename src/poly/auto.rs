@@ -35,7 +35,8 @@ pub fn schedule(images: &Images) -> Schedule {
         // (docs/poly.md). EMCH is widened (`emch+6`: when the fewest
         // fits among the cells with fewest empty neighbours exceed 6, the
         // next neighbour level is counted too): 42.6 M nodes and 22.3 G
-        // instructions against 51.3 M and 25.1 G (docs/poly.md, round 6).
+        // instructions against 51.3 M and 23.8 G before it, 2.98 s user
+        // against 3.18 s (docs/poly.md, round 6).
         let emch = 8.min(n - 1);
         if n - 1 > emch {
             format!("dlx:min-fit,mch@{},emch+{WIDEN_EMCH}@{emch}", n - 1)
