@@ -4,7 +4,7 @@
 
 use super::model::{CellOrder, Images};
 use super::redundancy::{self, Redundancy, RedundancyMode};
-use super::schedule::{Schedule, ScheduleSpec};
+use super::schedule::{Schedule, ScheduleSpec, Stage, Widen};
 use super::{FitFilter, Plan, PolyConfig, Threshold};
 use crate::ir::Problem;
 
@@ -12,6 +12,9 @@ use crate::ir::Problem;
 pub fn is_flat(images: &Images) -> bool {
     images.dims.contains(&1)
 }
+
+/// The threshold of `auto`'s wider EMCH on 3-D puzzles (`emch+T`).
+const WIDEN_EMCH: u32 = 6;
 
 /// The schedule `auto` picks before the filters run (for a flat puzzle,
 /// [`flat_schedule`] replaces it once the redundancy filter has run).
@@ -29,15 +32,35 @@ pub fn schedule(images: &Images) -> Schedule {
         // little more than a de Bruijn one; with the iterative kernel
         // `emch@8` (51.3 M nodes, 4.65 s) beats `emch@6` (49.4 M, 5.02 s)
         // and `emch@7` (51.0 M, 4.72 s); `emch@9` takes 79.9 M nodes
-        // (docs/poly.md).
+        // (docs/poly.md). EMCH is widened (`emch+6`: when the fewest
+        // fits among the cells with fewest empty neighbours exceed 6, the
+        // next neighbour level is counted too): 42.6 M nodes and 22.3 G
+        // instructions against 51.3 M and 23.8 G before it, 2.98 s user
+        // against 3.18 s (docs/poly.md, round 6).
         let emch = 8.min(n - 1);
         if n - 1 > emch {
-            format!("dlx:min-fit,mch@{},emch@{emch}", n - 1)
+            format!("dlx:min-fit,mch@{},emch+{WIDEN_EMCH}@{emch}", n - 1)
         } else {
-            format!("dlx:min-fit,emch@{emch}")
+            format!("dlx:min-fit,emch+{WIDEN_EMCH}@{emch}")
         }
     };
     Schedule::parse(&text).expect("auto schedules parse")
+}
+
+/// The configuration the piece choice's estimates run under when `auto`'s
+/// `schedule` widens EMCH: the same with plain EMCH (`None` when nothing
+/// is widened or the user gave the schedule). On the Tetris Cube the
+/// estimates under plain EMCH rank the pieces as the real trees do (L
+/// first, both ways); under `emch+6` they put E first, whose tree is 49%
+/// larger (63.4 M nodes against L's 42.6 M; docs/poly.md, round 6).
+pub fn estimate_config(config: &PolyConfig, schedule: &Schedule) -> Option<PolyConfig> {
+    let widened = |s: &Stage| matches!(s, Stage::Emch(w) if w.levels > 0);
+    if !matches!(config.schedule, None | Some(ScheduleSpec::Auto)) || !schedule.stages.iter().any(|(_, s)| widened(s)) {
+        return None;
+    }
+    let plain = |s: &Stage| if widened(s) { Stage::Emch(Widen::default()) } else { s.clone() };
+    let stages = schedule.stages.iter().map(|(t, s)| (*t, plain(s))).collect();
+    Some(PolyConfig { schedule: Some(ScheduleSpec::Fixed(Schedule { stages })), ..config.clone() })
 }
 
 /// The schedule `auto` picks for a flat puzzle once the redundancy filter

@@ -56,7 +56,7 @@ pub struct Knobs {
 pub(super) enum Kind {
     Dlx(usize),
     Mch,
-    Emch,
+    Emch(super::schedule::Widen),
     DeBruijn,
     Bdlx,
 }
@@ -120,7 +120,7 @@ impl<B: Bits> Shared<B> {
                     Kind::Dlx(idx)
                 }
                 Stage::Mch => Kind::Mch,
-                Stage::Emch => Kind::Emch,
+                Stage::Emch(w) => Kind::Emch(*w),
                 Stage::DeBruijn => Kind::DeBruijn,
                 Stage::Bdlx => Kind::Bdlx,
             });
@@ -156,7 +156,9 @@ impl<B: Bits> Shared<B> {
         let has_triggers = knobs.parity_trigger.is_some() || knobs.volume_trigger.is_some();
         let bruijn = (stage_of.contains(&Kind::DeBruijn) && images.groups.len() <= 64)
             .then(|| RootIndex::new(&images, &tables.mask, BRUIJN_WINDOW));
-        let cover = (stage_of.contains(&Kind::Mch) || stage_of.contains(&Kind::Emch))
+        let cover = stage_of
+            .iter()
+            .any(|k| matches!(k, Kind::Mch | Kind::Emch(_)))
             .then(|| CoverIndex::new(&images, &tables.mask));
         let multi = images.groups.iter().any(|g| g.count > 1);
         let live = stage_of.contains(&Kind::Bdlx).then(|| LiveSource::new(&images, &tables));

@@ -253,6 +253,12 @@ impl<'a> PolyEngine<'a> {
         if chosen.mirror || auto::is_flat(engine.images()) {
             return Ok(engine);
         }
+        let chosen_piece = chosen.piece.clone();
+        // The estimates run plain EMCH; a widened winner is built again.
+        let (wide, engine, plain) = match auto::estimate_config(config, &engine.plan.schedule) {
+            Some(plain) => (Some(engine), Self::build(problem, &plain)?, plain),
+            None => (None, engine, config.clone()),
+        };
         let screen = |e: &PolyEngine<'_>| {
             let mut probes = Probes::new(1);
             e.runner.probe(&mut probes, PIECE_SCREEN_PROBES);
@@ -269,16 +275,17 @@ impl<'a> PolyEngine<'a> {
             .images()
             .groups
             .iter()
-            .filter(|g| g.count == 1 && g.name != chosen.piece)
+            .filter(|g| g.count == 1 && g.name != chosen_piece)
             .map(|g| g.names[0].clone())
             .collect();
-        let build = |name: &String| {
+        let build_with = |name: &String, config: &PolyConfig| {
             let cfg = PolyConfig {
                 redundancy: Some(RedundancyMode::Rotations { piece: Some(name.clone()) }),
                 ..config.clone()
             };
             Self::build(problem, &cfg).ok()
         };
+        let build = |name: &String| build_with(name, &plain);
         // Every other candidate is screened (on `threads` threads when
         // asked), keeping the engines of the best few; `(estimate,
         // candidate)` orders them, so ties go to the earlier candidate and
@@ -338,7 +345,11 @@ impl<'a> PolyEngine<'a> {
             None => finalists.into_iter().map(estimate_full).collect(),
         };
         let best = keep_best(ranked).into_iter().next().expect("the static choice is a candidate");
-        Ok(best.2)
+        match (wide, best.1) {
+            (None, _) => Ok(best.2),
+            (Some(engine), 0) => Ok(engine),
+            (Some(_), i) => build_with(&names[i - 1], config).ok_or_else(|| "the chosen piece no longer builds".into()),
+        }
     }
 
     /// [`PolyEngine::new`] with the redundancy filter's static choice.

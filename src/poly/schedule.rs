@@ -7,7 +7,8 @@
 //! ```text
 //! schedule  := "auto" | stage ("," stage)*
 //! stage     := body ["@" N]                 N = remaining pieces, N >= 1
-//! body      := "dlx" [":" heuristic] | heuristic | "bdlx" | "mch" | "emch" | "debruijn"
+//! body      := "dlx" [":" heuristic] | heuristic | "bdlx" | "mch" | emch | "debruijn"
+//! emch      := "emch" ["+" T ["/" L]]        T >= 0, L = 1..6 (default 1)
 //! heuristic := "min-fit" | "f" | "x" | "y" | "z" | "X" | "Y" | "Z" | "R" | "a@" DEG
 //! ```
 //!
@@ -21,6 +22,11 @@
 //! angular heuristic starting at `DEG` degrees; its threshold follows it:
 //! `a@160@35`. DLX stages must all come before the bit-field engines (DLX
 //! hands its state over to them, never back).
+//!
+//! `emch+T/L` is *wider* EMCH: when the fewest fits among the cells with
+//! the fewest empty neighbours exceed `T`, the cells of up to `L` further
+//! (non-empty) neighbour levels are counted too, while the best count stays
+//! above `T` (see [`Widen`]); `emch+T` is `emch+T/1`, `emch+T/6` every level.
 
 use crate::dlx::Heuristic;
 use std::fmt;
@@ -33,14 +39,29 @@ pub enum Stage {
     /// Most constrained hole: exact fit counts (early exit) at every hole.
     Mch,
     /// Estimated MCH: exact counts only at the holes with fewest free
-    /// neighbours.
-    Emch,
+    /// neighbours (and, widened, at further neighbour levels).
+    Emch(Widen),
     /// de Bruijn: fill the first empty cell in the engines' cell order.
     DeBruijn,
     /// DLX's min-fit choice (the hole or piece with the fewest fitting
     /// images) on bit fields: per depth an array of the images that still
     /// fit, with bit-sliced per-cell counts, instead of dancing links.
     Bdlx,
+}
+
+/// How far EMCH looks past the cells with the fewest empty neighbours.
+///
+/// With `levels == 0` (plain EMCH) only those cells are counted. Otherwise,
+/// while the best count is above `threshold`, the cells of the next
+/// non-empty neighbour level are counted too (in cell order; only strictly
+/// fewer fits win), up to `levels` further levels. Ties thus go to the
+/// level with fewer empty neighbours, then to the lower cell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Widen {
+    /// Count further levels only while the best count is above this.
+    pub threshold: u32,
+    /// How many further neighbour levels may be counted (0: plain EMCH; 6: all).
+    pub levels: u8,
 }
 
 impl Stage {
@@ -55,7 +76,9 @@ impl fmt::Display for Stage {
         match self {
             Stage::Dlx(h) => write!(f, "dlx:{h}"),
             Stage::Mch => f.write_str("mch"),
-            Stage::Emch => f.write_str("emch"),
+            Stage::Emch(w) if w.levels == 0 => f.write_str("emch"),
+            Stage::Emch(w) if w.levels == 1 => write!(f, "emch+{}", w.threshold),
+            Stage::Emch(w) => write!(f, "emch+{}/{}", w.threshold, w.levels),
             Stage::DeBruijn => f.write_str("debruijn"),
             Stage::Bdlx => f.write_str("bdlx"),
         }
@@ -204,11 +227,20 @@ fn split_threshold(token: &str) -> Result<(&str, Option<u32>), String> {
 fn parse_body(body: &str) -> Result<Stage, String> {
     match body {
         "mch" => return Ok(Stage::Mch),
-        "emch" => return Ok(Stage::Emch),
+        "emch" => return Ok(Stage::Emch(Widen::default())),
         "debruijn" => return Ok(Stage::DeBruijn),
         "bdlx" => return Ok(Stage::Bdlx),
         "dlx" => return Ok(Stage::Dlx(Heuristic::MinFit)),
         _ => {}
+    }
+    if let Some(wide) = body.strip_prefix("emch+") {
+        let (t, l) = wide.split_once('/').unwrap_or((wide, "1"));
+        let threshold = t.parse().map_err(|_| format!("`{t}` is not a fit-count threshold (emch+T/L)"))?;
+        let levels = match l.parse::<u8>() {
+            Ok(l @ 1..=6) => l,
+            _ => return Err(format!("`{l}` is not a number of further neighbour levels, 1 to 6 (emch+T/L)")),
+        };
+        return Ok(Stage::Emch(Widen { threshold, levels }));
     }
     let h = body.strip_prefix("dlx:").unwrap_or(body);
     Heuristic::parse(h).map(Stage::Dlx).map_err(|e| {
@@ -232,7 +264,7 @@ mod tests {
         assert_eq!(s.stage_for(100), &Stage::Dlx(Heuristic::MinFit));
         assert_eq!(s.stage_for(11), &Stage::Mch);
         assert_eq!(s.stage_for(7), &Stage::Mch);
-        assert_eq!(s.stage_for(6), &Stage::Emch);
+        assert_eq!(s.stage_for(6), &Stage::Emch(Widen::default()));
         assert_eq!(s.stage_for(4), &Stage::DeBruijn);
         assert_eq!(s.stage_for(1), &Stage::DeBruijn);
         assert_eq!(s.to_string(), "dlx:min-fit@12,mch@11,emch@6,debruijn@4");
@@ -248,6 +280,18 @@ mod tests {
         let s = Schedule::parse("dlx:a@160@35,min-fit@15").unwrap();
         assert_eq!(s.stages[0].0, Some(35));
         assert!(matches!(ScheduleSpec::parse(" auto "), Ok(ScheduleSpec::Auto)));
+    }
+
+    #[test]
+    fn wider_emch() {
+        let s = Schedule::parse("dlx,mch@11,emch+2@8,emch+0/6@4,emch@2").unwrap();
+        assert_eq!(s.stage_for(8), &Stage::Emch(Widen { threshold: 2, levels: 1 }));
+        assert_eq!(s.stage_for(4), &Stage::Emch(Widen { threshold: 0, levels: 6 }));
+        assert_eq!(s.stage_for(2), &Stage::Emch(Widen::default()));
+        assert_eq!(s.to_string(), "dlx:min-fit,mch@11,emch+2@8,emch+0/6@4,emch@2");
+        for bad in ["emch+", "emch+x", "emch+1/0", "emch+1/7", "emch+1/"] {
+            assert_eq!(Schedule::parse(bad).unwrap_err().token, bad);
+        }
     }
 
     #[test]

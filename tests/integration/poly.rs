@@ -56,10 +56,14 @@ fn variants() -> Vec<(String, PolyConfig)> {
         "x,min-fit@4",
         "mch",
         "emch",
+        "emch+0",
+        "emch+2/2",
+        "emch+1/6",
         "debruijn",
         "bdlx",
         "dlx,bdlx@5,debruijn@2",
         "dlx,mch@5,emch@3,debruijn@2",
+        "dlx,mch@5,emch+3@4,emch@2",
         "dlx:z,debruijn@3",
     ] {
         v.push((format!("schedule {s}"), PolyConfig { schedule: sched(s), ..base() }));
@@ -435,6 +439,12 @@ fn bad_settings_are_errors() {
 fn tetris_cube_hybrid() {
     let inst = load("tetriscube_def.txt");
     assert_eq!(counts(&inst, "poly", base(), Equivalence::Rotations), (9839, 236136));
+    // `auto` widens EMCH, and its piece choice (estimated under plain
+    // EMCH) still constrains L; plain EMCH gives the same counts.
+    let engine = backend::make("poly", &inst, &BackendConfig { poly: base(), ..BackendConfig::default() }).unwrap();
+    assert!(engine.describe().starts_with("poly dlx:min-fit,mch@11,emch+6@8, rotational redundancy on L"));
+    let plain = PolyConfig { schedule: sched("dlx:min-fit,mch@11,emch@8"), ..base() };
+    assert_eq!(counts(&inst, "poly", plain, Equivalence::Rotations), (9839, 236136));
     let westen = PolyConfig {
         redundancy: Some(RedundancyMode::parse("rot:L").unwrap()),
         schedule: sched("dlx:min-fit,mch@11,emch@6,debruijn@4"),

@@ -62,7 +62,7 @@ impl<B: Bits> Walker<'_, B> {
                 (true, true) => self.debruijn_kernel::<true, true>(visit),
             };
         }
-        if matches!(kind, Kind::Mch | Kind::Emch) && s.images.groups.len() <= 64 {
+        if matches!(kind, Kind::Mch | Kind::Emch(_)) && s.images.groups.len() <= 64 {
             let multi = s.multi || self.lo_mask & self.avail != 0;
             return match (s.has_triggers, multi) {
                 (false, false) => self.hole_kernel::<false, false>(visit),
@@ -97,7 +97,9 @@ impl<B: Bits> Walker<'_, B> {
         let out = &mut self.cand[base..base + s.stride];
         let n = match kind {
             Kind::Mch => mch::candidates(t, s.cover.as_ref().expect("MCH has a cover index"), occ, self.avail, out),
-            Kind::Emch => emch::candidates(t, s.cover.as_ref().expect("EMCH has a cover index"), occ, self.avail, out),
+            Kind::Emch(w) => {
+                emch::candidates(t, s.cover.as_ref().expect("EMCH has a cover index"), occ, self.avail, w, out)
+            }
             Kind::Bdlx => bdlx::candidates(t, occ, &self.left, self.avail, &self.lo, out),
             _ => unreachable!("DLX and de Bruijn are handled above"),
         };
@@ -163,8 +165,8 @@ impl<B: Bits> Walker<'_, B> {
             _ => match kind {
                 Kind::DeBruijn => debruijn::candidates(t, occ, avail, out),
                 Kind::Mch => mch::candidates(t, self.s.cover.as_ref().expect("MCH has a cover index"), occ, avail, out),
-                Kind::Emch => {
-                    emch::candidates(t, self.s.cover.as_ref().expect("EMCH has a cover index"), occ, avail, out)
+                Kind::Emch(w) => {
+                    emch::candidates(t, self.s.cover.as_ref().expect("EMCH has a cover index"), occ, avail, w, out)
                 }
                 Kind::Bdlx => bdlx::candidates(t, occ, &self.left, avail, &self.lo, out),
                 Kind::Dlx(_) => unreachable!("DLX nodes go through dlx_node"),
