@@ -33,23 +33,6 @@ use super::state::State;
 
 mod queries;
 mod trail;
-mod words;
-
-use words::{common_bits, fell_to_zero};
-
-/// [`Domains::bulk_cut`] recounts a cell from the options it keeps when
-/// it loses more than this many options and more than half its domain.
-const BULK_MIN: u32 = 8;
-
-/// The same for a drain (its pending set), which is counted first (a
-/// `popcnt` per word, skipped for domains this small): below it the count
-/// and the recount's fixed cost (the counter block) outweigh the options
-/// saved (8: +4% instructions on set-2 6x6; 24 and 32 the best of 8, 16,
-/// 24, 32, 48 on the five targets).
-const DRAIN_BULK_MIN: u32 = 24;
-
-/// `sel` of [`Domains::bulk_cut`] meaning "the cell's pending set".
-const PENDING: usize = usize::MAX;
 
 /// Bits set in a nibble (`count_ones` is a long sequence without the
 /// `popcnt` target feature).
@@ -143,11 +126,6 @@ pub(crate) struct Domains {
     queued: Vec<bool>,
     /// Options removed (statistics).
     pub removed: u64,
-    /// Drains done by [`Domains::bulk_cut`] (tests: the path is exercised).
-    #[cfg(test)]
-    pub bulk_drains: u64,
-    /// The CPU has `popcnt` (see [`common_bits`]).
-    popcnt: bool,
 }
 
 impl Domains {
@@ -208,12 +186,6 @@ impl Domains {
             head: 0,
             queued: vec![false; m.n_cells],
             removed: 0,
-            #[cfg(test)]
-            bulk_drains: 0,
-            #[cfg(target_arch = "x86_64")]
-            popcnt: std::arch::is_x86_feature_detected!("popcnt"),
-            #[cfg(not(target_arch = "x86_64"))]
-            popcnt: false,
         }
     }
 
@@ -435,19 +407,6 @@ impl Domains {
         let mut touched = false;
         let mut lost = [0u64; 4];
         assert!((c + 1) * w <= self.dom.len() && self.pend.len() == self.dom.len());
-        // A pending set that takes most of the domain (a tenth of the
-        // drains remove two fifths of all options) is cheaper to recount
-        // from what the cell keeps, as a learned side is.
-        if self.size[c] > DRAIN_BULK_MIN {
-            let gone = common_bits(&self.dom[c * w..(c + 1) * w], &self.pend[c * w..(c + 1) * w], self.popcnt);
-            if gone > DRAIN_BULK_MIN && 2 * gone > self.size[c] {
-                #[cfg(test)]
-                {
-                    self.bulk_drains += 1;
-                }
-                return self.bulk_cut(m, st, c, PENDING, gone);
-            }
-        }
         for i in 0..w {
             // SAFETY: in bounds by the assertion above.
             let bits = unsafe {
@@ -485,7 +444,7 @@ impl Domains {
         if gone == 0 {
             return true;
         }
-        if gone > BULK_MIN && 2 * gone > self.size[c] {
+        if gone > 8 && 2 * gone > self.size[c] {
             return self.bulk_cut(m, st, c, sel, gone);
         }
         for i in 0..w {
@@ -497,9 +456,7 @@ impl Domains {
         true
     }
 
-    /// [`Domains::keep_sel`] (`sel`: the side colour learned) or
-    /// [`Domains::drain`] (`sel == PENDING`: the cell loses its pending set,
-    /// which is emptied) when it removes most of the domain (`gone`
+    /// [`Domains::keep_sel`] when it removes most of the domain (`gone`
     /// options): the counters
     /// are recomputed from the options kept (fewer than those removed), and
     /// the colours that lost their last support are found by comparing
@@ -511,11 +468,9 @@ impl Domains {
         self.touch_tiles();
         let mut fail = false;
         let mut cnt = [0u16; 256];
-        assert!((c + 1) * w <= self.dom.len() && self.pend.len() == self.dom.len() && k <= cnt.len());
         for i in 0..w {
             let d = self.dom[c * w + i];
-            let kept =
-                if sel == PENDING { d & !std::mem::take(&mut self.pend[c * w + i]) } else { d & self.sup[sel * w + i] };
+            let kept = d & self.sup[sel * w + i];
             let bits = d & !kept;
             if bits != 0 {
                 self.dom[c * w + i] = kept;
@@ -525,27 +480,13 @@ impl Domains {
             while kept != 0 {
                 let o = i * 64 + kept.trailing_zeros() as usize;
                 kept &= kept - 1;
-                debug_assert!(o < self.off.len());
-                // SAFETY: `o` is an option of the domain (`off` has one
-                // entry per option) and `off` holds counter indices below
-                // `4 * stride = k <= cnt.len()` (asserted above).
-                unsafe {
-                    for x in *self.off.get_unchecked(o) {
-                        *cnt.get_unchecked_mut(x as usize) += 1;
-                    }
+                for x in self.off[o] {
+                    cnt[x as usize] += 1;
                 }
             }
         }
         self.size[c] -= gone;
         self.removed += gone as u64;
-        if k <= 64 {
-            // The colours whose counter fell to zero, by counter index, as
-            // `strip` reports them (a compare loop with no branch).
-            let lost = fell_to_zero(&self.cnt[c * k..(c + 1) * k], &cnt[..k]);
-            self.cnt[c * k..(c + 1) * k].copy_from_slice(&cnt[..k]);
-            self.lost(m, st, c, &[lost, 0, 0, 0]);
-            return !fail && self.size[c] > 0;
-        }
         for s in 0..4 {
             let nbr = m.nbr[c][s];
             if nbr == NONE || st.tile_at[nbr as usize] != NONE {
