@@ -190,14 +190,19 @@ fn choose_mch<B: Bits, const SIMD: bool>(
     best
 }
 
-/// EMCH's choice (as [`super::emch::candidates`]), widened by `w`.
+/// EMCH's choice (as [`super::emch::candidates`]), widened by `widen_of()`.
+///
+/// The widening is read only after the first pass: held in registers
+/// across that pass's count loop, it pushed the loop's constants and the
+/// cover row out of registers (reloaded for every group: +5% instructions
+/// for plain EMCH on the Tetris Cube, docs/poly.md "Round 6").
 #[inline(always)]
 fn choose_emch<B: Bits, const SIMD: bool>(
     t: &Tables<B>,
     ci: &CoverIndex<B>,
     occ: B,
     avail: u64,
-    w: Widen,
+    widen_of: impl FnOnce() -> Widen,
     slots: &mut Slots<'_>,
 ) -> u32 {
     let free = occ.not();
@@ -205,6 +210,7 @@ fn choose_emch<B: Bits, const SIMD: bool>(
         u32::MAX => return 0,
         n => n,
     };
+    let w = widen_of();
     if w.levels == 0 || best <= w.threshold {
         return best;
     }
@@ -262,32 +268,42 @@ impl<B: Bits> Walker<'_, B> {
     ) -> Result<(), Stop> {
         #[cfg(target_arch = "x86_64")]
         if self.s.cover.as_ref().is_some_and(|ci| ci.has_simd()) {
+            let wide = self.s.stage_of.iter().any(|k| matches!(k, Kind::Emch(w) if w.levels > 0));
             // SAFETY: the index has its AVX2 arrays only when the processor
             // has AVX2.
-            return unsafe { self.hole_loop_avx2::<TRIG, MULTI>(visit) };
+            return unsafe {
+                if wide {
+                    self.hole_loop_avx2::<TRIG, MULTI, true>(visit)
+                } else {
+                    self.hole_loop_avx2::<TRIG, MULTI, false>(visit)
+                }
+            };
         }
-        self.hole_loop::<TRIG, MULTI, false>(visit)
+        self.hole_loop::<TRIG, MULTI, false, true>(visit)
     }
 
     /// [`Walker::hole_loop`] compiled for AVX2 (and the bit instructions
-    /// that come with it), with the AVX2 counts.
+    /// that come with it), with the AVX2 counts. `WIDE`: some EMCH stage
+    /// is widened (a copy without the widening keeps plain EMCH's count
+    /// loop as tight as before it: docs/poly.md "Round 6").
     ///
     /// # Safety
     /// The processor has AVX2, BMI1, BMI2, POPCNT and LZCNT, and the cover
     /// index has its AVX2 arrays.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn hole_loop_avx2<const TRIG: bool, const MULTI: bool>(
+    unsafe fn hole_loop_avx2<const TRIG: bool, const MULTI: bool, const WIDE: bool>(
         &mut self,
         visit: &mut super::hybrid::Visit<'_>,
     ) -> Result<(), Stop> {
-        self.hole_loop::<TRIG, MULTI, true>(visit)
+        self.hole_loop::<TRIG, MULTI, true, WIDE>(visit)
     }
 
     /// The loop itself; `SIMD`: count with AVX2 (only from
-    /// [`Walker::hole_loop_avx2`]).
+    /// [`Walker::hole_loop_avx2`]); without `WIDE`, every EMCH stage is
+    /// plain.
     #[inline(always)]
-    fn hole_loop<const TRIG: bool, const MULTI: bool, const SIMD: bool>(
+    fn hole_loop<const TRIG: bool, const MULTI: bool, const SIMD: bool, const WIDE: bool>(
         &mut self,
         visit: &mut super::hybrid::Visit<'_>,
     ) -> Result<(), Stop> {
@@ -380,7 +396,13 @@ impl<B: Bits> Walker<'_, B> {
                 let at = 2 * stride * d;
                 let mut slots = Slots { buf: &mut buf[at..at + 2 * stride], stride, best: 0 };
                 let n = match get!(s.stage_of, n_left as usize) {
-                    Kind::Emch(w) => choose_emch::<B, SIMD>(t, ci, occ, avail, w, &mut slots),
+                    Kind::Emch(_) => {
+                        let widen_of = || match get!(s.stage_of, n_left as usize) {
+                            Kind::Emch(w) if WIDE => w,
+                            _ => Widen::default(),
+                        };
+                        choose_emch::<B, SIMD>(t, ci, occ, avail, widen_of, &mut slots)
+                    }
                     _ => choose_mch::<B, SIMD>(t, ci, occ, avail, &mut slots),
                 };
                 let next = (at + slots.best * stride) as u32;

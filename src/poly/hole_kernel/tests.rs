@@ -50,9 +50,9 @@ fn emch_choice_equals_reference() {
                 }
                 let mut slots = Slots { buf: &mut buf, stride, best: 0 };
                 let n = if simd {
-                    choose_emch::<u64, true>(&t, &ci, occ, avail, w, &mut slots)
+                    choose_emch::<u64, true>(&t, &ci, occ, avail, || w, &mut slots)
                 } else {
-                    choose_emch::<u64, false>(&t, &ci, occ, avail, w, &mut slots)
+                    choose_emch::<u64, false>(&t, &ci, occ, avail, || w, &mut slots)
                 };
                 let at = slots.best * stride;
                 assert_eq!(n as usize, m, "occupancy {occ:#x}, groups {avail:#x}, {w:?}, simd {simd}");
