@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Build a profile-guided (PGO) release binary of emx: target/pgo/emx.
 #
-#   scripts/pgo-build.sh            # portable binary (baseline x86-64, like `cargo build --release`)
-#   scripts/pgo-build.sh --native   # also -C target-cpu=native: target/pgo/emx-native (this CPU only)
-#   scripts/pgo-build.sh --cpu=x86-64-v3   # any -C target-cpu: target/pgo/emx-x86-64-v3
+#   benches/pgo-build.sh            # portable binary (baseline x86-64, like `cargo build --release`)
+#   benches/pgo-build.sh --native   # also -C target-cpu=native: target/pgo/emx-native (this CPU only)
+#   benches/pgo-build.sh --cpu=x86-64-v3   # any -C target-cpu: target/pgo/emx-x86-64-v3
 #
 # Steps: find (or apt-get install) an llvm-profdata whose LLVM major matches
 # rustc's; build an instrumented emx in target/pgo/instrumented; run the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Time emx binaries against each other on the figures of docs/build.md.
 #
-#   scripts/pgo-compare.sh [-n RUNS] [-s SET] BIN_A BIN_B [BIN_C ...]
+#   benches/pgo-compare.sh [-n RUNS] [-s SET] BIN_A BIN_B [BIN_C ...]
 #
 # SET is `main` (the instances of the speed targets, issues 3 and 5) or
 # `heldout` (instances the PGO training never sees: the over-fitting check).
