@@ -235,11 +235,12 @@ const PIECE_MIN_NODES: f64 = 1e6;
 impl<'a> PolyEngine<'a> {
     /// Prepares the engine for a polycube problem.
     ///
-    /// With the automatic redundancy filter on a 3-D puzzle whose box
-    /// symmetries are broken by rotation only, the constrained piece is
-    /// chosen by measurement: the static choice (fewest images) can be far
-    /// from the best (Tetris Cube: G gives 419 M nodes, L 162 M), so every
-    /// uniquely shaped piece that qualifies is tried with a Knuth estimate
+    /// With the automatic redundancy filter on a 3-D puzzle, the
+    /// constrained piece is chosen by measurement: the static choice
+    /// (fewest images) can be far from the best (Tetris Cube, rotations: G
+    /// gives 419 M nodes, L 162 M; solid pentominoes in 2x5x6, rotations
+    /// and reflections: V 5.7 M, X 1.1 M), so every uniquely shaped piece
+    /// that qualifies (under the same symmetries) is tried with a Knuth estimate
     /// (fixed seed, so the choice is reproducible: [`PIECE_SCREEN_PROBES`]
     /// probes for every candidate, [`PIECE_PROBES`] for the best few) and
     /// the one with the smallest estimated tree is kept. Counts do not
@@ -250,10 +251,10 @@ impl<'a> PolyEngine<'a> {
             return Ok(engine);
         }
         let Some(chosen) = engine.redundancy.as_ref() else { return Ok(engine) };
-        if chosen.mirror || auto::is_flat(engine.images()) {
+        if auto::is_flat(engine.images()) {
             return Ok(engine);
         }
-        let chosen_piece = chosen.piece.clone();
+        let (chosen_piece, mirror) = (chosen.piece.clone(), chosen.mirror);
         // The estimates run plain EMCH; a widened winner is built again.
         let (wide, engine, plain) = match auto::estimate_config(config, &engine.plan.schedule) {
             Some(plain) => (Some(engine), Self::build(problem, &plain)?, plain),
@@ -267,7 +268,8 @@ impl<'a> PolyEngine<'a> {
         let probes = screen(&engine);
         let size = probes.nodes();
         if size < PIECE_MIN_NODES {
-            return Ok(engine);
+            // The static choice stays, with `auto`'s own schedule.
+            return Ok(wide.unwrap_or(engine));
         }
         // Candidate 0 is the static choice, candidate `i > 0` constrains
         // piece `names[i - 1]`.
@@ -279,10 +281,10 @@ impl<'a> PolyEngine<'a> {
             .map(|g| g.names[0].clone())
             .collect();
         let build_with = |name: &String, config: &PolyConfig| {
-            let cfg = PolyConfig {
-                redundancy: Some(RedundancyMode::Rotations { piece: Some(name.clone()) }),
-                ..config.clone()
-            };
+            let piece = Some(name.clone());
+            let redundancy =
+                if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } };
+            let cfg = PolyConfig { redundancy: Some(redundancy), ..config.clone() };
             Self::build(problem, &cfg).ok()
         };
         let build = |name: &String| build_with(name, &plain);
