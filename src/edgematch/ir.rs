@@ -125,6 +125,22 @@ pub fn board_of(puzzle: &EdgePuzzle, problem: &Problem, options: &[OptionId]) ->
     board
 }
 
+/// The options of a full board (`None` if a cell is empty or holds a
+/// placement the IR does not have, e.g. against a clue).
+pub fn options_of(puzzle: &EdgePuzzle, problem: &Problem, board: &Board) -> Option<Vec<OptionId>> {
+    let index = option_index(puzzle, problem);
+    board
+        .cells
+        .iter()
+        .enumerate()
+        .map(|(cell, p)| {
+            let p = (*p)?;
+            let colours = puzzle.tiles.get(p.tile as usize)?.rotated(p.rotation);
+            index.get(&(p.tile, cell as u32, colours)).copied()
+        })
+        .collect()
+}
+
 /// Option id of each `(tile, cell, colours as placed)`.
 fn option_index(puzzle: &EdgePuzzle, problem: &Problem) -> HashMap<(u32, u32, [u16; 4]), OptionId> {
     let geo = problem.geometry.as_ref().expect("edge-matching IR has geometry");

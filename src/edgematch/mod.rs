@@ -14,6 +14,7 @@ pub mod generate;
 pub mod ir;
 pub mod scan;
 pub mod score;
+pub mod split;
 
 pub use board::{Board, BoardError, Placed, Score};
 
@@ -51,7 +52,7 @@ impl Tile {
 }
 
 /// A tile fixed in advance (Eternity II's clue pieces).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Clue {
     /// 0-based tile index.
     pub tile: usize,

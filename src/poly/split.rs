@@ -135,7 +135,8 @@ pub struct PartResult {
     pub found: u64,
     /// Whether the part's search finished.
     pub complete: bool,
-    /// Solutions, when solved with `--all`.
+    /// Solutions: all of them when solved with `--all` (a count lists its
+    /// first solution only).
     #[serde(default)]
     pub solution_list: Option<Vec<Vec<PlacedPiece>>>,
 }
@@ -176,7 +177,9 @@ pub fn merge(
     let mut merged = Merged { parts: results.len(), complete: results.iter().all(|r| r.complete), ..Merged::default() };
     merged.fixed_box = manifest.found.iter().map(|f| f.weight).sum::<u64>()
         + manifest.parts.iter().zip(results).map(|(p, r)| p.weight * r.found).sum::<u64>();
-    if results.iter().any(|r| r.solution_list.is_none()) {
+    // A count-mode result lists only its first solution: only complete
+    // lists are rebuilt.
+    if !results.iter().all(|r| r.solution_list.as_ref().is_some_and(|l| l.len() as u64 == r.found)) {
         return Ok(merged);
     }
     let group_of: HashMap<&str, u32> =

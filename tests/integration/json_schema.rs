@@ -94,6 +94,18 @@ fn every_command_matches_its_documentation() {
     let split_dir = split_dir.to_str().unwrap();
     check("emx split", &run_json(&["split", soma, "--depth", "1", "--out", split_dir, "--format", "json"]));
     std::fs::remove_dir_all(split_dir).ok();
+    let edge_split = run_json(&["split", e3, "--depth", "2", "--out", split_dir, "--format", "json"]);
+    check("emx split (edge matching)", &edge_split);
+    for part in std::fs::read_dir(split_dir).unwrap().flatten() {
+        let path = part.path();
+        if path.extension().is_some_and(|e| e == "txt") {
+            let r = run_json(&["solve", path.to_str().unwrap(), "--format", "json", "--all"]);
+            std::fs::write(path.with_extension("json"), format!("{r}\n")).unwrap();
+        }
+    }
+    let manifest = format!("{split_dir}/manifest.json");
+    check("emx merge (edge matching)", &run_json(&["merge", &manifest, "--format", "json"]));
+    std::fs::remove_dir_all(split_dir).ok();
     let p5 = "instances/edgematch/brendan_set2/pieces_05x05.txt";
     check("emx optimize", &run_json(&["optimize", p5, "--time", "0.2", "--format", "json"]));
 

@@ -9,6 +9,7 @@ mod edgematch_errors;
 mod edgematch_formats;
 mod edgematch_generate;
 mod edgematch_score;
+mod edgematch_split;
 mod encoders;
 mod fuzz_regressions;
 mod huge_inputs;

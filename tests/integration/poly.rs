@@ -545,6 +545,29 @@ mod cli {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// Count-mode part results list only their first solution: the merge
+    /// adds the counts and claims no classes (it used to count the classes
+    /// of those first solutions: 20 for Soma instead of 240).
+    #[test]
+    fn merge_of_counts_claims_no_classes() {
+        let dir = std::env::temp_dir().join(format!("emx-split-count-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let d = dir.to_str().unwrap();
+        let out = emx(&["split", "instances/polycube/somacube_def.txt", "--depth", "2", "--out", d]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+        for p in manifest["parts"].as_array().unwrap() {
+            let file = dir.join(p["file"].as_str().unwrap());
+            let r = emx(&["solve", file.to_str().unwrap(), "--format", "json"]);
+            std::fs::write(file.with_extension("json"), &r.stdout).unwrap();
+        }
+        let v = json(&emx(&["merge", dir.join("manifest.json").to_str().unwrap(), "--format", "json"]));
+        assert_eq!(v["merged"]["fixed_box"], 11520);
+        assert!(v["merged"]["unique_mirror"].is_null() && v["merged"]["unique"].is_null(), "{v}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn flags_act_or_are_rejected() {
         let soma = "instances/polycube/somacube_def.txt";

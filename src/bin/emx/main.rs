@@ -16,6 +16,7 @@ mod sample;
 mod score;
 mod solve;
 mod split;
+mod split_edge;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;

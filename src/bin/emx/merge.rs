@@ -1,7 +1,9 @@
-//! `emx merge`: add up the results of the parts of an `emx split`.
+//! `emx merge`: add up the results of the parts of an `emx split` (polycube
+//! or edge matching, told apart by the manifest's `kind`).
 
 use crate::{Format, EXIT_LIMIT, EXIT_OK};
 use clap::Args;
+use emx::edgematch::split::EdgeManifest;
 use emx::input::{self, InputFormat};
 use emx::poly::split::{merge, Manifest, PartResult};
 use serde_json::json;
@@ -23,20 +25,29 @@ pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
     crate::usage_ensure!(args.format != Format::Svg, "emx merge prints counts: use --format text or json");
     let text =
         std::fs::read_to_string(&args.manifest).map_err(|e| crate::usage_error!("{}: {e}", args.manifest.display()))?;
-    let manifest: Manifest = serde_json::from_str(&text)
-        .map_err(|e| crate::usage_error!("{}: not an emx split manifest: {e}", args.manifest.display()))?;
+    let not_manifest =
+        |e: serde_json::Error| crate::usage_error!("{}: not an emx split manifest: {e}", args.manifest.display());
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(not_manifest)?;
     let dir = args.manifest.parent().map(PathBuf::from).unwrap_or_default();
-    let files: Vec<PathBuf> = if args.results.is_empty() {
-        manifest.parts.iter().map(|p| dir.join(&p.file).with_extension("json")).collect()
-    } else {
+    let files = |parts: Vec<&str>| -> anyhow::Result<Vec<PathBuf>> {
+        if args.results.is_empty() {
+            return Ok(parts.iter().map(|p| dir.join(p).with_extension("json")).collect());
+        }
         crate::usage_ensure!(
-            args.results.len() == manifest.parts.len(),
+            args.results.len() == parts.len(),
             "{} result files for {} parts",
             args.results.len(),
-            manifest.parts.len()
+            parts.len()
         );
-        args.results.clone()
+        Ok(args.results.clone())
     };
+    if value.get("kind").and_then(|k| k.as_str()) == Some(emx::edgematch::split::KIND) {
+        let manifest: EdgeManifest = serde_json::from_value(value).map_err(not_manifest)?;
+        let files = files(manifest.parts.iter().map(|p| p.file.as_str()).collect())?;
+        return crate::split_edge::merge_run(&args, manifest, &files);
+    }
+    let manifest: Manifest = serde_json::from_value(value).map_err(not_manifest)?;
+    let files = files(manifest.parts.iter().map(|p| p.file.as_str()).collect())?;
     let mut results = Vec::with_capacity(files.len());
     for f in &files {
         let t = std::fs::read_to_string(f).map_err(|e| crate::usage_error!("{}: {e}", f.display()))?;

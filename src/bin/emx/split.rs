@@ -1,9 +1,10 @@
-//! `emx split`: cut a polycube search into independent subproblem files.
+//! `emx split`: cut a polycube search or an edge-matching enumeration into
+//! independent subproblem files.
 
 use crate::solve::PolyArgs;
 use crate::{Format, EXIT_OK};
 use clap::Args;
-use emx::input::{self, InputFormat, InstanceKind};
+use emx::input::{self, InstanceKind};
 use emx::poly::redundancy::RedundancyMode;
 use emx::poly::split::{part_text, placed_pieces, write_atomically, Found, Manifest, Part};
 use emx::poly::PolyEngine;
@@ -12,12 +13,13 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct SplitArgs {
-    /// Puzzle file (polycube definition file).
+    /// Puzzle file (polycube definition file, or an edge-matching puzzle).
     pub file: PathBuf,
     /// Which puzzle of a file holding several (1-based).
     #[arg(long, default_value_t = 1)]
     pub puzzle: usize,
-    /// Number of pieces placed in every part (the split depth).
+    /// Number of pieces placed in every part (the split depth); for an
+    /// edge-matching puzzle, the number of cells fixed (row-major).
     #[arg(long, value_name = "D")]
     pub depth: usize,
     /// Output directory (created; default: FILE's stem + `-split`).
@@ -35,8 +37,18 @@ pub fn run(args: SplitArgs) -> anyhow::Result<u8> {
     for flag in ["--threads", "--sample", "--estimate"] {
         crate::usage_ensure!(!args.poly.given().contains(&flag), "{flag} does not apply to emx split");
     }
-    let instance = input::load(&args.file, Some(InputFormat::Polycube), args.puzzle)?;
-    let InstanceKind::Polycube(pc) = &instance.kind else { unreachable!("loaded as polycube") };
+    let instance = input::load(&args.file, None, args.puzzle)?;
+    let pc = match &instance.kind {
+        InstanceKind::Polycube(pc) => pc,
+        InstanceKind::EdgeMatch(em) => {
+            let given = args.poly.given();
+            crate::usage_ensure!(given.is_empty(), "{} does not apply to an edge-matching split", given.join(", "));
+            return crate::split_edge::run(&args, &instance.file, &em.puzzle);
+        }
+        InstanceKind::Cover(_) => {
+            return Err(crate::usage_error!("{}: emx split takes polycube and edge-matching puzzles", instance.file))
+        }
+    };
     let problem = instance.problem();
     let mut config = args.poly.config()?;
     // Rotations only by default, so that merged solution lists give the

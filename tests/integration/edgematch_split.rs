@@ -1,0 +1,85 @@
+//! `emx split` / `emx merge` on edge-matching puzzles: the parts' boards,
+//! weighted, give the puzzle's counts, and merged board lists are verified.
+
+use crate::repo_path;
+use std::process::{Command, Output};
+
+fn emx(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_emx")).args(args).current_dir(repo_path("")).output().unwrap()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// Splits `file`, solves every part with `backend` (`--all` when `all`),
+/// merges; returns the merge's JSON.
+fn split_solve_merge(file: &str, depth: &str, backend: &str, all: bool, tag: &str) -> serde_json::Value {
+    let dir = std::env::temp_dir().join(format!("emx-edge-split-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let out = emx(&["split", file, "--depth", depth, "--out", d, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary = json(&out);
+    assert_eq!(summary["kind"], "edgematch");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let parts = manifest["parts"].as_array().unwrap();
+    assert_eq!(parts.len() as u64, summary["parts"].as_u64().unwrap());
+    assert!(parts.len() > 1);
+    for p in parts {
+        let file = dir.join(p["file"].as_str().unwrap());
+        let mut args = vec!["solve", file.to_str().unwrap(), "--backend", backend, "--format", "json"];
+        if all {
+            args.push("--all");
+        }
+        let r = emx(&args);
+        assert!(matches!(r.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&r.stderr));
+        std::fs::write(file.with_extension("json"), &r.stdout).unwrap();
+    }
+    let m = emx(&["merge", dir.join("manifest.json").to_str().unwrap(), "--format", "json"]);
+    assert_eq!(m.status.code(), Some(0), "{}", String::from_utf8_lossy(&m.stderr));
+    let v = json(&m);
+    let _ = std::fs::remove_dir_all(&dir);
+    v
+}
+
+#[test]
+fn split_parts_add_up_to_the_counts() {
+    // Set-2 6x6: 160 boards, 40 up to rotation; the corner tile is fixed
+    // (weight 4), so the rotation classes are known without board lists.
+    let p6 = "instances/edgematch/brendan_set2/pieces_06x06.txt";
+    let v = split_solve_merge(p6, "3", "scan", false, "count");
+    assert_eq!(v["merged"]["boards"], 160, "{v}");
+    assert_eq!(v["merged"]["unique"], 40, "{v}");
+    assert_eq!(v["merged"]["complete"], true);
+    // With board lists every board is rebuilt and verified.
+    let v = split_solve_merge(p6, "5", "cp", true, "all");
+    assert_eq!((v["merged"]["boards"].as_u64(), v["merged"]["verified"].as_u64()), (Some(160), Some(40)), "{v}");
+    // A rectangle: no corner fixed (weight 1), 5x4 counted twice over by
+    // its two rotations.
+    let p54 = "instances/edgematch/brendan_set2/pieces_05x04.txt";
+    let whole = json(&emx(&["solve", p54, "--format", "json"]));
+    let v = split_solve_merge(p54, "2", "scan", true, "rect");
+    assert_eq!(v["merged"]["boards"], whole["solutions"], "{v}");
+    assert_eq!(v["merged"]["unique"].as_u64().unwrap() * 2, whole["solutions"].as_u64().unwrap(), "{v}");
+}
+
+#[test]
+fn split_errors_are_clear() {
+    let p3 = "instances/edgematch/brendan_set2/pieces_03x03.txt";
+    let dir = std::env::temp_dir().join(format!("emx-edge-split-err-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    for (args, want) in [
+        (vec!["split", p3, "--depth", "9", "--out", d], "--depth must be between 1 and 8"),
+        (vec!["split", p3, "--depth", "0", "--out", d], "--depth must be between 1 and 8"),
+        (vec!["split", p3, "--depth", "2", "--out", d, "--schedule", "debruijn"], "--schedule does not apply"),
+    ] {
+        let out = emx(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    assert!(!dir.exists(), "nothing written on an error");
+}
