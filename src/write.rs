@@ -146,6 +146,23 @@ pub fn text_atomically(path: &Path, guard: &OutputGuard, text: &str) -> io::Resu
     atomically(path, guard, |w| w.write_all(text.as_bytes()))
 }
 
+/// Writes a small `text` to `path` through a temporary file and a rename,
+/// like [`text_atomically`] (never a truncated file under `path`), but
+/// without syncing it to disk: for the many part files of a split, whose
+/// manifest, written last with [`text_atomically`], is the commit point
+/// (one sync per part made a 178 000-part split take 8.5 minutes).
+pub fn small_text_unsynced(path: &Path, text: &str) -> io::Result<()> {
+    let tmp = temp_path(path);
+    unfinished().push(tmp.clone());
+    let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    let mut list = unfinished();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    list.retain(|p| p != &tmp);
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -128,6 +128,12 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     crate::write::text_atomically(path, &crate::write::OutputGuard::default(), text)
 }
 
+/// Writes a part file through a temporary file and a rename, unsynced
+/// (the manifest, written last by [`write_atomically`], commits the split).
+pub fn write_part(path: &Path, text: &str) -> std::io::Result<()> {
+    crate::write::small_text_unsynced(path, text)
+}
+
 /// The result of one part (`emx solve --format json`), as merge reads it.
 #[derive(Clone, Debug, Deserialize)]
 pub struct PartResult {

@@ -6,7 +6,7 @@ use crate::{Format, EXIT_OK};
 use clap::Args;
 use emx::input::{self, InstanceKind};
 use emx::poly::redundancy::RedundancyMode;
-use emx::poly::split::{part_text, placed_pieces, write_atomically, Found, Manifest, Part};
+use emx::poly::split::{part_text, placed_pieces, write_atomically, write_part, Found, Manifest, Part};
 use emx::poly::PolyEngine;
 use emx::search::{Engine, Flow};
 use std::path::PathBuf;
@@ -104,7 +104,7 @@ pub fn run(args: SplitArgs) -> anyhow::Result<u8> {
             args.puzzle,
             args.depth
         );
-        write_atomically(&out.join(&name), &part_text(&pc.puzzle, &placed, &header))?;
+        write_part(&out.join(&name), &part_text(&pc.puzzle, &placed, &header))?;
         manifest.parts.push(Part { file: name, weight: *w, placed });
     }
     write_atomically(&out.join("manifest.json"), &serde_json::to_string_pretty(&manifest)?)?;

@@ -7,7 +7,7 @@ use crate::{Format, EXIT_LIMIT, EXIT_OK};
 use emx::edgematch::split::{merge, part_puzzle, split, EdgeManifest, EdgePart, EdgePartResult, EdgeSplit, KIND};
 use emx::edgematch::EdgePuzzle;
 use emx::frontend::edgematch::write_emx;
-use emx::poly::split::write_atomically;
+use emx::poly::split::{write_atomically, write_part};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -36,7 +36,7 @@ pub fn run(args: &SplitArgs, file: &str, puzzle: &EdgePuzzle) -> anyhow::Result<
             format!("weight {weight}: each board of this part stands for {weight} boards of the puzzle"),
         ];
         let part = part_puzzle(puzzle, fixed, &format!("{}-part-{}", puzzle.name, k + 1));
-        write_atomically(&out.join(&name), &write_emx(&part, &header))?;
+        write_part(&out.join(&name), &write_emx(&part, &header))?;
         manifest.parts.push(EdgePart { file: name, fixed: fixed.clone() });
     }
     let manifest_path = out.join("manifest.json");
