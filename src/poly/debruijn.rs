@@ -74,6 +74,58 @@ pub struct RootIndex<B> {
     /// Whether an empty cell with no empty neighbour is a dead end (no
     /// piece has a single cell).
     prune_single: bool,
+    /// The cells as rows of a flat box, when they are: the single-cell
+    /// check is then a few shifts instead of a walk over the halo.
+    rows: Option<Rows<B>>,
+}
+
+/// A flat box whose cell `c` has exactly the neighbours `c + 1` (if `c`
+/// is in `right`), `c - 1` (if in `left`), `c + width` and `c - width`
+/// (when those are cells): the free cells with a free neighbour are then
+/// `(free >> 1 & right) | (free << 1 & left) | free >> width | free <<
+/// width`, the free set having no bit past the last cell.
+#[derive(Clone, Copy, Debug)]
+struct Rows<B> {
+    right: B,
+    left: B,
+    width: u32,
+}
+
+impl<B: Bits> Rows<B> {
+    /// The row layout of the cells with neighbour lists `nb`, if they have one.
+    fn of(nb: &[Vec<u32>]) -> Option<Self> {
+        let n = nb.len();
+        let width = nb.iter().enumerate().flat_map(|(c, bs)| bs.iter().map(move |&b| b as usize).filter(move |&b| b > c + 1).map(move |b| b - c)).min()?;
+        let (mut right, mut left) = (B::default(), B::default());
+        for (c, bs) in nb.iter().enumerate() {
+            if bs.contains(&(c as u32 + 1)) {
+                right = right.or(B::bit(c));
+            }
+            if c > 0 && bs.contains(&(c as u32 - 1)) {
+                left = left.or(B::bit(c));
+            }
+        }
+        for (c, bs) in nb.iter().enumerate() {
+            let mut want: Vec<usize> = Vec::new();
+            if right.test(c) { want.push(c + 1); }
+            if left.test(c) { want.push(c - 1); }
+            if c + width < n { want.push(c + width); }
+            if c >= width { want.push(c - width); }
+            let mut have: Vec<usize> = bs.iter().map(|&b| b as usize).collect();
+            want.sort_unstable();
+            have.sort_unstable();
+            if want != have {
+                return None;
+            }
+        }
+        Some(Rows { right, left, width: width as u32 })
+    }
+
+    /// The members of `free` with a member of `free` next to them.
+    #[inline(always)]
+    fn with_free_neighbour(&self, free: B) -> B {
+        free.shr(1).and(self.right).or(free.shl(1).and(self.left)).or(free.shr(self.width)).or(free.shl(self.width))
+    }
 }
 
 /// Memory the index may take (bytes); the window narrows to stay below.
@@ -88,6 +140,7 @@ impl<B: Bits> RootIndex<B> {
         let n_groups = images.groups.len();
         let entry = std::mem::size_of::<Entry<B>>();
         let per_key = 8 + 4 * (n_groups + 1);
+        let max_width = std::env::var("EMX_BW").ok().and_then(|v| v.parse().ok()).unwrap_or(max_width);
         let mut width = max_width.min(16);
         let copies = loop {
             let copies: usize = images
@@ -164,7 +217,8 @@ impl<B: Bits> RootIndex<B> {
             })
             .collect();
         let prune_single = images.groups.iter().all(|g| g.size > 1);
-        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single }
+        let rows = if std::env::var("EMX_BITDEAD").is_ok_and(|v| v == "0") { None } else { Rows::of(&nb) };
+        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, rows }
     }
 
     /// Window width in bits.
@@ -289,6 +343,7 @@ impl<B: Bits> Walker<'_, B> {
         let g1 = idx.n_groups + 1;
         let group_of = &s.tables.group[..];
         let halo = &idx.halo[..];
+        let rows = idx.rows;
         // The kernel runs while de Bruijn is the stage; `handover` is the
         // remaining-piece count at which the next stage takes over (0: none).
         let handover = (1..self.n_left).rev().find(|&n| s.stage_of[n as usize] != Kind::DeBruijn).unwrap_or(0);
@@ -356,14 +411,20 @@ impl<B: Bits> Walker<'_, B> {
                         nodes += 1;
                         if idx.prune_single && n_left > 1 {
                             let free = occ.not();
-                            let mut h = unsafe { *halo.get_unchecked(e.img as usize) }.and(free);
-                            let mut dead = false;
-                            while let Some(c) = h.pop_lowest() {
-                                if s.tables.neighbours[c].and(free).is_zero() {
-                                    dead = true;
-                                    break;
+                            let h = unsafe { *halo.get_unchecked(e.img as usize) }.and(free);
+                            let dead = if let Some(rows) = &rows {
+                                !h.andnot(rows.with_free_neighbour(free)).is_zero()
+                            } else {
+                                let mut h = h;
+                                let mut dead = false;
+                                while let Some(c) = h.pop_lowest() {
+                                    if s.tables.neighbours[c].and(free).is_zero() {
+                                        dead = true;
+                                        break;
+                                    }
                                 }
-                            }
+                                dead
+                            };
                             if dead {
                                 occ = occ.andnot(e.mask);
                                 n_left += 1;
