@@ -229,7 +229,7 @@ impl<B: Bits> RootIndex<B> {
     /// The key of the hole `hole` under occupancy `occ`.
     #[inline(always)]
     fn key(&self, occ: &B, hole: usize) -> usize {
-        (hole << self.width) | occ.window(hole + 1, self.width) as usize
+        (hole << self.width) | occ.window_after(hole, self.width) as usize
     }
 }
 
