@@ -95,7 +95,11 @@ impl<B: Bits> Rows<B> {
     /// The row layout of the cells with neighbour lists `nb`, if they have one.
     fn of(nb: &[Vec<u32>]) -> Option<Self> {
         let n = nb.len();
-        let width = nb.iter().enumerate().flat_map(|(c, bs)| bs.iter().map(move |&b| b as usize).filter(move |&b| b > c + 1).map(move |b| b - c)).min()?;
+        let width = nb
+            .iter()
+            .enumerate()
+            .flat_map(|(c, bs)| bs.iter().map(move |&b| b as usize).filter(move |&b| b > c + 1).map(move |b| b - c))
+            .min()?;
         let (mut right, mut left) = (B::default(), B::default());
         for (c, bs) in nb.iter().enumerate() {
             if bs.contains(&(c as u32 + 1)) {
@@ -107,10 +111,18 @@ impl<B: Bits> Rows<B> {
         }
         for (c, bs) in nb.iter().enumerate() {
             let mut want: Vec<usize> = Vec::new();
-            if right.test(c) { want.push(c + 1); }
-            if left.test(c) { want.push(c - 1); }
-            if c + width < n { want.push(c + width); }
-            if c >= width { want.push(c - width); }
+            if right.test(c) {
+                want.push(c + 1);
+            }
+            if left.test(c) {
+                want.push(c - 1);
+            }
+            if c + width < n {
+                want.push(c + width);
+            }
+            if c >= width {
+                want.push(c - width);
+            }
             let mut have: Vec<usize> = bs.iter().map(|&b| b as usize).collect();
             want.sort_unstable();
             have.sort_unstable();
@@ -140,7 +152,6 @@ impl<B: Bits> RootIndex<B> {
         let n_groups = images.groups.len();
         let entry = std::mem::size_of::<Entry<B>>();
         let per_key = 8 + 4 * (n_groups + 1);
-        let max_width = std::env::var("EMX_BW").ok().and_then(|v| v.parse().ok()).unwrap_or(max_width);
         let mut width = max_width.min(16);
         let copies = loop {
             let copies: usize = images
@@ -217,7 +228,7 @@ impl<B: Bits> RootIndex<B> {
             })
             .collect();
         let prune_single = images.groups.iter().all(|g| g.size > 1);
-        let rows = if std::env::var("EMX_BITDEAD").is_ok_and(|v| v == "0") { None } else { Rows::of(&nb) };
+        let rows = Rows::of(&nb);
         RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, rows }
     }
 
@@ -542,5 +553,60 @@ impl<B: Bits> Walker<'_, B> {
         self.nodes = nodes;
         self.depth = base;
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Neighbour lists of the cells of a `w` x `h` x `d` box, `x` fastest,
+    /// without the cells in `holes` (the others renumbered in order).
+    fn grid(w: i32, h: i32, d: i32, holes: &[[i32; 3]]) -> Vec<Vec<u32>> {
+        let cells: Vec<[i32; 3]> = (0..d)
+            .flat_map(|z| (0..h).flat_map(move |y| (0..w).map(move |x| [x, y, z])))
+            .filter(|p| !holes.contains(p))
+            .collect();
+        let at = |p: [i32; 3]| cells.iter().position(|&q| q == p).map(|i| i as u32);
+        cells
+            .iter()
+            .map(|&p| {
+                let mut v = Vec::new();
+                for axis in 0..3 {
+                    for step in [-1, 1] {
+                        let mut q = p;
+                        q[axis] += step;
+                        v.extend(at(q));
+                    }
+                }
+                v
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rows_find_the_free_cells_with_a_free_neighbour() {
+        for (w, h) in [(10, 6), (6, 10), (3, 20), (8, 8), (2, 2)] {
+            let nb = grid(w, h, 1, &[]);
+            let rows = Rows::<u64>::of(&nb).expect("a flat box is rows");
+            let n = nb.len();
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            for _ in 0..200 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let free = x & u64::below(n);
+                let want =
+                    (0..n).filter(|&c| nb[c].iter().any(|&b| free.test(b as usize))).fold(0u64, |m, c| m | 1 << c);
+                assert_eq!(rows.with_free_neighbour(free) & free, want & free, "{w}x{h} free {free:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn rows_refuse_boxes_that_are_not_rows() {
+        assert!(Rows::<u64>::of(&grid(4, 3, 2, &[])).is_none());
+        assert!(Rows::<u64>::of(&grid(8, 8, 1, &[[3, 3, 0], [4, 3, 0], [3, 4, 0], [4, 4, 0]])).is_none());
+        assert!(Rows::<u64>::of(&grid(7, 1, 1, &[])).is_none());
     }
 }

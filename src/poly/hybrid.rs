@@ -207,7 +207,7 @@ impl<B: Bits> Shared<B> {
             frames: vec![Frame::default(); n_left as usize + 1],
             hole_frames: Vec::new(),
             hole_buf: Vec::new(),
-            dead: { let mut d = DeadStates::default(); d.off = std::env::var("EMX_NOMEMO").is_ok(); d },
+            dead: DeadStates::default(),
             probe_memo: HashMap::default(),
             lbuf: Vec::new(),
             lseg: Vec::new(),
