@@ -50,6 +50,11 @@ pub trait Bits: Copy + Eq + Debug + Default + Send + Sync + 'static {
     fn window(&self, from: usize, width: u32) -> u64 {
         (0..width as usize).filter(|&i| from + i < Self::CAPACITY && self.test(from + i)).fold(0, |w, i| w | 1 << i)
     }
+    /// [`Self::window`] from `hole + 1` (`hole < CAPACITY`).
+    #[inline]
+    fn window_after(&self, hole: usize, width: u32) -> u64 {
+        self.window(hole + 1, width)
+    }
     /// A 64-bit digest of the set (equal sets, equal digests).
     fn hash64(&self) -> u64;
     /// Cells `0..64` as a word (bit `i` is cell `i`).
@@ -158,6 +163,11 @@ impl Bits for u64 {
         }
         (self >> from) & ((1u64 << width) - 1)
     }
+    #[inline]
+    fn window_after(&self, hole: usize, width: u32) -> u64 {
+        // Two shifts: `hole + 1` may be 64.
+        ((self >> hole) >> 1) & ((1u64 << width) - 1)
+    }
     primitive_bit_ops!(u64);
 }
 
@@ -177,6 +187,10 @@ impl Bits for u128 {
             return 0;
         }
         ((self >> from) as u64) & ((1u64 << width) - 1)
+    }
+    #[inline]
+    fn window_after(&self, hole: usize, width: u32) -> u64 {
+        (((self >> hole) >> 1) as u64) & ((1u64 << width) - 1)
     }
     primitive_bit_ops!(u128);
 }

@@ -74,6 +74,70 @@ pub struct RootIndex<B> {
     /// Whether an empty cell with no empty neighbour is a dead end (no
     /// piece has a single cell).
     prune_single: bool,
+    /// The cells as rows of a flat box, when they are: the single-cell
+    /// check is then a few shifts instead of a walk over the halo.
+    rows: Option<Rows<B>>,
+}
+
+/// A flat box whose cell `c` has exactly the neighbours `c + 1` (if `c`
+/// is in `right`), `c - 1` (if in `left`), `c + width` and `c - width`
+/// (when those are cells): the free cells with a free neighbour are then
+/// `(free >> 1 & right) | (free << 1 & left) | free >> width | free <<
+/// width`, the free set having no bit past the last cell.
+#[derive(Clone, Copy, Debug)]
+struct Rows<B> {
+    right: B,
+    left: B,
+    width: u32,
+}
+
+impl<B: Bits> Rows<B> {
+    /// The row layout of the cells with neighbour lists `nb`, if they have one.
+    fn of(nb: &[Vec<u32>]) -> Option<Self> {
+        let n = nb.len();
+        let width = nb
+            .iter()
+            .enumerate()
+            .flat_map(|(c, bs)| bs.iter().map(move |&b| b as usize).filter(move |&b| b > c + 1).map(move |b| b - c))
+            .min()?;
+        let (mut right, mut left) = (B::default(), B::default());
+        for (c, bs) in nb.iter().enumerate() {
+            if bs.contains(&(c as u32 + 1)) {
+                right = right.or(B::bit(c));
+            }
+            if c > 0 && bs.contains(&(c as u32 - 1)) {
+                left = left.or(B::bit(c));
+            }
+        }
+        for (c, bs) in nb.iter().enumerate() {
+            let mut want: Vec<usize> = Vec::new();
+            if right.test(c) {
+                want.push(c + 1);
+            }
+            if left.test(c) {
+                want.push(c - 1);
+            }
+            if c + width < n {
+                want.push(c + width);
+            }
+            if c >= width {
+                want.push(c - width);
+            }
+            let mut have: Vec<usize> = bs.iter().map(|&b| b as usize).collect();
+            want.sort_unstable();
+            have.sort_unstable();
+            if want != have {
+                return None;
+            }
+        }
+        Some(Rows { right, left, width: width as u32 })
+    }
+
+    /// The members of `free` with a member of `free` next to them.
+    #[inline(always)]
+    fn with_free_neighbour(&self, free: B) -> B {
+        free.shr(1).and(self.right).or(free.shl(1).and(self.left)).or(free.shr(self.width)).or(free.shl(self.width))
+    }
 }
 
 /// Memory the index may take (bytes); the window narrows to stay below.
@@ -164,7 +228,8 @@ impl<B: Bits> RootIndex<B> {
             })
             .collect();
         let prune_single = images.groups.iter().all(|g| g.size > 1);
-        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single }
+        let rows = Rows::of(&nb);
+        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, rows }
     }
 
     /// Window width in bits.
@@ -175,7 +240,7 @@ impl<B: Bits> RootIndex<B> {
     /// The key of the hole `hole` under occupancy `occ`.
     #[inline(always)]
     fn key(&self, occ: &B, hole: usize) -> usize {
-        (hole << self.width) | occ.window(hole + 1, self.width) as usize
+        (hole << self.width) | occ.window_after(hole, self.width) as usize
     }
 }
 
@@ -289,6 +354,7 @@ impl<B: Bits> Walker<'_, B> {
         let g1 = idx.n_groups + 1;
         let group_of = &s.tables.group[..];
         let halo = &idx.halo[..];
+        let rows = idx.rows;
         // The kernel runs while de Bruijn is the stage; `handover` is the
         // remaining-piece count at which the next stage takes over (0: none).
         let handover = (1..self.n_left).rev().find(|&n| s.stage_of[n as usize] != Kind::DeBruijn).unwrap_or(0);
@@ -356,14 +422,20 @@ impl<B: Bits> Walker<'_, B> {
                         nodes += 1;
                         if idx.prune_single && n_left > 1 {
                             let free = occ.not();
-                            let mut h = unsafe { *halo.get_unchecked(e.img as usize) }.and(free);
-                            let mut dead = false;
-                            while let Some(c) = h.pop_lowest() {
-                                if s.tables.neighbours[c].and(free).is_zero() {
-                                    dead = true;
-                                    break;
+                            let h = unsafe { *halo.get_unchecked(e.img as usize) }.and(free);
+                            let dead = if let Some(rows) = &rows {
+                                !h.andnot(rows.with_free_neighbour(free)).is_zero()
+                            } else {
+                                let mut h = h;
+                                let mut dead = false;
+                                while let Some(c) = h.pop_lowest() {
+                                    if s.tables.neighbours[c].and(free).is_zero() {
+                                        dead = true;
+                                        break;
+                                    }
                                 }
-                            }
+                                dead
+                            };
                             if dead {
                                 occ = occ.andnot(e.mask);
                                 n_left += 1;
@@ -481,5 +553,60 @@ impl<B: Bits> Walker<'_, B> {
         self.nodes = nodes;
         self.depth = base;
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Neighbour lists of the cells of a `w` x `h` x `d` box, `x` fastest,
+    /// without the cells in `holes` (the others renumbered in order).
+    fn grid(w: i32, h: i32, d: i32, holes: &[[i32; 3]]) -> Vec<Vec<u32>> {
+        let cells: Vec<[i32; 3]> = (0..d)
+            .flat_map(|z| (0..h).flat_map(move |y| (0..w).map(move |x| [x, y, z])))
+            .filter(|p| !holes.contains(p))
+            .collect();
+        let at = |p: [i32; 3]| cells.iter().position(|&q| q == p).map(|i| i as u32);
+        cells
+            .iter()
+            .map(|&p| {
+                let mut v = Vec::new();
+                for axis in 0..3 {
+                    for step in [-1, 1] {
+                        let mut q = p;
+                        q[axis] += step;
+                        v.extend(at(q));
+                    }
+                }
+                v
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rows_find_the_free_cells_with_a_free_neighbour() {
+        for (w, h) in [(10, 6), (6, 10), (3, 20), (8, 8), (2, 2)] {
+            let nb = grid(w, h, 1, &[]);
+            let rows = Rows::<u64>::of(&nb).expect("a flat box is rows");
+            let n = nb.len();
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            for _ in 0..200 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let free = x & u64::below(n);
+                let want =
+                    (0..n).filter(|&c| nb[c].iter().any(|&b| free.test(b as usize))).fold(0u64, |m, c| m | 1 << c);
+                assert_eq!(rows.with_free_neighbour(free) & free, want & free, "{w}x{h} free {free:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn rows_refuse_boxes_that_are_not_rows() {
+        assert!(Rows::<u64>::of(&grid(4, 3, 2, &[])).is_none());
+        assert!(Rows::<u64>::of(&grid(8, 8, 1, &[[3, 3, 0], [4, 3, 0], [3, 4, 0], [4, 4, 0]])).is_none());
+        assert!(Rows::<u64>::of(&grid(7, 1, 1, &[])).is_none());
     }
 }
