@@ -47,15 +47,18 @@ pub struct CoverIndex<B> {
     pext: bool,
     /// The entries again as two arrays, masks (as 64-bit words) and image
     /// ids, for the AVX2 counts: filled only when the cells fit in 64 bits
-    /// and the processor has AVX2 (empty otherwise), with [`SIMD_PAD`]
-    /// zero entries after the last so that a block of 4 read from any list
-    /// start stays in bounds.
+    /// and the processor has AVX2 (empty otherwise). Each list is padded
+    /// to a whole number of 4-entry blocks with entries of mask 0 (which
+    /// never fit: the counts test `mask & (occ | cell) == cell`, and every
+    /// image covering the counted cell has its bit), so a block needs no
+    /// tail mask; the lists start at `simd_start` (laid out as `gstart`).
     simd_masks: Vec<u64>,
     simd_ids: Vec<u32>,
+    simd_start: Vec<u32>,
 }
 
-/// Entries after the last in the AVX2 arrays (a block reads 4 from any
-/// entry).
+/// Entries a block of the AVX2 counts may write past the last fitting
+/// image (it writes 4 at the current count).
 pub const SIMD_PAD: usize = 4;
 
 /// Whether the processor has AVX2 and the bit instructions the AVX2
@@ -209,12 +212,34 @@ impl<B: Bits> CoverIndex<B> {
             }
         }
         let pext = B::CAPACITY == 64 && fast_pext();
-        let (mut simd_masks, mut simd_ids) = (Vec::new(), Vec::new());
+        let (mut simd_masks, mut simd_ids, mut simd_start) = (Vec::new(), Vec::new(), Vec::new());
         if B::CAPACITY == 64 && has_avx2() && std::env::var_os("EMX_NO_AVX2").is_none() {
-            simd_masks = entries.iter().map(|e| e.mask.low64()).chain([0; SIMD_PAD]).collect();
-            simd_ids = entries.iter().map(|e| e.img).chain([0; SIMD_PAD]).collect();
+            // The padded starts first, then each array in one pass of
+            // slice copies (this runs for every candidate engine of the
+            // piece choice).
+            simd_start.reserve(gstart.len());
+            let mut len = 0u32;
+            for row in gstart.chunks(n_groups + 1) {
+                for w in row.windows(2) {
+                    simd_start.push(len);
+                    len += (w[1] - w[0]).next_multiple_of(4);
+                }
+                simd_start.push(len);
+            }
+            simd_masks = vec![0u64; len as usize];
+            simd_ids = vec![0u32; len as usize];
+            for (row, at) in gstart.chunks(n_groups + 1).zip(simd_start.chunks(n_groups + 1)) {
+                for (w, &to) in row.windows(2).zip(at) {
+                    let (a, b, to) = (w[0] as usize, w[1] as usize, to as usize);
+                    for ((m, id), e) in
+                        simd_masks[to..to + b - a].iter_mut().zip(&mut simd_ids[to..to + b - a]).zip(&entries[a..b])
+                    {
+                        (*m, *id) = (e.mask.low64(), e.img);
+                    }
+                }
+            }
         }
-        CoverIndex { n_groups, nb, first, groups, gstart, entries, nbmask, pext, simd_masks, simd_ids }
+        CoverIndex { n_groups, nb, first, groups, gstart, entries, nbmask, pext, simd_masks, simd_ids, simd_start }
     }
 
     /// The key of cell `c` under occupancy `occ`.
@@ -273,10 +298,25 @@ impl<B: Bits> CoverIndex<B> {
     }
 
     /// The masks and ids of [`CoverIndex::entries`] as two arrays, each
-    /// with [`SIMD_PAD`] entries more (empty without AVX2).
+    /// list padded to whole blocks of 4 with entries of mask 0 (empty
+    /// without AVX2).
     #[inline(always)]
     pub fn simd_arrays(&self) -> (&[u64], &[u32]) {
         (&self.simd_masks, &self.simd_ids)
+    }
+
+    /// [`CoverIndex::row_unchecked`] in the padded AVX2 arrays: group
+    /// `g`'s list is `simd_arrays()[row[g]..row[g + 1]]`, a multiple of 4
+    /// long.
+    ///
+    /// # Safety
+    /// `key` must come from [`CoverIndex::key`], and the index must have
+    /// its AVX2 arrays.
+    #[inline(always)]
+    pub unsafe fn simd_row_unchecked(&self, key: usize) -> &[u32] {
+        let i = key * (self.n_groups + 1);
+        debug_assert!(i + self.n_groups < self.simd_start.len());
+        self.simd_start.get_unchecked(i..i + self.n_groups + 1)
     }
 
     /// Number of list entries (for reports and tests).

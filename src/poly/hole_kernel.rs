@@ -54,13 +54,17 @@ fn fits_into<B: Bits, const CHUNKED: bool, const SIMD: bool>(
     if gs == 0 {
         return 0;
     }
-    // SAFETY: `key` is a key: its row of list starts is in bounds.
-    let row = unsafe { ci.row_unchecked(key) };
     #[cfg(target_arch = "x86_64")]
     if SIMD {
-        // SAFETY: the caller has AVX2 and the arrays (see above).
-        return unsafe { simd::fits_into::<B, CHUNKED>(ci, row, gs, occ.low64(), limit, out) };
+        // SAFETY: the caller has AVX2 and the arrays (see above); `key` is
+        // a key.
+        return unsafe {
+            let row = ci.simd_row_unchecked(key);
+            simd::fits_into::<B, CHUNKED>(ci, row, gs, occ.low64(), 1u64 << cell, limit, out)
+        };
     }
+    // SAFETY: `key` is a key: its row of list starts is in bounds.
+    let row = unsafe { ci.row_unchecked(key) };
     let entries = ci.entries();
     let mut n = 0usize;
     let out_len = out.len();

@@ -84,7 +84,9 @@ fn simd_counts_equal_scalar_counts() {
     let mut compared = 0;
     for round in 0..400 {
         // Sparse to dense boards, random remaining groups.
-        let occ = next() & next() & if round % 2 == 0 { next() } else { u64::MAX };
+        // (Round 0: the empty board, where only the padding of the AVX2
+        // lists keeps them from fitting.)
+        let occ = if round == 0 { 0 } else { next() & next() & if round % 2 == 0 { next() } else { u64::MAX } };
         let avail = next() & ((1u64 << images.groups.len()) - 1);
         for cell in (0..images.n_cells).filter(|&c| occ >> c & 1 == 0) {
             for limit in [u32::MAX, 1, 2, 5, 17] {
