@@ -16,6 +16,10 @@ pub fn is_flat(images: &Images) -> bool {
 /// The threshold of `auto`'s wider EMCH on 3-D puzzles (`emch+T`).
 const WIDEN_EMCH: u32 = 6;
 
+/// Most free cells for which `auto` runs MCH on a 3-D puzzle (above, EMCH
+/// from the second piece on).
+pub const MCH_MAX_CELLS: usize = 64;
+
 /// The schedule `auto` picks before the filters run (for a flat puzzle,
 /// [`flat_schedule`] replaces it once the redundancy filter has run).
 pub fn schedule(images: &Images) -> Schedule {
@@ -37,7 +41,14 @@ pub fn schedule(images: &Images) -> Schedule {
         // next neighbour level is counted too): 42.6 M nodes and 22.3 G
         // instructions against 51.3 M and 23.8 G before it, 2.98 s user
         // against 3.18 s (docs/poly.md, round 6).
-        let emch = 8.min(n - 1);
+        // Above 64 cells MCH's exact counts at every hole run without
+        // `pext` and AVX2 and cost far more than EMCH's: on Conway's 5x5x5
+        // (125 cells) MCH stages ran at 2.3 M nodes/s against EMCH's
+        // 15 M/s, `dlx:min-fit,emch+6@17` 0.05 s against 0.29 s with
+        // `mch@17,emch+6@8` (round 7, docs/poly.md); at 64 cells and fewer
+        // (Tetris Cube, solid pentominoes) the two cost about the same per
+        // node and MCH's choices save nodes.
+        let emch = if images.n_cells > MCH_MAX_CELLS { n - 1 } else { 8.min(n - 1) };
         if n - 1 > emch {
             format!("dlx:min-fit,mch@{},emch+{WIDEN_EMCH}@{emch}", n - 1)
         } else {
@@ -107,10 +118,18 @@ pub fn flat_schedule(images: &Images, constrained: Option<u16>) -> Schedule {
 /// and 8 (the 8x8 boards and the hexomino box, EMCH far ahead).
 pub const WIDE_FLAT: u32 = 7;
 
+/// Most images for which a wide flat board gets EMCH: its neighbour-keyed
+/// cover lists grow with the images, and on the 108 heptominoes (451 578
+/// images, no solution found either way) they added 3 s of set-up and
+/// 540 MB to de Bruijn's 8 s and 710 MB. The hexomino box has 21 220.
+pub const WIDE_FLAT_MAX_IMAGES: usize = 100_000;
+
 /// Whether a flat puzzle's box has both sides of at least [`WIDE_FLAT`]
-/// cells.
+/// cells (and at most [`WIDE_FLAT_MAX_IMAGES`] images).
 pub fn is_wide_flat(images: &Images) -> bool {
-    is_flat(images) && images.dims.iter().filter(|&&d| d > 1).all(|&d| d >= WIDE_FLAT)
+    is_flat(images)
+        && images.len() <= WIDE_FLAT_MAX_IMAGES
+        && images.dims.iter().filter(|&&d| d > 1).all(|&d| d >= WIDE_FLAT)
 }
 
 /// Most images times piece groups for which `auto` tries every uniquely
