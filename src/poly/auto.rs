@@ -16,6 +16,10 @@ pub fn is_flat(images: &Images) -> bool {
 /// The threshold of `auto`'s wider EMCH on 3-D puzzles (`emch+T`).
 const WIDEN_EMCH: u32 = 6;
 
+/// Most free cells for which `auto` runs MCH on a 3-D puzzle (above, EMCH
+/// from the second piece on).
+pub const MCH_MAX_CELLS: usize = 64;
+
 /// The schedule `auto` picks before the filters run (for a flat puzzle,
 /// [`flat_schedule`] replaces it once the redundancy filter has run).
 pub fn schedule(images: &Images) -> Schedule {
@@ -37,7 +41,14 @@ pub fn schedule(images: &Images) -> Schedule {
         // next neighbour level is counted too): 42.6 M nodes and 22.3 G
         // instructions against 51.3 M and 23.8 G before it, 2.98 s user
         // against 3.18 s (docs/poly.md, round 6).
-        let emch = 8.min(n - 1);
+        // Above 64 cells MCH's exact counts at every hole run without
+        // `pext` and AVX2 and cost far more than EMCH's: on Conway's 5x5x5
+        // (125 cells) MCH stages ran at 2.3 M nodes/s against EMCH's
+        // 15 M/s, `dlx:min-fit,emch+6@17` 0.05 s against 0.29 s with
+        // `mch@17,emch+6@8` (round 7, docs/poly.md); at 64 cells and fewer
+        // (Tetris Cube, solid pentominoes) the two cost about the same per
+        // node and MCH's choices save nodes.
+        let emch = if images.n_cells > MCH_MAX_CELLS { n - 1 } else { 8.min(n - 1) };
         if n - 1 > emch {
             format!("dlx:min-fit,mch@{},emch+{WIDEN_EMCH}@{emch}", n - 1)
         } else {
@@ -67,25 +78,58 @@ pub fn estimate_config(config: &PolyConfig, schedule: &Schedule) -> Option<PolyC
 /// has run (`constrained`: the group it constrained, indexing
 /// `images.groups`).
 ///
-/// DLX places the first piece (its min-fit choice, the constrained piece
-/// when few of its images are left) and de Bruijn the rest only when the
-/// filter confined that piece to the first three quarters of de Bruijn's
-/// order: otherwise de Bruijn fills from the first cell, and must search
-/// every arrangement of the cells before the last place the piece could
-/// go without it. Plain de Bruijn from the start is better everywhere else
-/// because its dead-state cache is shared by the whole search, not split
-/// by the first piece's placements (whole-run instructions, docs/poly.md
-/// round 5: 10x6, X confined to a quadrant: 258 M against 1549 M for plain
-/// de Bruijn; one-sided 30x3, V kept in one of four orientations: 407 M
-/// against 458 M; 12x5 240 M against 471 M; 15x4 71 M against 146 M).
+/// On a wide board (both sides at least [`WIDE_FLAT`] cells) DLX places
+/// the first piece and wider EMCH the rest, as on 3-D puzzles: de Bruijn
+/// fills from the first cell along a frontier as long as the board's short
+/// side, and on a wide board leaves long ragged fronts that EMCH avoids by
+/// going to the most enclosed holes (round 7, docs/poly.md: the 12
+/// pentominoes and the square tetromino in 8x8, X constrained, 5.6 M nodes
+/// and 0.35 s against 21.0 M and 1.2 s; the hexomino box in a diamond, a
+/// first solution in 6811 nodes against none in 100 M). On narrow boxes
+/// de Bruijn wins (12x5 0.28 M nodes against 0.67 M with EMCH; the 10x6
+/// ties, 0.98 M against 0.95 M, and keeps de Bruijn).
+///
+/// Otherwise DLX places the first piece (its min-fit choice, the
+/// constrained piece when few of its images are left) and de Bruijn the
+/// rest only when the filter confined that piece to the first three
+/// quarters of de Bruijn's order: otherwise de Bruijn fills from the first
+/// cell, and must search every arrangement of the cells before the last
+/// place the piece could go without it. Plain de Bruijn from the start is
+/// better everywhere else because its dead-state cache is shared by the
+/// whole search, not split by the first piece's placements (whole-run
+/// instructions, docs/poly.md round 5: 10x6, X confined to a quadrant:
+/// 258 M against 1549 M for plain de Bruijn; one-sided 30x3, V kept in one
+/// of four orientations: 407 M against 458 M; 12x5 240 M against 471 M;
+/// 15x4 71 M against 146 M).
 pub fn flat_schedule(images: &Images, constrained: Option<u16>) -> Schedule {
     let n = images.n_pieces();
-    let text = if n > 2 && constrained.is_some_and(|g| confined(images, g)) {
+    let text = if n > 2 && is_wide_flat(images) {
+        format!("dlx:min-fit,emch+{WIDEN_EMCH}@{}", n - 1)
+    } else if n > 2 && constrained.is_some_and(|g| confined(images, g)) {
         format!("dlx:min-fit,debruijn@{}", n - 1)
     } else {
         "debruijn".to_string()
     };
     Schedule::parse(&text).expect("auto schedules parse")
+}
+
+/// The shortest side (in cells) from which a flat board counts as wide
+/// for [`flat_schedule`]: measured at 6 (the 10x6, a tie: de Bruijn kept)
+/// and 8 (the 8x8 boards and the hexomino box, EMCH far ahead).
+pub const WIDE_FLAT: u32 = 7;
+
+/// Most images for which a wide flat board gets EMCH: its neighbour-keyed
+/// cover lists grow with the images, and on the 108 heptominoes (451 578
+/// images, no solution found either way) they added 3 s of set-up and
+/// 540 MB to de Bruijn's 8 s and 710 MB. The hexomino box has 21 220.
+pub const WIDE_FLAT_MAX_IMAGES: usize = 100_000;
+
+/// Whether a flat puzzle's box has both sides of at least [`WIDE_FLAT`]
+/// cells (and at most [`WIDE_FLAT_MAX_IMAGES`] images).
+pub fn is_wide_flat(images: &Images) -> bool {
+    is_flat(images)
+        && images.len() <= WIDE_FLAT_MAX_IMAGES
+        && images.dims.iter().filter(|&&d| d > 1).all(|&d| d >= WIDE_FLAT)
 }
 
 /// Most images times piece groups for which `auto` tries every uniquely
@@ -138,11 +182,15 @@ pub fn resolve(_problem: &Problem, images: &Images, config: &PolyConfig) -> Resu
 ///
 /// A piece the filter confines to the first part of de Bruijn's order,
 /// placed first by DLX, cuts the search most (the one-sided 30x3: X,
-/// 159 770 nodes, against 1.11 M with V, the static choice): when the
-/// static choice is not confined, the uniquely shaped pieces are tried in
-/// order and the confined one with fewest kept images wins (docs/poly.md,
-/// round 5), on puzzles small enough for the trials to be cheap
-/// ([`FLAT_PIECE_TRIALS`]). Otherwise the static choice stands.
+/// 159 770 nodes, against 1.11 M with V, the static choice): the uniquely
+/// shaped pieces are tried in order and the confined one with fewest kept
+/// images wins (docs/poly.md, round 5), on puzzles small enough for the
+/// trials to be cheap ([`FLAT_PIECE_TRIALS`]). The static choice is a
+/// candidate too (kept on ties) but not preferred for breaking every
+/// symmetry: on the 8x8 board with the square tetromino it keeps I (8
+/// images, none symmetric), where X (6 images, 3 on the diagonal, their
+/// solutions searched twice) gives 2.4 times fewer nodes (round 7).
+/// Otherwise the static choice stands.
 pub fn flat_redundancy(
     problem: &Problem,
     all_images: &Images,
@@ -150,22 +198,24 @@ pub fn flat_redundancy(
     redundancy: Option<Redundancy>,
 ) -> (Images, Option<Redundancy>) {
     let trials = all_images.len() * all_images.groups.len();
-    let unconfined = redundancy.as_ref().filter(|r| !confined(&images, r.group));
-    let Some(mirror) = unconfined.filter(|_| trials <= FLAT_PIECE_TRIALS).map(|r| r.mirror) else {
+    let Some(chosen) = redundancy.as_ref().filter(|_| trials <= FLAT_PIECE_TRIALS) else {
         return (images, redundancy);
     };
-    let mut best: Option<(usize, Images, Redundancy)> = None;
-    for g in all_images.groups.iter().filter(|g| g.count == 1) {
+    let mirror = chosen.mirror;
+    let mut fewest = if confined(&images, chosen.group) { chosen.after } else { usize::MAX };
+    let mut best: Option<(Images, Redundancy)> = None;
+    for g in all_images.groups.iter().filter(|g| g.count == 1 && g.name != chosen.piece) {
         let piece = Some(g.names[0].clone());
         let mode = if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } };
         if let Ok((im, Some(red))) = redundancy::apply(problem, all_images, &mode) {
-            if confined(&im, red.group) && best.as_ref().map_or(true, |b| red.after < b.0) {
-                best = Some((red.after, im, red));
+            if confined(&im, red.group) && red.after < fewest {
+                fewest = red.after;
+                best = Some((im, red));
             }
         }
     }
     match best {
-        Some((_, im, red)) => (im, Some(red)),
+        Some((im, red)) => (im, Some(red)),
         None => (images, redundancy),
     }
 }

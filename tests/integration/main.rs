@@ -21,6 +21,7 @@ mod polycube_counts;
 mod polycube_errors;
 mod render;
 mod ux_cli;
+mod zoo;
 
 use std::path::PathBuf;
 

@@ -15,12 +15,12 @@ use emx::search::Limits;
 use emx::solve::{solve, Mode, SolveOptions};
 use std::path::Path;
 
-fn load(name: &str) -> Instance {
+pub(crate) fn load(name: &str) -> Instance {
     input::load(&repo_path(&format!("instances/polycube/{name}")), None, 1).unwrap()
 }
 
 /// `(reported, found)` of a complete count with `backend` and `poly`.
-fn counts(inst: &Instance, backend: &str, poly: PolyConfig, eq: Equivalence) -> (u64, u64) {
+pub(crate) fn counts(inst: &Instance, backend: &str, poly: PolyConfig, eq: Equivalence) -> (u64, u64) {
     try_counts(inst, backend, poly, eq).unwrap()
 }
 
@@ -34,11 +34,11 @@ fn try_counts(inst: &Instance, backend: &str, poly: PolyConfig, eq: Equivalence)
     Some((r.reported, r.found))
 }
 
-fn sched(s: &str) -> Option<ScheduleSpec> {
+pub(crate) fn sched(s: &str) -> Option<ScheduleSpec> {
     Some(ScheduleSpec::parse(s).unwrap())
 }
 
-fn base() -> PolyConfig {
+pub(crate) fn base() -> PolyConfig {
     PolyConfig::default()
 }
 
@@ -104,7 +104,7 @@ fn variants() -> Vec<(String, PolyConfig)> {
     v
 }
 
-fn check_all(inst: &Instance, expected: &[(Equivalence, u64, u64)], skip: &[&str]) {
+pub(crate) fn check_all(inst: &Instance, expected: &[(Equivalence, u64, u64)], skip: &[&str]) {
     for (name, cfg) in variants() {
         if skip.iter().any(|s| name.contains(s)) {
             continue;
