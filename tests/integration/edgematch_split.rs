@@ -83,3 +83,39 @@ fn split_errors_are_clear() {
     }
     assert!(!dir.exists(), "nothing written on an error");
 }
+
+/// Minutes on 2 cores (about 18 CPU minutes in release): Brendan's set-2
+/// 7x7, split after its first row and every part enumerated by `scan`,
+/// each board checked against the original puzzle: 19 216 boards, 4 804 up
+/// to rotation (emx's own count; docs/edgematch.md). Run with `cargo test
+/// --release --test integration -- --ignored set2_7x7`.
+#[test]
+#[ignore]
+fn set2_7x7_by_split() {
+    use emx::edgematch::ir::{board_of, to_problem};
+    use emx::edgematch::scan::Scan;
+    use emx::edgematch::split::{part_puzzle, split};
+    use emx::search::{Engine, Flow, Limits};
+    use rayon::prelude::*;
+    let text = std::fs::read_to_string(repo_path("instances/edgematch/brendan_set2/pieces_07x07.txt")).unwrap();
+    let puzzle = emx::frontend::edgematch::parse_meta(&text, "7x7", "7x7").unwrap();
+    let plan = split(&puzzle, 7).unwrap();
+    assert_eq!((plan.parts.len(), plan.weight), (8636, 4));
+    let boards: u64 = plan
+        .parts
+        .par_iter()
+        .map(|fixed| {
+            let part = part_puzzle(&puzzle, fixed, "part");
+            let problem = to_problem(&part);
+            let mut n = 0u64;
+            let stats = Scan::new(&part, &problem).unwrap().run(&Limits::none(), &mut |s| {
+                board_of(&part, &problem, s).check_solution(&puzzle).unwrap();
+                n += 1;
+                Flow::Continue
+            });
+            assert!(stats.complete());
+            n
+        })
+        .sum();
+    assert_eq!((boards, boards * plan.weight), (4804, 19216));
+}
