@@ -520,9 +520,10 @@ mod cli {
         serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_else(|e| panic!("{e}: {text}"))
     }
 
-    #[test]
-    fn split_solve_merge_gives_the_counts() {
-        let dir = std::env::temp_dir().join(format!("emx-split-{}", std::process::id()));
+    /// Splits Soma at depth 2, solves every part (`--all` or a count) and
+    /// merges: the merge's JSON.
+    fn soma_split_solve_merge(tag: &str, all: bool) -> serde_json::Value {
+        let dir = std::env::temp_dir().join(format!("emx-split-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let d = dir.to_str().unwrap();
         let out = emx(&["split", "instances/polycube/somacube_def.txt", "--depth", "2", "--out", d]);
@@ -533,16 +534,25 @@ mod cli {
         assert!(parts.len() > 1);
         for p in parts {
             let file = dir.join(p["file"].as_str().unwrap());
-            let r = emx(&["solve", file.to_str().unwrap(), "--format", "json", "--all"]);
+            let mut args = vec!["solve", file.to_str().unwrap(), "--format", "json"];
+            if all {
+                args.push("--all");
+            }
+            let r = emx(&args);
             assert!(matches!(r.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&r.stderr));
             std::fs::write(file.with_extension("json"), &r.stdout).unwrap();
         }
         let m = emx(&["merge", dir.join("manifest.json").to_str().unwrap(), "--format", "json"]);
         assert_eq!(m.status.code(), Some(0), "{}", String::from_utf8_lossy(&m.stderr));
-        let v = json(&m);
+        let _ = std::fs::remove_dir_all(&dir);
+        json(&m)
+    }
+
+    #[test]
+    fn split_solve_merge_gives_the_counts() {
+        let v = soma_split_solve_merge("all", true);
         assert_eq!(v["merged"]["fixed_box"], 11520);
         assert_eq!(v["merged"]["unique_mirror"], 240);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Count-mode part results list only their first solution: the merge
@@ -550,22 +560,9 @@ mod cli {
     /// of those first solutions: 20 for Soma instead of 240).
     #[test]
     fn merge_of_counts_claims_no_classes() {
-        let dir = std::env::temp_dir().join(format!("emx-split-count-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let d = dir.to_str().unwrap();
-        let out = emx(&["split", "instances/polycube/somacube_def.txt", "--depth", "2", "--out", d]);
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-        let manifest: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
-        for p in manifest["parts"].as_array().unwrap() {
-            let file = dir.join(p["file"].as_str().unwrap());
-            let r = emx(&["solve", file.to_str().unwrap(), "--format", "json"]);
-            std::fs::write(file.with_extension("json"), &r.stdout).unwrap();
-        }
-        let v = json(&emx(&["merge", dir.join("manifest.json").to_str().unwrap(), "--format", "json"]));
+        let v = soma_split_solve_merge("count", false);
         assert_eq!(v["merged"]["fixed_box"], 11520);
         assert!(v["merged"]["unique_mirror"].is_null() && v["merged"]["unique"].is_null(), "{v}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

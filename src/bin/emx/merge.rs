@@ -48,13 +48,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
     }
     let manifest: Manifest = serde_json::from_value(value).map_err(not_manifest)?;
     let files = files(manifest.parts.iter().map(|p| p.file.as_str()).collect())?;
-    let mut results = Vec::with_capacity(files.len());
-    for f in &files {
-        let t = std::fs::read_to_string(f).map_err(|e| crate::usage_error!("{}: {e}", f.display()))?;
-        let r: PartResult = serde_json::from_str(t.lines().last().unwrap_or(""))
-            .map_err(|e| crate::usage_error!("{}: not an `emx solve --format json` result: {e}", f.display()))?;
-        results.push(r);
-    }
+    let results: Vec<PartResult> = read_results(&files)?;
     let instance = input::load(std::path::Path::new(&manifest.file), Some(InputFormat::Polycube), manifest.puzzle)?;
     let merged = merge(instance.problem(), &manifest, &results, &|s| instance.verify(s))?;
     match args.format {
@@ -77,4 +71,16 @@ pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
         }
     }
     Ok(if merged.complete { EXIT_OK } else { EXIT_LIMIT })
+}
+
+/// Reads each part's `emx solve --format json` result (its last line).
+pub fn read_results<T: serde::de::DeserializeOwned>(files: &[PathBuf]) -> anyhow::Result<Vec<T>> {
+    files
+        .iter()
+        .map(|f| {
+            let t = std::fs::read_to_string(f).map_err(|e| crate::usage_error!("{}: {e}", f.display()))?;
+            serde_json::from_str(t.lines().last().unwrap_or(""))
+                .map_err(|e| crate::usage_error!("{}: not an `emx solve --format json` result: {e}", f.display()))
+        })
+        .collect()
 }

@@ -70,13 +70,7 @@ pub fn run(args: &SplitArgs, file: &str, puzzle: &EdgePuzzle) -> anyhow::Result<
 
 /// Adds up the results of an edge-matching split's parts.
 pub fn merge_run(args: &MergeArgs, manifest: EdgeManifest, files: &[PathBuf]) -> anyhow::Result<u8> {
-    let mut results = Vec::with_capacity(files.len());
-    for f in files {
-        let t = std::fs::read_to_string(f).map_err(|e| crate::usage_error!("{}: {e}", f.display()))?;
-        let r: EdgePartResult = serde_json::from_str(t.lines().last().unwrap_or(""))
-            .map_err(|e| crate::usage_error!("{}: not an `emx solve --format json` result: {e}", f.display()))?;
-        results.push(r);
-    }
+    let results: Vec<EdgePartResult> = crate::merge::read_results(files)?;
     let instance = emx::input::load(Path::new(&manifest.file), None, 1)?;
     let emx::input::InstanceKind::EdgeMatch(em) = &instance.kind else {
         crate::usage_bail!("{}: the manifest's puzzle is not an edge-matching puzzle", manifest.file)
