@@ -62,7 +62,7 @@ pub struct EdgeManifest {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SplitError {
     /// The depth is 0 or leaves no free cell.
-    #[error("--depth must be between 1 and {0} (the puzzle has {0} cells without a clue, minus one)")]
+    #[error("--depth must be between 1 and {0} (one less than the cells without a clue: a part must leave a cell to search)")]
     Depth(usize),
     /// The parts would be too many to write.
     #[error("depth {depth} gives more than {limit} parts: choose a smaller depth")]
