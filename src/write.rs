@@ -167,11 +167,27 @@ pub fn small_text_unsynced(path: &Path, text: &str) -> io::Result<()> {
 mod tests {
     use super::*;
 
-    fn dir(name: &str) -> PathBuf {
+    /// A test's scratch directory, removed with its contents when dropped.
+    struct Scratch(PathBuf);
+
+    impl std::ops::Deref for Scratch {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn dir(name: &str) -> Scratch {
         let d = std::env::temp_dir().join(format!("emx-write-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
-        d
+        Scratch(d)
     }
 
     fn listing(d: &Path) -> Vec<String> {

@@ -111,8 +111,7 @@ fn counts_on_bundled_instances() {
 
 #[test]
 fn first_solutions_table_csv_and_plot() {
-    let dir = std::env::temp_dir().join(format!("emx-bench-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::Scratch::new("bench-test");
     let plot = dir.join("bench.svg");
     let files = [
         "instances/polycube/pentominoes_10x6_def.txt",
@@ -138,7 +137,6 @@ fn first_solutions_table_csv_and_plot() {
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(table.starts_with("instance"), "{table}");
     assert!(table.contains("node_limit"), "{table}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

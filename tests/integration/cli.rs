@@ -44,8 +44,7 @@ fn text_output_draws_layers() {
 
 #[test]
 fn exit_codes() {
-    let dir = std::env::temp_dir().join(format!("emx-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::Scratch::new("cli");
     // A T tetromino and a domino cannot tile a 3x2 box.
     let none = dir.join("none.txt");
     std::fs::write(&none, "D:xDim=3:yDim=2:zDim=1\nL\nT T T\n. T .\n\nD D\n~L\n~D\n").unwrap();
@@ -61,7 +60,6 @@ fn exit_codes() {
     assert_eq!(json(&limited)["stopped"], "node_limit");
     let limited = emx(&["solve", "instances/polycube/pentominoes_10x6_def.txt", "--solution-limit", "3", "-q"]);
     assert_eq!(limited.status.code(), Some(3));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

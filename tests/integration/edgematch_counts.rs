@@ -82,8 +82,7 @@ fn rectangles_dlx_and_scan_agree() {
 
 #[test]
 fn generated_puzzles_dlx_and_scan_agree() {
-    let dir = std::env::temp_dir().join(format!("emx-counts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::Scratch::new("counts");
     for (k, (rows, cols, style, seed)) in [
         (4, 4, Style::Uniform { colors: 4 }, 100),
         (5, 5, Style::Uniform { colors: 6 }, 101),
@@ -101,7 +100,6 @@ fn generated_puzzles_dlx_and_scan_agree() {
         assert_eq!(dlx, count(&inst, "scan"), "{rows}x{cols} {style:?}");
         assert!(dlx.0 >= 1);
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -7,10 +7,8 @@ fn emx(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_emx")).args(args).current_dir(repo_path("")).output().unwrap()
 }
 
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("emx-gen-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(tag: &str) -> crate::Scratch {
+    crate::Scratch::new(&format!("gen-{tag}"))
 }
 
 #[test]
@@ -31,7 +29,6 @@ fn generated_file_and_planted_solution_are_written_and_solvable() {
     // Solvable through the CLI (format detected).
     let out = emx(&["solve", p, "--first", "1", "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -59,7 +56,6 @@ fn heule_and_meta_output_need_a_solution_file() {
     assert_eq!(text.lines().next(), Some("0"));
     assert_eq!(text.lines().count(), 26);
     assert!(sol.exists());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -47,8 +47,7 @@ fn bucas_record_boards_score_as_published() {
 
 #[test]
 fn partial_and_faulty_boards() {
-    let dir = std::env::temp_dir().join(format!("emx-score-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::Scratch::new("score");
     let puzzle = "instances/edgematch/brendan_set2/pieces_03x03.txt";
     let solve = emx(&["solve", puzzle, "--first", "1", "--format", "json"]);
     let cells = json(&solve)["solution_list"][0]["cells"].clone();
@@ -83,5 +82,4 @@ fn partial_and_faulty_boards() {
     let out = emx(&["score", path.to_str().unwrap(), "--puzzle", puzzle]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("full.txt:1:5: bad cell `2/x`"));
-    std::fs::remove_dir_all(&dir).ok();
 }

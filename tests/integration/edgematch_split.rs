@@ -16,8 +16,8 @@ fn json(out: &Output) -> serde_json::Value {
 /// Splits `file`, solves every part with `backend` (`--all` when `all`),
 /// merges; returns the merge's JSON.
 fn split_solve_merge(file: &str, depth: &str, backend: &str, all: bool, tag: &str) -> serde_json::Value {
-    let dir = std::env::temp_dir().join(format!("emx-edge-split-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = crate::Scratch::new(&format!("edge-split-{tag}"));
+    let dir = scratch.join("parts");
     let d = dir.to_str().unwrap();
     let out = emx(&["split", file, "--depth", depth, "--out", d, "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
@@ -40,9 +40,7 @@ fn split_solve_merge(file: &str, depth: &str, backend: &str, all: bool, tag: &st
     }
     let m = emx(&["merge", dir.join("manifest.json").to_str().unwrap(), "--format", "json"]);
     assert_eq!(m.status.code(), Some(0), "{}", String::from_utf8_lossy(&m.stderr));
-    let v = json(&m);
-    let _ = std::fs::remove_dir_all(&dir);
-    v
+    json(&m)
 }
 
 #[test]
@@ -69,7 +67,8 @@ fn split_parts_add_up_to_the_counts() {
 #[test]
 fn split_errors_are_clear() {
     let p3 = "instances/edgematch/brendan_set2/pieces_03x03.txt";
-    let dir = std::env::temp_dir().join(format!("emx-edge-split-err-{}", std::process::id()));
+    let scratch = crate::Scratch::new("edge-split-err");
+    let dir = scratch.join("parts");
     let d = dir.to_str().unwrap();
     for (args, want) in [
         (vec!["split", p3, "--depth", "9", "--out", d], "--depth must be between 1 and 8"),

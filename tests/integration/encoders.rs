@@ -24,10 +24,8 @@ fn set2(n: usize) -> String {
     format!("instances/edgematch/brendan_set2/pieces_{n:02}x{n:02}.txt")
 }
 
-fn tmp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("emx-enc-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tmp_dir(tag: &str) -> crate::Scratch {
+    crate::Scratch::new(&format!("enc-{tag}"))
 }
 
 /// A solver binary on PATH (or kissat from `pip install passagemath-kissat`).

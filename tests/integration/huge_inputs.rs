@@ -86,9 +86,7 @@ fn huge_inputs_load_and_report_their_sizes() {
 
 #[test]
 fn huge_encodings_are_refused_with_a_clear_message() {
-    let dir = std::env::temp_dir().join(format!("emx-huge-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::Scratch::new("huge");
     let target = dir.join("out");
     for file in [HEPTOMINOES, BRENDAN_20] {
         for to in ["clique", "cnf", "dlx"] {

@@ -90,7 +90,8 @@ fn every_command_matches_its_documentation() {
     check("emx solve", &run_json(&["solve", cover, "--format", "json", "--all"]));
     check("emx solve --estimate", &run_json(&["solve", soma, "--estimate", "50", "--format", "json"]));
     check("emx solve --sample", &run_json(&["solve", soma, "--sample", "20,3,7", "--format", "json"]));
-    let split_dir = std::env::temp_dir().join(format!("emx-json-split-{}", std::process::id()));
+    let split_scratch = crate::Scratch::new("json-split");
+    let split_dir = split_scratch.join("parts");
     let split_dir = split_dir.to_str().unwrap();
     check("emx split", &run_json(&["split", soma, "--depth", "1", "--out", split_dir, "--format", "json"]));
     std::fs::remove_dir_all(split_dir).ok();
@@ -109,8 +110,7 @@ fn every_command_matches_its_documentation() {
     let p5 = "instances/edgematch/brendan_set2/pieces_05x05.txt";
     check("emx optimize", &run_json(&["optimize", p5, "--time", "0.2", "--format", "json"]));
 
-    let dir = std::env::temp_dir().join(format!("emx-json-schema-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::Scratch::new("json-schema");
     // A SAT model for `emx decode`: the variables of the options of a solution.
     let inst = emx::input::load(&repo_path(e3), None, 1).unwrap();
     let mut chosen = Vec::new();
@@ -167,5 +167,4 @@ fn every_command_matches_its_documentation() {
     let v = run_json(&["render", soma, "--solution", sol.to_str().unwrap(), "--format", "json"]);
     assert_eq!(v["solution"], true, "{v}");
     check("emx render (polycube)", &v);
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -139,11 +139,8 @@ fn listing(dir: &Path) -> Vec<String> {
     v
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("emx-limits-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> crate::Scratch {
+    crate::Scratch::new(&format!("limits-{name}"))
 }
 
 #[test]

@@ -23,11 +23,46 @@ mod render;
 mod ux_cli;
 mod zoo;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Path of a file relative to the repository root.
 pub fn repo_path(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// A scratch directory for one test, `emx-<tag>-<pid>` under the system
+/// temp directory: emptied when made, removed with its contents when
+/// dropped (also when the test fails), so that test runs leave nothing
+/// behind. Tags are unique per test (tests of one binary share the pid).
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// Makes the (empty) directory for `tag`.
+    pub fn new(tag: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("emx-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+        Scratch(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Runs an insta assertion with snapshots stored under the top-level

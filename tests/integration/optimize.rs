@@ -14,10 +14,8 @@ fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
 
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("emx-optimize-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(tag: &str) -> crate::Scratch {
+    crate::Scratch::new(&format!("optimize-{tag}"))
 }
 
 fn load(rel: &str) -> emx::edgematch::EdgePuzzle {
@@ -80,7 +78,6 @@ fn writes_board_trace_and_json() {
     ]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(json(&out)["score"].as_u64().unwrap() as usize, score);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -232,7 +229,6 @@ fn breaks_refuses_more_than_255_colours() {
     }
     let out = emx(&["optimize", f, "--time", "0.2", "-q", "--method", "tabu"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -260,7 +256,6 @@ fn bad_input_exits_2() {
     let out = emx(&["optimize", f, "--time", "0", "--start-board", b.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("start board"), "{}", String::from_utf8_lossy(&out.stderr));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -313,5 +308,4 @@ fn svg_board_and_trace_chart() {
     let chart = std::fs::read_to_string(&trace).unwrap();
     let doc = roxmltree::Document::parse(&chart).expect("trace SVG parses");
     assert!(doc.descendants().any(|n| n.text().is_some_and(|t| t.contains("breaks"))));
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -314,10 +314,10 @@ fn dlx_hand_over_keeps_identical_piece_exclusions() {
         C:name=P1:layout=2 0 0, 2 0 1\nC:name=P2:layout=0 1 0, 0 1 1, 1 1 1, 0 0 1\n\
         C:name=P3:layout=2 1 0, 2 1 1, 2 2 1, 2 2 0\nC:name=P4:layout=0 2 0, 1 2 0, 1 2 1\n\
         C:name=P5:layout=0 2 1\n~D\n";
-    let path = std::env::temp_dir().join(format!("emx-handover-{}.txt", std::process::id()));
+    let dir = crate::Scratch::new("handover");
+    let path = dir.join("handover.txt");
     std::fs::write(&path, text).unwrap();
     let inst = input::load(&path, None, 1).unwrap();
-    let _ = std::fs::remove_file(&path);
     assert_eq!(counts(&inst, "dlx", base(), Equivalence::None), (1168, 1168));
     for s in ["dlx,debruijn@2", "dlx,mch@2", "dlx,emch@2", "dlx,debruijn@3", "dlx:x,mch@4,debruijn@2"] {
         for threads in [1, 2] {
@@ -340,8 +340,7 @@ fn dlx_hand_over_keeps_identical_piece_exclusions() {
 /// pieces included; every solution verified by the solve loop.
 #[test]
 fn random_boxes_agree_with_dlx() {
-    let dir = std::env::temp_dir().join(format!("emx-poly-random-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::Scratch::new("poly-random");
     let mut rng = Rng::new(2024);
     let shapes = [[4, 3, 1], [5, 2, 2], [3, 3, 2], [2, 2, 4], [4, 4, 1], [3, 2, 3], [6, 3, 1], [2, 3, 3]];
     let size_sets: [&[usize]; 3] = [&[2, 3, 4, 5], &[1, 2, 2, 3, 3, 4], &[2, 2, 3, 4]];
@@ -391,7 +390,6 @@ fn random_boxes_agree_with_dlx() {
         checked += 1;
     }
     assert_eq!(checked, 40, "too few random puzzles with few solutions");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A split into standalone parts of a puzzle with identical pieces adds up
@@ -400,8 +398,7 @@ fn random_boxes_agree_with_dlx() {
 #[test]
 fn split_parts_with_identical_pieces_add_up() {
     let mut rng = Rng::new(77);
-    let dir = std::env::temp_dir().join(format!("emx-poly-split-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::Scratch::new("poly-split");
     for t in 0..6 {
         let (text, _) = random_puzzle(&mut rng, [3, 3, 2], &[1, 2, 2, 3]);
         let path = dir.join(format!("w{t}.txt"));
@@ -431,7 +428,6 @@ fn split_parts_with_identical_pieces_add_up() {
             assert_eq!(total, want, "{text}\nsplit at depth {depth}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -523,8 +519,8 @@ mod cli {
     /// Splits Soma at depth 2, solves every part (`--all` or a count) and
     /// merges: the merge's JSON.
     fn soma_split_solve_merge(tag: &str, all: bool) -> serde_json::Value {
-        let dir = std::env::temp_dir().join(format!("emx-split-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let scratch = crate::Scratch::new(&format!("split-{tag}"));
+        let dir = scratch.join("parts");
         let d = dir.to_str().unwrap();
         let out = emx(&["split", "instances/polycube/somacube_def.txt", "--depth", "2", "--out", d]);
         assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
@@ -544,7 +540,6 @@ mod cli {
         }
         let m = emx(&["merge", dir.join("manifest.json").to_str().unwrap(), "--format", "json"]);
         assert_eq!(m.status.code(), Some(0), "{}", String::from_utf8_lossy(&m.stderr));
-        let _ = std::fs::remove_dir_all(&dir);
         json(&m)
     }
 

@@ -49,8 +49,7 @@ fn pictures_from_every_command() {
 
 #[test]
 fn render_reads_solutions_and_boards() {
-    let dir = std::env::temp_dir().join(format!("emx-ux-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::Scratch::new("ux-cli");
     let pent = "instances/polycube/pentominoes_10x6_def.txt";
     // Text drawing from `solve` -> render (the drawing is the solution file).
     let out = emx(&["solve", pent, "--first", "1", "-q", "--format", "json"]);
@@ -103,7 +102,6 @@ fn render_reads_solutions_and_boards() {
     let err = stderr(&out);
     assert!(err.starts_with("error: no/such/file.txt: ") && err.lines().count() == 1, "{err}");
     assert_eq!(err.matches("os error").count(), 1, "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[cfg(unix)]
