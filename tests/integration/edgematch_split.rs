@@ -13,34 +13,16 @@ fn json(out: &Output) -> serde_json::Value {
     serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
-/// Splits `file`, solves every part with `backend` (`--all` when `all`),
-/// merges; returns the merge's JSON.
+/// [`crate::split_solve_merge`] with `backend` (`--all` when `all`): the
+/// merge's JSON, after checking that the split was an edge-matching one.
 fn split_solve_merge(file: &str, depth: &str, backend: &str, all: bool, tag: &str) -> serde_json::Value {
-    let scratch = crate::Scratch::new(&format!("edge-split-{tag}"));
-    let dir = scratch.join("parts");
-    let d = dir.to_str().unwrap();
-    let out = emx(&["split", file, "--depth", depth, "--out", d, "--format", "json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let summary = json(&out);
-    assert_eq!(summary["kind"], "edgematch");
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
-    let parts = manifest["parts"].as_array().unwrap();
-    assert_eq!(parts.len() as u64, summary["parts"].as_u64().unwrap());
-    assert!(parts.len() > 1);
-    for p in parts {
-        let file = dir.join(p["file"].as_str().unwrap());
-        let mut args = vec!["solve", file.to_str().unwrap(), "--backend", backend, "--format", "json"];
-        if all {
-            args.push("--all");
-        }
-        let r = emx(&args);
-        assert!(matches!(r.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&r.stderr));
-        std::fs::write(file.with_extension("json"), &r.stdout).unwrap();
+    let mut args = vec!["--backend", backend];
+    if all {
+        args.push("--all");
     }
-    let m = emx(&["merge", dir.join("manifest.json").to_str().unwrap(), "--format", "json"]);
-    assert_eq!(m.status.code(), Some(0), "{}", String::from_utf8_lossy(&m.stderr));
-    json(&m)
+    let (summary, merged) = crate::split_solve_merge(file, depth, &args, &format!("edge-{tag}"));
+    assert_eq!(summary["kind"], "edgematch");
+    merged
 }
 
 #[test]

@@ -65,6 +65,46 @@ impl Drop for Scratch {
     }
 }
 
+/// Splits `file` with `emx split FILE --depth DEPTH`, solves every part
+/// with `emx solve PART --format json SOLVE_ARGS...`, and merges the
+/// results with `emx merge`: the split's JSON summary and the merge's JSON.
+/// The parts live in a [`Scratch`] directory named after `tag`.
+pub fn split_solve_merge(
+    file: &str,
+    depth: &str,
+    solve_args: &[&str],
+    tag: &str,
+) -> (serde_json::Value, serde_json::Value) {
+    use std::process::{Command, Output};
+    let emx = |args: &[&str]| -> Output {
+        Command::new(env!("CARGO_BIN_EXE_emx")).args(args).current_dir(repo_path("")).output().unwrap()
+    };
+    let json = |out: &Output| -> serde_json::Value {
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout);
+        serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_else(|e| panic!("{e}: {text}"))
+    };
+    let scratch = Scratch::new(&format!("split-{tag}"));
+    let dir = scratch.join("parts");
+    let summary = json(&emx(&["split", file, "--depth", depth, "--out", dir.to_str().unwrap(), "--format", "json"]));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let parts = manifest["parts"].as_array().unwrap();
+    assert_eq!(parts.len() as u64, summary["parts"].as_u64().unwrap());
+    assert!(parts.len() > 1);
+    for p in parts {
+        let file = dir.join(p["file"].as_str().unwrap());
+        let mut args = vec!["solve", file.to_str().unwrap(), "--format", "json"];
+        args.extend_from_slice(solve_args);
+        let result = emx(&args);
+        json(&result);
+        std::fs::write(file.with_extension("json"), &result.stdout).unwrap();
+    }
+    let merged = emx(&["merge", dir.join("manifest.json").to_str().unwrap(), "--format", "json"]);
+    assert_eq!(merged.status.code(), Some(0), "{}", String::from_utf8_lossy(&merged.stderr));
+    (summary, json(&merged))
+}
+
 /// Runs an insta assertion with snapshots stored under the top-level
 /// `snapshots/` directory.
 #[macro_export]

@@ -519,28 +519,11 @@ mod cli {
     /// Splits Soma at depth 2, solves every part (`--all` or a count) and
     /// merges: the merge's JSON.
     fn soma_split_solve_merge(tag: &str, all: bool) -> serde_json::Value {
-        let scratch = crate::Scratch::new(&format!("split-{tag}"));
-        let dir = scratch.join("parts");
-        let d = dir.to_str().unwrap();
-        let out = emx(&["split", "instances/polycube/somacube_def.txt", "--depth", "2", "--out", d]);
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-        let manifest: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
-        let parts = manifest["parts"].as_array().unwrap();
-        assert!(parts.len() > 1);
-        for p in parts {
-            let file = dir.join(p["file"].as_str().unwrap());
-            let mut args = vec!["solve", file.to_str().unwrap(), "--format", "json"];
-            if all {
-                args.push("--all");
-            }
-            let r = emx(&args);
-            assert!(matches!(r.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&r.stderr));
-            std::fs::write(file.with_extension("json"), &r.stdout).unwrap();
-        }
-        let m = emx(&["merge", dir.join("manifest.json").to_str().unwrap(), "--format", "json"]);
-        assert_eq!(m.status.code(), Some(0), "{}", String::from_utf8_lossy(&m.stderr));
-        json(&m)
+        let args: &[&str] = if all { &["--all"] } else { &[] };
+        let (summary, merged) =
+            crate::split_solve_merge("instances/polycube/somacube_def.txt", "2", args, &format!("soma-{tag}"));
+        assert_eq!(summary["kind"], "polycube");
+        merged
     }
 
     #[test]
