@@ -11,11 +11,7 @@ use crate::ir::{Problem, Solution};
 use crate::search::Limits;
 use crate::solve::{solve, Mode, SolveOptions, SolveReport};
 
-pub(crate) fn brendan(n: &str) -> EdgePuzzle {
-    let path = format!("{}/instances/edgematch/brendan_set2/pieces_{n}.txt", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(path).unwrap();
-    crate::frontend::edgematch::parse_meta(&text, n, n).unwrap()
-}
+pub(crate) use crate::edgematch::brendan_set2 as brendan;
 
 pub(crate) fn verifier<'a>(p: &'a EdgePuzzle, pr: &'a Problem) -> impl Fn(&Solution) -> Result<(), String> + 'a {
     move |s: &Solution| {

@@ -190,11 +190,7 @@ mod tests {
     use crate::ir::{Equivalence, UniqueFilter};
     use crate::search::{Flow, Limits};
 
-    fn brendan(n: &str) -> EdgePuzzle {
-        let path = format!("{}/instances/edgematch/brendan_set2/pieces_{n}.txt", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(path).unwrap();
-        crate::frontend::edgematch::parse_meta(&text, n, n).unwrap()
-    }
+    use crate::edgematch::brendan_set2 as brendan;
 
     fn counts(p: &EdgePuzzle) -> (u64, usize) {
         let pr = to_problem(p);

@@ -18,6 +18,15 @@ pub mod split;
 
 pub use board::{Board, BoardError, Placed, Score};
 
+/// Brendan's set-2 puzzle `instances/edgematch/brendan_set2/pieces_{n}.txt`
+/// (`n` as in the file name, e.g. `06x06`), for unit tests.
+#[cfg(test)]
+pub(crate) fn brendan_set2(n: &str) -> EdgePuzzle {
+    let path = format!("{}/instances/edgematch/brendan_set2/pieces_{n}.txt", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    crate::frontend::edgematch::parse_meta(&text, n, n).unwrap()
+}
+
 /// A colour; [`GREY`] is the border.
 pub type Color = u16;
 /// The border colour.

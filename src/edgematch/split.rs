@@ -333,11 +333,7 @@ fn to_board(puzzle: &EdgePuzzle, b: &BoardJson) -> Result<Board, EdgeMergeError>
 mod tests {
     use super::*;
 
-    fn brendan(n: &str) -> EdgePuzzle {
-        let path = format!("{}/instances/edgematch/brendan_set2/pieces_{n}.txt", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(path).unwrap();
-        crate::frontend::edgematch::parse_meta(&text, n, n).unwrap()
-    }
+    use crate::edgematch::brendan_set2 as brendan;
 
     /// The boards of a puzzle, by the scan backtracker.
     fn boards(p: &EdgePuzzle) -> Vec<Board> {

@@ -56,12 +56,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
             println!("{}", json!({ "command": "merge", "file": manifest.file, "merged": merged }))
         }
         Format::Text => {
-            println!(
-                "{}: {} parts merged{}",
-                manifest.file,
-                merged.parts,
-                if merged.complete { "" } else { " (some parts did not finish)" }
-            );
+            print_parts_merged(&manifest.file, merged.parts, merged.complete);
             println!("solutions in the fixed box: {}", merged.fixed_box);
             match (merged.unique, merged.unique_mirror) {
                 (Some(u), Some(m)) => println!("up to rotation: {u}; up to rotation and reflection: {m}"),
@@ -83,4 +78,9 @@ pub fn read_results<T: serde::de::DeserializeOwned>(files: &[PathBuf]) -> anyhow
                 .map_err(|e| crate::usage_error!("{}: not an `emx solve --format json` result: {e}", f.display()))
         })
         .collect()
+}
+
+/// The first line of a merge's text output, for both kinds of puzzle.
+pub(crate) fn print_parts_merged(file: &str, parts: usize, complete: bool) {
+    println!("{file}: {parts} parts merged{}", if complete { "" } else { " (some parts did not finish)" });
 }

@@ -81,12 +81,7 @@ pub fn merge_run(args: &MergeArgs, manifest: EdgeManifest, files: &[PathBuf]) ->
             println!("{}", json!({ "command": "merge", "file": manifest.file, "kind": "edgematch", "merged": merged }))
         }
         Format::Text => {
-            println!(
-                "{}: {} parts merged{}",
-                manifest.file,
-                merged.parts,
-                if merged.complete { "" } else { " (some parts did not finish)" }
-            );
+            crate::merge::print_parts_merged(&manifest.file, merged.parts, merged.complete);
             println!("boards: {}", merged.boards);
             match merged.unique {
                 Some(u) => println!("up to rotation: {u}"),
