@@ -42,15 +42,37 @@ pub enum Equivalence {
 /// Only images whose least option is no greater than the best so far are
 /// sorted and compared in full: the least option decides most comparisons.
 pub fn canonical<'a>(solution: &[OptionId], symmetries: impl IntoIterator<Item = &'a Symmetry>) -> Vec<OptionId> {
-    let mut base: Vec<OptionId> = solution.to_vec();
+    canonical_in(solution, symmetries, &mut CanonicalScratch::default()).to_vec()
+}
+
+/// Buffers of [`canonical_in`], kept between calls so that a canonical form
+/// costs no allocation.
+#[derive(Debug, Default)]
+struct CanonicalScratch {
+    /// The solution, sorted.
+    base: Vec<OptionId>,
+    /// The image under the symmetry being tried, sorted.
+    image: Vec<OptionId>,
+    /// The least image found so far, when one beats `base`.
+    best: Vec<OptionId>,
+}
+
+/// [`canonical`] in `scratch`'s buffers: the canonical form, borrowed.
+fn canonical_in<'s, 'a>(
+    solution: &[OptionId],
+    symmetries: impl IntoIterator<Item = &'a Symmetry>,
+    scratch: &'s mut CanonicalScratch,
+) -> &'s [OptionId] {
+    let CanonicalScratch { base, image, best } = scratch;
+    base.clear();
+    base.extend_from_slice(solution);
     base.sort_unstable();
     let Some(&first) = base.first() else { return base };
     // Images are taken of the sorted solution: symmetries tend to keep the
     // order of options (piece by piece), so the images are nearly sorted.
     // `best` holds an image better than `base` once one is found.
-    let mut best: Option<Vec<OptionId>> = None;
     let mut first = first;
-    let mut image = Vec::new();
+    let mut found = false;
     for s in symmetries {
         let least = base.iter().map(|&o| s.option_map[o as usize]).min().unwrap_or(first);
         if least > first {
@@ -59,15 +81,18 @@ pub fn canonical<'a>(solution: &[OptionId], symmetries: impl IntoIterator<Item =
         image.clear();
         image.extend(base.iter().map(|&o| s.option_map[o as usize]));
         image.sort_unstable();
-        if image < *best.as_ref().unwrap_or(&base) {
+        let current: &[OptionId] = if found { best } else { base };
+        if image[..] < *current {
             first = least;
-            match &mut best {
-                Some(b) => std::mem::swap(b, &mut image),
-                None => best = Some(std::mem::take(&mut image)),
-            }
+            std::mem::swap(best, image);
+            found = true;
         }
     }
-    best.unwrap_or(base)
+    if found {
+        best
+    } else {
+        base
+    }
 }
 
 /// Keeps one solution per equivalence class.
@@ -75,6 +100,7 @@ pub fn canonical<'a>(solution: &[OptionId], symmetries: impl IntoIterator<Item =
 pub struct UniqueFilter<'p> {
     symmetries: Vec<&'p Symmetry>,
     seen: HashSet<Vec<OptionId>, crate::fxhash::FxBuildHasher>,
+    scratch: CanonicalScratch,
 }
 
 impl<'p> UniqueFilter<'p> {
@@ -85,7 +111,7 @@ impl<'p> UniqueFilter<'p> {
             Equivalence::Rotations => symmetries.iter().filter(|s| !s.reflection).collect(),
             Equivalence::RotationsAndMirrors => symmetries.iter().collect(),
         };
-        UniqueFilter { symmetries, seen: HashSet::default() }
+        UniqueFilter { symmetries, seen: HashSet::default(), scratch: CanonicalScratch::default() }
     }
 
     /// Number of non-identity symmetries in use.
@@ -98,8 +124,9 @@ impl<'p> UniqueFilter<'p> {
         if self.symmetries.is_empty() {
             return true;
         }
-        let key = canonical(solution, self.symmetries.iter().copied());
-        self.seen.insert(key)
+        let key = canonical_in(solution, self.symmetries.iter().copied(), &mut self.scratch);
+        // Only a new class is copied into the set.
+        !self.seen.contains(key) && self.seen.insert(key.to_vec())
     }
 
     /// Number of classes seen.

@@ -52,7 +52,15 @@ pub enum VerifyError {
 pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), VerifyError> {
     let n_items = problem.items().len();
     let n_primary = problem.n_primary();
-    let mut covered = vec![0u32; n_primary];
+    // Counts on the stack for the usual sizes (a verification per solution
+    // found: no allocation).
+    let (mut on_stack, mut on_heap) = ([0u32; 256], Vec::new());
+    let covered: &mut [u32] = if n_primary <= on_stack.len() {
+        &mut on_stack[..n_primary]
+    } else {
+        on_heap.resize(n_primary, 0);
+        &mut on_heap
+    };
     // For secondary items `n_primary + j`, at `j`: (first option using it,
     // its colour).
     let mut user: Vec<Option<(u32, u32)>> = vec![None; n_items - n_primary];
@@ -103,7 +111,7 @@ pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), VerifyError>
             }
         }
     }
-    for (item, &covered) in problem.items()[..n_primary].iter().zip(&covered) {
+    for (item, &covered) in problem.items()[..n_primary].iter().zip(covered.iter()) {
         let expected = match item.kind {
             ItemKind::Primary { multiplicity } => multiplicity,
             ItemKind::Secondary => 0,

@@ -154,9 +154,13 @@ impl Verifier {
         if memo.dims != geo.dims {
             return false;
         }
-        let mut covered = stationary.clone();
+        // Working copies on the stack for the usual sizes: this runs once
+        // per solution found.
+        let (mut covered_stack, mut covered_heap) = ([0u64; 16], Vec::new());
+        let covered = working_copy(stationary, &mut covered_stack, &mut covered_heap);
         let mut n_covered = *n_stationary;
-        let mut left = self.wanted.clone();
+        let (mut left_stack, mut left_heap) = ([0i64; 64], Vec::new());
+        let left = working_copy(&self.wanted, &mut left_stack, &mut left_heap);
         for &o in options {
             let (Some(slot), Some(placement)) = (memo.entries.get(o as usize), geo.placements.get(o as usize)) else {
                 return false;
@@ -282,6 +286,18 @@ impl Verifier {
             let cells = &geo.placements[solution.options[i] as usize].cells;
             out.extend(cells.iter().map(|&c| geo.coords(c).map(|v| v as i32)));
         })
+    }
+}
+
+/// A mutable copy of `init`: in `stack` when it fits, else in `heap`.
+fn working_copy<'a, T: Copy, const N: usize>(init: &[T], stack: &'a mut [T; N], heap: &'a mut Vec<T>) -> &'a mut [T] {
+    if init.len() <= N {
+        let copy = &mut stack[..init.len()];
+        copy.copy_from_slice(init);
+        copy
+    } else {
+        heap.extend_from_slice(init);
+        heap
     }
 }
 
