@@ -47,9 +47,9 @@ pub struct BackendConfig {
     /// Settings of the polycube engines (`poly`, and `auto` on polycube
     /// puzzles).
     pub poly: PolyConfig,
-    /// Worker threads of the `cp` back-end (`--threads` with `--backend
-    /// cp`); 0 and 1 search on the calling thread.
-    pub cp_threads: usize,
+    /// Worker threads of the edge-matching back-ends `cp` and `scan`
+    /// (`--threads`); 0 and 1 search on the calling thread.
+    pub threads: usize,
 }
 
 /// Builds the engine `name` for `instance`. `auto` picks the best engine
@@ -69,10 +69,10 @@ pub fn make<'a>(
     let cp = |e: &'a crate::input::EdgeInstance| -> Result<Box<dyn Engine + 'a>, BackendError> {
         // A re-chosen branching (after a refutation) is not a decision a
         // worker can replay: its subtree also excludes the refuted value.
-        if config.cp_threads > 1 && config.cp.refutation && config.cp.rechoose {
+        if config.threads > 1 && config.cp.refutation && config.cp.rechoose {
             return Err(not_applicable("`--cp rechoose` runs on one thread only (drop --threads or rechoose)".into()));
         }
-        Ok(Box::new(CpEngine::new(&e.puzzle, &e.problem, config.cp.clone()).with_threads(config.cp_threads)))
+        Ok(Box::new(CpEngine::new(&e.puzzle, &e.problem, config.cp.clone()).with_threads(config.threads)))
     };
     match name {
         // The best engine for the instance. Polycubes: the polycube engines
@@ -90,7 +90,10 @@ pub fn make<'a>(
             // colours (Benoist 8x8 K=8: 1.3 s against scan's 6.3 s).
             InstanceKind::EdgeMatch(e) if crate::cp::prefer_cp(&e.puzzle) => cp(e),
             InstanceKind::EdgeMatch(e) => match Scan::new(&e.puzzle, &e.problem) {
-                Ok(scan) => Ok(Box::new(scan)),
+                Ok(scan) => Ok(Box::new(scan.with_threads(config.threads))),
+                Err(why) if config.threads > 1 => Err(not_applicable(format!(
+                    "scan cannot take this puzzle ({why}) and DLX, which would, runs on one thread: drop --threads"
+                ))),
                 Err(_) => Ok(Box::new(Dlx::new(instance.problem()))),
             },
             _ => Ok(Box::new(Dlx::new(instance.problem()))),
@@ -101,9 +104,9 @@ pub fn make<'a>(
             _ => Err(not_applicable("the polycube engines solve polyomino/polycube puzzles only".into())),
         },
         "scan" => match &instance.kind {
-            InstanceKind::EdgeMatch(e) => {
-                Scan::new(&e.puzzle, &e.problem).map(|s| Box::new(s) as Box<dyn Engine>).map_err(not_applicable)
-            }
+            InstanceKind::EdgeMatch(e) => Scan::new(&e.puzzle, &e.problem)
+                .map(|s| Box::new(s.with_threads(config.threads)) as Box<dyn Engine>)
+                .map_err(not_applicable),
             InstanceKind::Polycube(_) | InstanceKind::Cover(_) => {
                 Err(not_applicable("the scan backtracker solves edge-matching puzzles only".into()))
             }

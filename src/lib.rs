@@ -21,6 +21,7 @@ pub mod geometry;
 pub mod input;
 pub mod ir;
 pub mod local;
+pub mod parallel;
 pub mod poly;
 pub mod progress;
 pub mod render;

@@ -12,9 +12,9 @@
 //! than sibling indices keeps the replay exact even where the candidate
 //! order depends on the order of the sparse sets.
 //!
-//! Boards travel to the calling thread over a channel, so the caller's
-//! visitor (symmetric images, verification, `--unique`) runs on one
-//! thread. The workers share one node count and one abort flag: a node,
+//! Boards travel to the calling thread, so the caller's visitor (symmetric
+//! images, verification, `--unique`) runs on one thread, and the workers
+//! share one node count and one abort flag (`crate::parallel`): a node,
 //! time or solution limit, an interruption or a visitor's stop ends every
 //! worker at its next poll, and the run reports what was found.
 //!
@@ -27,10 +27,9 @@
 use super::filter::Core;
 use super::search::{Counters, Searcher, POLL_MASK};
 use crate::ir::OptionId;
+use crate::parallel::{run_tasks, Share};
 use crate::search::{Flow, Limits, StopReason};
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::Arc;
 
 /// A task: the decisions `(cell, tile, rotation)` from the root to its node.
 pub(crate) type Path = Vec<(u32, u32, u8)>;
@@ -49,15 +48,6 @@ pub(crate) struct Split {
     pub share: Option<Arc<Share>>,
 }
 
-/// What the workers of one run share.
-#[derive(Debug, Default)]
-pub(crate) struct Share {
-    /// Nodes of every worker (published every poll interval).
-    nodes: AtomicU64,
-    /// Set when the run must stop (a limit, a visitor's stop).
-    abort: AtomicBool,
-}
-
 impl Searcher {
     /// Checks the limits after `delta` more nodes: against this searcher's
     /// own count, or in a worker against the count shared by every worker
@@ -65,13 +55,7 @@ impl Searcher {
     pub(super) fn poll(&self, limits: &Limits, delta: u64) -> Option<StopReason> {
         match &self.split.share {
             None => limits.poll(self.counters.nodes),
-            Some(share) => {
-                if share.abort.load(Ordering::Relaxed) {
-                    return Some(StopReason::Interrupted);
-                }
-                let total = share.nodes.fetch_add(delta, Ordering::Relaxed) + delta;
-                limits.poll(total)
-            }
+            Some(share) => share.poll(limits, delta),
         }
     }
 }
@@ -155,75 +139,34 @@ pub(crate) fn run(
     if out.stopped.is_some() || head.split.tasks.is_empty() {
         return out;
     }
-    let tasks = &head.split.tasks;
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(p) => p,
-        Err(_) => rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a one-thread pool"),
-    };
-    let share = Arc::new(Share { nodes: AtomicU64::new(out.counters.nodes), abort: AtomicBool::new(false) });
-    let total = Mutex::new((Counters::default(), 0u64));
-    let reason: Mutex<Option<StopReason>> = Mutex::new(None);
-    let (tx, rx) = mpsc::sync_channel::<Vec<OptionId>>(4096);
-    std::thread::scope(|scope| {
-        let (share, total, reason) = (&share, &total, &reason);
-        scope.spawn(move || {
-            pool.install(|| {
-                tasks.par_iter().for_each_with(tx, |tx, path| {
-                    if share.abort.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let mut s = root.clone();
-                    s.split = Split { share: Some(share.clone()), ..Split::default() };
-                    s.counters = Counters::default();
-                    // Tasks can be shorter than the poll interval: check
-                    // before each.
-                    let mut stop = s.poll(limits, 0);
-                    let ok = stop.is_none() && s.replay(path);
-                    let (removed0, preempted0) = (removed(&s), s.core.preempted);
-                    if ok {
-                        stop = s.search(limits, &mut |core: &Core| {
-                            let mut ids = Vec::new();
-                            board(core, &mut ids);
-                            if tx.send(ids).is_err() {
-                                Flow::Stop
-                            } else {
-                                Flow::Continue
-                            }
-                        });
-                    }
-                    // The nodes since the last poll.
-                    share.nodes.fetch_add(s.counters.nodes & POLL_MASK, Ordering::Relaxed);
-                    {
-                        let mut t = total.lock().expect("no poisoning");
-                        let mut c = s.counters.clone();
-                        c.edge_prunes = removed(&s) - removed0;
-                        add(&mut t.0, &c);
-                        t.1 += s.core.preempted - preempted0;
-                    }
-                    if let Some(r) = stop {
-                        // A worker stopped by the abort flag reports
-                        // nothing: the reason is the first one's.
-                        if !share.abort.swap(true, Ordering::Relaxed) {
-                            reason.lock().expect("no poisoning").get_or_insert(r);
-                        }
-                    }
-                });
+    let share = Share::new(out.counters.nodes);
+    let work = |path: &Path, send: &mut crate::parallel::Send<'_>| {
+        let mut s = root.clone();
+        s.split = Split { share: Some(share.clone()), ..Split::default() };
+        s.counters = Counters::default();
+        // Tasks can be shorter than the poll interval: check before each.
+        let mut stop = s.poll(limits, 0);
+        let ok = stop.is_none() && s.replay(path);
+        let (removed0, preempted0) = (removed(&s), s.core.preempted);
+        if ok {
+            stop = s.search(limits, &mut |core: &Core| {
+                let mut ids = Vec::new();
+                board(core, &mut ids);
+                send(ids)
             });
-        });
-        for ids in rx.iter() {
-            if share.abort.load(Ordering::Relaxed) {
-                continue;
-            }
-            if emit(&ids) == Flow::Stop {
-                reason.lock().expect("no poisoning").get_or_insert(StopReason::Visitor);
-                share.abort.store(true, Ordering::Relaxed);
-            }
         }
-    });
-    let (c, preempted) = total.into_inner().expect("no poisoning");
-    add(&mut out.counters, &c);
-    out.preempted += preempted;
-    out.stopped = reason.into_inner().expect("no poisoning");
+        // The nodes since the last poll.
+        share.add_nodes(s.counters.nodes & POLL_MASK);
+        let mut c = s.counters.clone();
+        c.edge_prunes = removed(&s) - removed0;
+        ((c, s.core.preempted - preempted0), stop)
+    };
+    let (results, stopped) = run_tasks(threads, &head.split.tasks, &share, &work, emit);
+    for (c, preempted) in &results {
+        add(&mut out.counters, c);
+        out.preempted += preempted;
+    }
+    out.stopped = stopped;
     out
 }
 

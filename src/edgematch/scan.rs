@@ -26,6 +26,8 @@ use crate::search::{Engine, Flow, Limits, SearchStats, StopReason};
 use std::collections::HashMap;
 use std::time::Instant;
 
+mod parallel;
+
 /// Largest number of distinct colours the candidate table is built for
 /// (the table has `4 * colours^2` entries).
 pub const MAX_SCAN_COLORS: usize = 1024;
@@ -87,6 +89,8 @@ pub struct Scan {
     option_of: HashMap<(u32, u32, u8), OptionId>,
     tiles: usize,
     name: String,
+    /// Worker threads (`--threads`); 1: the plain sequential search.
+    threads: usize,
 }
 
 impl Scan {
@@ -195,12 +199,40 @@ impl Scan {
             option_of,
             tiles: puzzle.tiles.len(),
             name: puzzle.name.clone(),
+            threads: 1,
         })
     }
 
-    /// Enumerates solutions; see [`Engine::run`].
+    /// Searches with `threads` workers (see [`Scan::search`]).
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// Enumerates solutions; see [`Engine::run`]. With several threads
+    /// the tree is cut after its first cells into tasks that workers
+    /// search (`parallel`): the same boards and the same node count.
     pub fn search(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
         let started = Instant::now();
+        let mut stats = if self.threads > 1 && self.rows * self.cols > 2 {
+            self.search_parallel(limits, visit)
+        } else {
+            self.walk(&[], limits, &mut |nodes| limits.poll(nodes), visit)
+        };
+        stats.elapsed = started.elapsed();
+        stats
+    }
+
+    /// The search below the placements `prefix` (candidate indices of the
+    /// first cells, each a free tile fitting its cell), never undoing them.
+    /// `poll(nodes)` checks the limits every few thousand nodes.
+    fn walk(
+        &self,
+        prefix: &[u32],
+        limits: &Limits,
+        poll: &mut dyn FnMut(u64) -> Option<StopReason>,
+        visit: &mut dyn FnMut(&[OptionId]) -> Flow,
+    ) -> SearchStats {
         let n = self.rows * self.cols;
         let mut stats = SearchStats::default();
         // State of each cell; slot n is the grey sentinel (all zero).
@@ -209,11 +241,18 @@ impl Scan {
         let mut options: Vec<OptionId> = vec![0; n];
         let (cands, start, cells) = (&self.cands[..], &self.start[..], &self.cells[..]);
         let mut nodes = 0u64;
-        let mut p = 0usize;
-        // Enter cell 0.
-        let k = cells[0].base as usize;
-        state[0].cur = start[k];
-        state[0].end = start[k + 1];
+        for (cell, &i) in prefix.iter().enumerate() {
+            let c = cands[i as usize];
+            state[cell] = CellState { cur: i + 1, end: i + 1, east_key: c.east_key, south: c.south as u32 };
+            used[(c.tile >> 6) as usize] |= 1u64 << (c.tile & 63);
+        }
+        let base = prefix.len();
+        let mut p = base;
+        // Enter the first free cell.
+        let info = cells[p];
+        let k = (info.base + state[info.west as usize].east_key + state[info.north as usize].south) as usize;
+        state[p].cur = start[k];
+        state[p].end = start[k + 1];
         let stopped = 'search: loop {
             // Try the next free candidate of cell p.
             let CellState { cur, end, .. } = state[p];
@@ -230,7 +269,7 @@ impl Scan {
             }
             let Some(c) = found else {
                 // Cell p exhausted: back to the previous cell.
-                if p == 0 {
+                if p == base {
                     break None;
                 }
                 p -= 1;
@@ -243,7 +282,7 @@ impl Scan {
             state[p].south = c.south as u32;
             nodes += 1;
             if nodes & POLL_MASK == 0 {
-                if let Some(stop) = limits.poll(nodes) {
+                if let Some(stop) = poll(nodes) {
                     break 'search Some(stop);
                 }
             }
@@ -273,7 +312,6 @@ impl Scan {
             used[(t >> 6) as usize] &= !(1u64 << (t & 63));
         };
         stats.nodes = nodes;
-        stats.elapsed = started.elapsed();
         stats.stopped = stopped;
         stats
     }
@@ -281,7 +319,8 @@ impl Scan {
 
 impl Engine for Scan {
     fn describe(&self) -> String {
-        format!("scan row-order backtracker ({} x {}, {} colours)", self.rows, self.cols, self.nc)
+        let threads = if self.threads > 1 { format!(", {} threads", self.threads) } else { String::new() };
+        format!("scan row-order backtracker ({} x {}, {} colours{threads})", self.rows, self.cols, self.nc)
     }
     fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
         self.search(limits, visit)

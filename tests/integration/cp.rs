@@ -67,8 +67,13 @@ fn cp_runs_on_threads() {
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("runs on one thread only"));
     // A backend without threads says which ones have them.
-    let out = emx(&["solve", P4, "--backend", "scan", "--threads", "2"]);
+    let out = emx(&["solve", P4, "--backend", "dlx", "--threads", "2"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--backend cp") && err.contains("runs on one thread"), "{err}");
+    assert!(err.contains("cp and scan") && err.contains("runs on one thread"), "{err}");
+    // scan splits its tree: the same boards and the same nodes as one thread.
+    let one = emx(&["solve", P4, "--backend", "scan", "--format", "json"]);
+    let two = emx(&["solve", P4, "--backend", "scan", "--threads", "2", "--format", "json"]);
+    let (one, two) = (json(&one), json(&two));
+    assert_eq!((&one["solutions"], &one["nodes"]), (&two["solutions"], &two["nodes"]), "{two}");
 }

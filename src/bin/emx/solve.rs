@@ -252,8 +252,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         (other, Some(_)) => crate::usage_bail!("--sat-solver needs --backend sat (got --backend {other})"),
     };
     let mut given = args.poly.given();
-    if backend_name == "cp" {
-        // The CP engine splits its tree too.
+    // The edge-matching engines split their trees too (`auto` picks cp or
+    // scan there, and refuses --threads where it would fall back to DLX).
+    let edge_threads =
+        matches!(instance.kind, input::InstanceKind::EdgeMatch(_)) && matches!(backend_name, "cp" | "scan" | "auto");
+    if edge_threads {
         given.retain(|&flag| flag != "--threads");
     }
     let uses_poly = backend_name == "poly"
@@ -264,7 +267,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         if let Some(&flag) = given.first() {
             if flag == "--threads" {
                 crate::usage_bail!(
-                    "--threads splits the search of the polycube engines (--backend poly) and of cp (--backend cp); backend `{backend_name}` on {} runs on one thread",
+                    "--threads splits the search of the polycube engines (--backend poly) and of the edge-matching engines cp and scan; backend `{backend_name}` on {} runs on one thread",
                     instance.file
                 );
             }
@@ -281,7 +284,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         equivalence,
         poly: args.poly.config()?,
         cp: args.cp.clone().unwrap_or_default(),
-        cp_threads: if backend_name == "cp" { args.poly.threads.unwrap_or(1) } else { 1 },
+        threads: if edge_threads { args.poly.threads.unwrap_or(1) } else { 1 },
     };
     if args.poly.sample.is_some() || args.poly.estimate.is_some() {
         let flag = if args.poly.sample.is_some() { "--sample" } else { "--estimate" };
