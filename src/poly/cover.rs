@@ -51,11 +51,23 @@ pub struct CoverIndex<B> {
     /// to a whole number of 4-entry blocks with entries of mask 0 (which
     /// never fit: the counts test `mask & (occ | cell) == cell`, and every
     /// image covering the counted cell has its bit), so a block needs no
-    /// tail mask; the lists start at `simd_start` (laid out as `gstart`).
+    /// tail mask.
     simd_masks: Vec<u64>,
     simd_ids: Vec<u32>,
-    simd_start: Vec<u32>,
+    /// For the AVX2 counts, each key's groups (low 64 bits, as two
+    /// words) and the starts of its padded lists in the arrays above
+    /// (laid out as a row of `gstart`: `G + 1` words), side by side in
+    /// whole cache lines (`simd_key_lines` lines per key): the count's
+    /// first two dependent loads then miss the cache once, not twice (the
+    /// groups decide which start is read).
+    simd_keys: Vec<KeyLine>,
+    simd_key_lines: usize,
 }
+
+/// One cache line of [`CoverIndex`]'s per-key AVX2 records.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct KeyLine([u32; 16]);
 
 /// Entries a block of the AVX2 counts may write past the last fitting
 /// image (it writes 4 at the current count).
@@ -239,7 +251,35 @@ impl<B: Bits> CoverIndex<B> {
                 }
             }
         }
-        CoverIndex { n_groups, nb, first, groups, gstart, entries, nbmask, pext, simd_masks, simd_ids, simd_start }
+        let simd_key_lines = (n_groups + 3).div_ceil(16);
+        let mut simd_keys = Vec::new();
+        if !simd_masks.is_empty() {
+            simd_keys = vec![KeyLine::default(); groups.len() * simd_key_lines];
+            for (key, lines) in simd_keys.chunks_mut(simd_key_lines).enumerate() {
+                // SAFETY: `KeyLine` is 16 plain words; the lines of one
+                // key are contiguous.
+                let words: &mut [u32] =
+                    unsafe { std::slice::from_raw_parts_mut(lines.as_mut_ptr() as *mut u32, 16 * lines.len()) };
+                let g = groups[key] as u64;
+                (words[0], words[1]) = (g as u32, (g >> 32) as u32);
+                let i = key * (n_groups + 1);
+                words[2..2 + n_groups + 1].copy_from_slice(&simd_start[i..i + n_groups + 1]);
+            }
+        }
+        CoverIndex {
+            n_groups,
+            nb,
+            first,
+            groups,
+            gstart,
+            entries,
+            nbmask,
+            pext,
+            simd_masks,
+            simd_ids,
+            simd_keys,
+            simd_key_lines,
+        }
     }
 
     /// The key of cell `c` under occupancy `occ`.
@@ -305,18 +345,24 @@ impl<B: Bits> CoverIndex<B> {
         (&self.simd_masks, &self.simd_ids)
     }
 
-    /// [`CoverIndex::row_unchecked`] in the padded AVX2 arrays: group
-    /// `g`'s list is `simd_arrays()[row[g]..row[g + 1]]`, a multiple of 4
-    /// long.
+    /// The groups (low 64 bits) of key `key` and the starts of its lists
+    /// in the padded AVX2 arrays: group `g`'s list is
+    /// `simd_arrays()[row[g]..row[g + 1]]`, a multiple of 4 long. One
+    /// cache line holds both when the groups are at most 13.
     ///
     /// # Safety
     /// `key` must come from [`CoverIndex::key`], and the index must have
     /// its AVX2 arrays.
     #[inline(always)]
-    pub unsafe fn simd_row_unchecked(&self, key: usize) -> &[u32] {
-        let i = key * (self.n_groups + 1);
-        debug_assert!(i + self.n_groups < self.simd_start.len());
-        self.simd_start.get_unchecked(i..i + self.n_groups + 1)
+    pub unsafe fn simd_key_unchecked(&self, key: usize) -> (u64, &[u32]) {
+        debug_assert!((key + 1) * self.simd_key_lines <= self.simd_keys.len());
+        // SAFETY: a key has `simd_key_lines` lines of 16 words, holding
+        // its 2 + G + 1 words (see `new`).
+        unsafe {
+            let p = self.simd_keys.as_ptr().add(key * self.simd_key_lines) as *const u32;
+            let groups = *p as u64 | (*p.add(1) as u64) << 32;
+            (groups, std::slice::from_raw_parts(p.add(2), self.n_groups + 1))
+        }
     }
 
     /// Number of list entries (for reports and tests).

@@ -49,19 +49,23 @@ fn fits_into<B: Bits, const CHUNKED: bool, const SIMD: bool>(
     out: &mut [u32],
 ) -> u32 {
     let key = ci.key(cell, &occ);
-    // SAFETY: `key` is a key; `groups` has one entry per key.
-    let mut gs = avail & unsafe { *ci.groups.get_unchecked(key) } as u64;
-    if gs == 0 {
-        return 0;
-    }
     #[cfg(target_arch = "x86_64")]
     if SIMD {
         // SAFETY: the caller has AVX2 and the arrays (see above); `key` is
         // a key.
         return unsafe {
-            let row = ci.simd_row_unchecked(key);
+            let (groups, row) = ci.simd_key_unchecked(key);
+            let gs = avail & groups;
+            if gs == 0 {
+                return 0;
+            }
             simd::fits_into::<B, CHUNKED>(ci, row, gs, occ.low64(), 1u64 << cell, limit, out)
         };
+    }
+    // SAFETY: `key` is a key; `groups` has one entry per key.
+    let mut gs = avail & unsafe { *ci.groups.get_unchecked(key) } as u64;
+    if gs == 0 {
+        return 0;
     }
     // SAFETY: `key` is a key: its row of list starts is in bounds.
     let row = unsafe { ci.row_unchecked(key) };

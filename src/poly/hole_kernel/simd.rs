@@ -40,7 +40,7 @@ static PACKS: Packs = {
 ///
 /// # Safety
 /// The processor has AVX2, the index has its AVX2 arrays, `row` is a
-/// key's row of [`CoverIndex::simd_row_unchecked`], `gs` has only bits of
+/// key's row of [`CoverIndex::simd_key_unchecked`], `gs` has only bits of
 /// groups with a list under it, `cell` is the bit of a cell every image
 /// of those lists covers and `occ` does not hold, and `out` holds the
 /// longest list of one cell plus [`crate::poly::cover::SIMD_PAD`].
@@ -70,8 +70,9 @@ pub(super) unsafe fn fits_into<B: Bits, const CHUNKED: bool>(
         gs &= gs - 1;
         let (a, b) = (*row.get_unchecked(g) as usize, *row.get_unchecked(g + 1) as usize);
         debug_assert!(a < b && (b - a) % 4 == 0 && b <= ci.simd_arrays().0.len());
+        // The list is not empty: the first block needs no test.
         let mut i = a;
-        while i < b {
+        loop {
             let m = _mm256_loadu_si256(masks.add(i) as *const __m256i);
             let free = _mm256_cmpeq_epi64(_mm256_and_si256(m, occv), cellv);
             let bits = _mm256_movemask_pd(_mm256_castsi256_pd(free)) as u32;
@@ -84,9 +85,14 @@ pub(super) unsafe fn fits_into<B: Bits, const CHUNKED: bool>(
             if CHUNKED && n >= limit {
                 return n;
             }
+            if i >= b {
+                break;
+            }
         }
-        if !CHUNKED && n >= limit {
-            return n;
+        // The early exit folded into the group loop's exit (one
+        // branch, not two).
+        if !CHUNKED {
+            gs &= ((n < limit) as u64).wrapping_neg();
         }
     }
     let _ = out_len;
