@@ -14,7 +14,7 @@
 //!   solutions. The mean over many probes is the estimate.
 
 use super::bits::Bits;
-use super::hybrid::{Shared, Stop, Walk};
+use super::hybrid::{Shared, Stop, Walk, Walker};
 use crate::search::{Flow, Limits, StopReason};
 use std::time::{Duration, Instant};
 
@@ -236,6 +236,11 @@ impl Probes {
         mean_and_stderr(&self.nodes).0
     }
 
+    /// Mean and standard error of the first `n` probes' estimates.
+    pub fn prefix(&self, n: usize) -> (f64, f64) {
+        mean_and_stderr(&self.nodes[..n.min(self.nodes.len())])
+    }
+
     /// Runs probes until `total` have run.
     pub fn extend_to<B: Bits>(&mut self, shared: &Shared<B>, total: u64) {
         let none = Limits::none();
@@ -248,6 +253,56 @@ impl Probes {
             let rng = self.rng.clone();
             w.walk = Walk::Probe { rng, weight: 1.0, nodes: 0.0, solutions: 0.0, per_depth: vec![0.0; depth] };
             let _ = w.run(&mut |_| Flow::Continue);
+            debug_assert_eq!(w.depth, 0, "a probe returns to the root");
+            if let Walk::Probe { rng: used, nodes: n, solutions: s, per_depth: pd, .. } = &mut w.walk {
+                self.rng = used.clone();
+                self.nodes.push(*n);
+                self.sols.push(*s);
+                self.per_depth.push(std::mem::take(pd));
+            }
+            self.rng.next_u64();
+        }
+    }
+}
+
+impl Probes {
+    /// Runs probes until `total` have run on the tree whose root branches
+    /// over the images `roots` (in that order), with `w` (at the root) for
+    /// everything below: the tree of the same search with the constrained
+    /// piece's images cut to `roots` and placed first. The piece choice
+    /// probes every candidate piece this way on one engine without the
+    /// filter, instead of building an engine per candidate: when DLX's
+    /// root branches on the constrained piece (the caller checks that it
+    /// does) and bit-field stages run below it, the subtree under a root
+    /// image is the same in both engines (the other pieces keep every
+    /// image, the placed piece's are never counted again), and so are the
+    /// random draws: the estimates are the candidate engine's, bit for
+    /// bit.
+    pub fn extend_rooted<B: Bits>(&mut self, w: &mut Walker<'_, B>, roots: &[u32], total: u64) {
+        let depth = w.s.n_pieces() as usize + 1;
+        while self.len() < total {
+            let rng = self.rng.clone();
+            w.walk = Walk::Probe { rng, weight: 1.0, nodes: 0.0, solutions: 0.0, per_depth: vec![0.0; depth] };
+            // The root node as `node` and `dlx_once` run it: the triggers,
+            // then one random child (the root cannot be a solution: pieces
+            // are left).
+            if !roots.is_empty() && w.triggers_ok() {
+                let n = roots.len();
+                let k = match &mut w.walk {
+                    Walk::Probe { rng, weight, nodes, per_depth, .. } => {
+                        let j = rng.below(n as u64) as usize;
+                        *weight *= n as f64;
+                        *nodes += *weight;
+                        per_depth[0] += *weight;
+                        w.branch[0] = j as u32;
+                        roots[j]
+                    }
+                    _ => unreachable!("the walk was just set"),
+                };
+                w.place(k);
+                let _ = w.node(&mut |_| Flow::Continue);
+                w.unplace(k);
+            }
             debug_assert_eq!(w.depth, 0, "a probe returns to the root");
             if let Walk::Probe { rng: used, nodes: n, solutions: s, per_depth: pd, .. } = &mut w.walk {
                 self.rng = used.clone();
@@ -353,5 +408,47 @@ mod tests {
         let estimate = engine.estimate(EstimateSpec { probes: 150, seed: 5 }, Duration::ZERO);
         assert_eq!(estimate.nodes.to_bits(), once.nodes().to_bits());
         assert_eq!(estimate.probes, 150);
+    }
+
+    /// Probes rooted at a candidate piece's kept images, on one engine
+    /// without the redundancy filter, give the candidate engine's
+    /// estimates bit for bit (the piece choice relies on it), with one
+    /// walker for several candidates and on two threads.
+    #[test]
+    fn rooted_probes_equal_the_candidate_engines() {
+        use crate::poly::redundancy::{self, RedundancyMode};
+        use crate::poly::schedule::{Schedule, ScheduleSpec};
+        use crate::poly::{PolyConfig, PolyEngine};
+        let text = std::fs::read_to_string("instances/polycube/tetriscube_def.txt").unwrap();
+        let puzzle = crate::frontend::polycube::parse(&text, "t").unwrap().remove(0);
+        let built = crate::frontend::polycube::build(&puzzle, "t").unwrap();
+        let schedule = Some(ScheduleSpec::Fixed(Schedule::parse("dlx:min-fit,mch@11,emch@8").unwrap()));
+        let full_cfg =
+            PolyConfig { redundancy: Some(RedundancyMode::Off), schedule: schedule.clone(), ..PolyConfig::default() };
+        let full = PolyEngine::new(&built.problem, &full_cfg).unwrap();
+        let mut expected = Vec::new();
+        let mut jobs = Vec::new();
+        for piece in ["L", "G", "A"] {
+            let mode = RedundancyMode::Rotations { piece: Some(piece.into()) };
+            let cfg =
+                PolyConfig { redundancy: Some(mode.clone()), schedule: schedule.clone(), ..PolyConfig::default() };
+            let engine = PolyEngine::new(&built.problem, &cfg).unwrap();
+            let mut probes = Probes::new(1);
+            engine.runner.probe(&mut probes, 120);
+            expected.push((probes.nodes().to_bits(), probes.sols.clone()));
+            let (_, kept) = redundancy::kept(&built.problem, full.images(), &mode).unwrap().unwrap();
+            assert_eq!(kept.len(), engine.redundancy().unwrap().after);
+            jobs.push((Probes::new(1), kept.iter().map(|&k| k as u32).collect::<Vec<u32>>()));
+        }
+        let mut parallel = jobs.clone();
+        full.runner.probe_rooted(&mut jobs, 60, false);
+        full.runner.probe_rooted(&mut jobs, 120, false);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        pool.install(|| full.runner.probe_rooted(&mut parallel, 120, true));
+        for ((a, b), e) in jobs.iter().zip(&parallel).zip(&expected) {
+            assert!(a.0.nodes() > 0.0);
+            assert_eq!((a.0.nodes().to_bits(), a.0.sols.clone()), *e);
+            assert_eq!((b.0.nodes().to_bits(), b.0.sols.clone()), *e);
+        }
     }
 }
