@@ -220,6 +220,18 @@ pub struct FilterCounts {
     pub after_fit: usize,
 }
 
+/// A constrained piece the piece choice compares.
+struct Candidate<'e> {
+    /// 0: the static choice; `i > 0`: the `i`-th other piece.
+    i: usize,
+    probes: Probes,
+    /// The kept images the probes start from on the engine without the
+    /// filter, or `None`: the probes run on `engine`.
+    roots: Option<Vec<u32>>,
+    /// The candidate's own engine while it may be a finalist.
+    engine: Option<PolyEngine<'e>>,
+}
+
 /// An engine before its search tables: the images searched (after the
 /// filters), the constrained piece, the plan and the filters' counts.
 struct Prepared {
@@ -399,8 +411,8 @@ impl<'a> PolyEngine<'a> {
     /// candidate, without building one (the Tetris Cube: 12 candidate
     /// engines, each with its cover index, DLX matrix and tables). `plain`
     /// is the configuration the estimates run under. Returns `None` when
-    /// the shortcut does not apply (a DLX stage below the root, another
-    /// heuristic, one-shot or per-step filters, or some candidate whose
+    /// the shortcut does not apply (another heuristic at the root,
+    /// one-shot or per-step filters, or some candidate whose
     /// root DLX would not branch on its piece: the caller then builds the
     /// candidates), `Some(None)` to keep the static choice, `Some(Some(name))`
     /// to constrain piece `name` instead.
@@ -419,9 +431,8 @@ impl<'a> PolyEngine<'a> {
             schedule::Stage::Dlx(h) => first_placed || *h == crate::dlx::Heuristic::MinFit,
             _ => false,
         };
-        let below_ok = (1..n).all(|k| !matches!(plan.schedule.stage_for(k), schedule::Stage::Dlx(_)));
         let filters = plan.parity_filter.is_some() || plan.volume_filter.is_some();
-        if !root_ok || !below_ok || filters || full.counts.after_fit != full.counts.images {
+        if !root_ok || filters || full.counts.after_fit != full.counts.images {
             return None;
         }
         // DLX's min-fit at the root of a candidate's engine (items: the
@@ -475,7 +486,10 @@ impl<'a> PolyEngine<'a> {
             .filter(|&(g, gr)| gr.count == 1 && g != chosen.0 as usize)
             .map(|(_, gr)| gr.names[0].clone())
             .collect();
-        let mut jobs: Vec<(usize, (Probes, Vec<u32>))> = Vec::new();
+        // A candidate whose root DLX would branch elsewhere (a cell with
+        // fewer images than the piece keeps) is probed on an engine built
+        // for it.
+        let mut cands: Vec<Candidate<'a>> = Vec::new();
         for (i, found) in std::iter::once(Some(chosen))
             .chain(names.iter().map(|name| {
                 let piece = Some(name.clone());
@@ -485,41 +499,83 @@ impl<'a> PolyEngine<'a> {
             .enumerate()
         {
             let Some((g, kept)) = found else { continue };
-            if !branches_on(g, &kept) {
-                return None;
-            }
-            jobs.push((i, (Probes::new(1), kept.iter().map(|&k| k as u32).collect())));
+            let roots = branches_on(g, &kept).then(|| kept.iter().map(|&k| k as u32).collect());
+            cands.push(Candidate { i, probes: Probes::new(1), roots, engine: None });
         }
+        let build = |i: usize| {
+            let redundancy = match i {
+                0 => plain.redundancy.clone(),
+                _ => {
+                    let piece = Some(names[i - 1].clone());
+                    Some(if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } })
+                }
+            };
+            Self::build(problem, &PolyConfig { redundancy, ..plain.clone() }).ok()
+        };
         let pool = (config.threads > 1)
             .then(|| rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok())
             .flatten();
-        let probe = |jobs: &mut [(Probes, Vec<u32>)], total: u64| match &pool {
-            Some(pool) => pool.install(|| full.runner.probe_rooted(jobs, total, true)),
-            None => full.runner.probe_rooted(jobs, total, false),
+        // The rooted candidates of `cands`, probed together on `full` up
+        // to `total` probes.
+        let probe_rooted = |cands: &mut [Candidate<'a>], total: u64| {
+            let rooted: Vec<usize> = (0..cands.len()).filter(|&k| cands[k].roots.is_some()).collect();
+            let mut jobs: Vec<(Probes, Vec<u32>)> = rooted
+                .iter()
+                .map(|&k| {
+                    let c = &mut cands[k];
+                    (std::mem::replace(&mut c.probes, Probes::new(1)), c.roots.take().expect("rooted"))
+                })
+                .collect();
+            match &pool {
+                Some(pool) => pool.install(|| full.runner.probe_rooted(&mut jobs, total, true)),
+                None => full.runner.probe_rooted(&mut jobs, total, false),
+            }
+            for (k, (probes, roots)) in rooted.into_iter().zip(jobs) {
+                (cands[k].probes, cands[k].roots) = (probes, Some(roots));
+            }
         };
-        let mut bare: Vec<(Probes, Vec<u32>)> =
-            jobs.iter_mut().map(|(_, j)| std::mem::replace(j, (Probes::new(1), Vec::new()))).collect();
-        probe(&mut bare[..1], PIECE_SCREEN_PROBES);
-        if bare[0].0.nodes() < PIECE_MIN_NODES {
+        // The other candidates' screening, one at a time, keeping the
+        // engines of the best few.
+        let by_estimate = |a: &Candidate<'_>, b: &Candidate<'_>| {
+            (a.probes.nodes(), a.i).partial_cmp(&(b.probes.nodes(), b.i)).unwrap_or(std::cmp::Ordering::Equal)
+        };
+        let screen = |cands: &mut [Candidate<'a>]| {
+            probe_rooted(cands, PIECE_SCREEN_PROBES);
+            for k in 0..cands.len() {
+                if cands[k].roots.is_some() {
+                    continue;
+                }
+                let Some(e) = build(cands[k].i) else { continue };
+                e.runner.probe(&mut cands[k].probes, PIECE_SCREEN_PROBES);
+                cands[k].engine = Some(e);
+                let better = |c: &Candidate<'_>| {
+                    cands.iter().filter(|d| !d.probes.is_empty() && by_estimate(d, c).is_lt()).count()
+                };
+                let out: Vec<usize> = (0..=k).filter(|&j| better(&cands[j]) >= PIECE_FINALISTS).collect();
+                for j in out {
+                    cands[j].engine = None;
+                }
+            }
+        };
+        screen(&mut cands[..1]);
+        if cands[0].probes.is_empty() || cands[0].probes.nodes() < PIECE_MIN_NODES {
             return Some(None);
         }
-        probe(&mut bare[1..], PIECE_SCREEN_PROBES);
+        screen(&mut cands[1..]);
         // The best few by `(estimate, candidate)` get every probe (ties go
-        // to the earlier candidate).
-        let rank = |v: &mut Vec<(f64, usize, (Probes, Vec<u32>))>| {
-            v.sort_by(|a, b| (a.0, a.1).partial_cmp(&(b.0, b.1)).unwrap_or(std::cmp::Ordering::Equal))
-        };
-        let mut ranked: Vec<(f64, usize, (Probes, Vec<u32>))> =
-            bare.into_iter().zip(&jobs).map(|(j, &(i, _))| (j.0.nodes(), i, j)).collect();
-        rank(&mut ranked);
-        ranked.truncate(PIECE_FINALISTS);
-        let (order, mut finals): (Vec<usize>, Vec<(Probes, Vec<u32>)>) =
-            ranked.into_iter().map(|(_, i, j)| (i, j)).unzip();
-        probe(&mut finals, PIECE_PROBES);
-        let mut last: Vec<(f64, usize, (Probes, Vec<u32>))> =
-            finals.into_iter().zip(order).map(|(j, i)| (j.0.nodes(), i, j)).collect();
-        rank(&mut last);
-        match last[0].1 {
+        // to the earlier candidate); a candidate not screened (its engine
+        // did not build) is none.
+        cands.retain(|c| !c.probes.is_empty());
+        cands.sort_by(by_estimate);
+        cands.truncate(PIECE_FINALISTS);
+        probe_rooted(&mut cands, PIECE_PROBES);
+        for c in &mut cands {
+            if let Some(e) = &c.engine {
+                e.runner.probe(&mut c.probes, PIECE_PROBES);
+            }
+        }
+        cands.sort_by(by_estimate);
+        match cands[0].i {
             0 => Some(None),
             i => Some(Some(names[i - 1].clone())),
         }
