@@ -236,11 +236,6 @@ impl Probes {
         mean_and_stderr(&self.nodes).0
     }
 
-    /// Mean and standard error of the first `n` probes' estimates.
-    pub fn prefix(&self, n: usize) -> (f64, f64) {
-        mean_and_stderr(&self.nodes[..n.min(self.nodes.len())])
-    }
-
     /// Runs probes until `total` have run.
     pub fn extend_to<B: Bits>(&mut self, shared: &Shared<B>, total: u64) {
         let none = Limits::none();
