@@ -48,9 +48,18 @@ pub fn schedule(images: &Images) -> Schedule {
         // `mch@17,emch+6@8` (round 7, docs/poly.md); at 64 cells and fewer
         // (Tetris Cube, solid pentominoes) the two cost about the same per
         // node and MCH's choices save nodes.
+        //
+        // Where MCH runs, DLX places the second piece too (its min-fit
+        // choice, over the pieces as well as the holes): on the solid
+        // pentominoes in 3x4x5 (X constrained) 19.9 M nodes and 1.33 s
+        // against 61.0 M and 3.87 s with MCH from the second piece; the
+        // Tetris Cube's tree is the same (42.6 M nodes, DLX branches on
+        // MCH's hole), 2x5x6 the same (1.09 M), 2x3x10 0.21 M against
+        // 0.19 M (0.01 s either way); a third DLX piece (`mch@9`) changes
+        // little (docs/poly.md, round 8).
         let emch = if images.n_cells > MCH_MAX_CELLS { n - 1 } else { 8.min(n - 1) };
-        if n - 1 > emch {
-            format!("dlx:min-fit,mch@{},emch+{WIDEN_EMCH}@{emch}", n - 1)
+        if n - 2 > emch {
+            format!("dlx:min-fit,mch@{},emch+{WIDEN_EMCH}@{emch}", n - 2)
         } else {
             format!("dlx:min-fit,emch+{WIDEN_EMCH}@{emch}")
         }
@@ -59,18 +68,29 @@ pub fn schedule(images: &Images) -> Schedule {
 }
 
 /// The configuration the piece choice's estimates run under when `auto`'s
-/// `schedule` widens EMCH: the same with plain EMCH (`None` when nothing
-/// is widened or the user gave the schedule). On the Tetris Cube the
-/// estimates under plain EMCH rank the pieces as the real trees do (L
-/// first, both ways); under `emch+6` they put E first, whose tree is 49%
-/// larger (63.4 M nodes against L's 42.6 M; docs/poly.md, round 6).
+/// `schedule` widens EMCH or has DLX place the second piece: the same with
+/// plain EMCH and MCH from the second piece (`None` when neither applies
+/// or the user gave the schedule). On the Tetris Cube the estimates under
+/// plain EMCH rank the pieces as the real trees do (L first, both ways);
+/// under `emch+6` they put E first, whose tree is 49% larger (63.4 M nodes
+/// against L's 42.6 M; docs/poly.md, round 6). DLX at the second piece
+/// would make each probe cover and uncover the root's column in the matrix
+/// and count DLX's choice unmemoised: the Tetris Cube's piece choice took
+/// 1.3 s instead of 0.2 s (round 8); with MCH there the estimates are the
+/// ones the choice was tuned on.
 pub fn estimate_config(config: &PolyConfig, schedule: &Schedule) -> Option<PolyConfig> {
     let widened = |s: &Stage| matches!(s, Stage::Emch(w) if w.levels > 0);
-    if !matches!(config.schedule, None | Some(ScheduleSpec::Auto)) || !schedule.stages.iter().any(|(_, s)| widened(s)) {
+    let second_dlx = matches!(schedule.stages.as_slice(), [(None, Stage::Dlx(_)), (Some(_), Stage::Mch), ..]);
+    if !matches!(config.schedule, None | Some(ScheduleSpec::Auto))
+        || !(second_dlx || schedule.stages.iter().any(|(_, s)| widened(s)))
+    {
         return None;
     }
     let plain = |s: &Stage| if widened(s) { Stage::Emch(Widen::default()) } else { s.clone() };
-    let stages = schedule.stages.iter().map(|(t, s)| (*t, plain(s))).collect();
+    let mut stages: Vec<(Option<u32>, Stage)> = schedule.stages.iter().map(|(t, s)| (*t, plain(s))).collect();
+    if second_dlx {
+        stages[1].0 = stages[1].0.map(|t| t + 1);
+    }
     Some(PolyConfig { schedule: Some(ScheduleSpec::Fixed(Schedule { stages })), ..config.clone() })
 }
 

@@ -133,6 +133,48 @@ pub fn apply(
     images: &Images,
     mode: &RedundancyMode,
 ) -> Result<(Images, Option<Redundancy>), String> {
+    let Some((c, mirror, syms)) = select(problem, images, mode)? else { return Ok((images.clone(), None)) };
+    let mut orbit_maps = vec![Vec::new(); problem.n_options()];
+    let mut imperfect = 0;
+    for (rep, orbit) in c.reps.iter().zip(&c.orbits) {
+        orbit_maps[*rep as usize] = orbit.iter().map(|&(_, s)| s).collect();
+        if orbit.len() < syms.len() + 1 {
+            imperfect += 1;
+        }
+    }
+    let keep: std::collections::HashSet<OptionId> = c.reps.iter().copied().collect();
+    let filtered = images.retain(|k| images.group[k] != c.group || keep.contains(&images.option[k]));
+    let red = Redundancy {
+        group: c.group,
+        piece: images.groups[c.group as usize].name.clone(),
+        mirror,
+        syms,
+        orbit_maps,
+        before: c.before,
+        after: c.reps.len(),
+        imperfect,
+    };
+    Ok((filtered, Some(red)))
+}
+
+/// What [`apply`] would keep, without filtering: the constrained group and
+/// the indices (into `images`) of its kept images, ascending (`None` when
+/// `apply` constrains no piece). The piece choice compares candidates by
+/// their kept images alone.
+pub fn kept(problem: &Problem, images: &Images, mode: &RedundancyMode) -> Result<Option<(u16, Vec<usize>)>, String> {
+    let Some((c, _, _)) = select(problem, images, mode)? else { return Ok(None) };
+    let keep: std::collections::HashSet<OptionId> = c.reps.iter().copied().collect();
+    let ks = (0..images.len()).filter(|&k| images.group[k] == c.group && keep.contains(&images.option[k])).collect();
+    Ok(Some((c.group, ks)))
+}
+
+/// The filter's choice: the candidate, whether reflections are broken, and
+/// the symmetries of `H` (identity excluded).
+fn select(
+    problem: &Problem,
+    images: &Images,
+    mode: &RedundancyMode,
+) -> Result<Option<(Candidate, bool, Vec<usize>)>, String> {
     // Symmetries as distinct, non-trivial option permutations (a flat box
     // turned over through its own plane maps every placement to itself).
     let mut distinct: Vec<usize> = Vec::new();
@@ -146,7 +188,7 @@ pub fn apply(
     let all: Vec<usize> = distinct;
     let has_mirrors = all.len() > rotations.len();
     let attempts: Vec<(bool, Option<&String>)> = match mode {
-        RedundancyMode::Off => return Ok((images.clone(), None)),
+        RedundancyMode::Off => return Ok(None),
         RedundancyMode::Auto => vec![(true, None), (false, None)],
         RedundancyMode::Rotations { piece } => vec![(false, piece.as_ref())],
         RedundancyMode::Mirror { piece } => {
@@ -158,7 +200,7 @@ pub fn apply(
     };
     if all.is_empty() {
         return match mode {
-            RedundancyMode::Auto => Ok((images.clone(), None)),
+            RedundancyMode::Auto => Ok(None),
             _ => Err("the box has no symmetry to break (no rotation maps the puzzle onto itself)".into()),
         };
     }
@@ -204,29 +246,9 @@ pub fn apply(
                 }
             }
         };
-        let mut orbit_maps = vec![Vec::new(); problem.n_options()];
-        let mut imperfect = 0;
-        for (rep, orbit) in c.reps.iter().zip(&c.orbits) {
-            orbit_maps[*rep as usize] = orbit.iter().map(|&(_, s)| s).collect();
-            if orbit.len() < syms.len() + 1 {
-                imperfect += 1;
-            }
-        }
-        let keep: std::collections::HashSet<OptionId> = c.reps.iter().copied().collect();
-        let filtered = images.retain(|k| images.group[k] != c.group || keep.contains(&images.option[k]));
-        let red = Redundancy {
-            group: c.group,
-            piece: images.groups[c.group as usize].name.clone(),
-            mirror,
-            syms: syms.clone(),
-            orbit_maps,
-            before: c.before,
-            after: c.reps.len(),
-            imperfect,
-        };
-        return Ok((filtered, Some(red)));
+        return Ok(Some((c, mirror, syms.clone())));
     }
-    Ok((images.clone(), None))
+    Ok(None)
 }
 
 impl Redundancy {

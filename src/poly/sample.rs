@@ -14,7 +14,7 @@
 //!   solutions. The mean over many probes is the estimate.
 
 use super::bits::Bits;
-use super::hybrid::{Shared, Stop, Walk};
+use super::hybrid::{Kind, Shared, Stop, Walk, Walker};
 use crate::search::{Flow, Limits, StopReason};
 use std::time::{Duration, Instant};
 
@@ -260,6 +260,89 @@ impl Probes {
     }
 }
 
+impl Probes {
+    /// Runs probes until `total` have run on the tree whose root branches
+    /// over the images `roots` (in that order), with `w` (at the root) for
+    /// everything below: the tree of the same search with the constrained
+    /// piece's images cut to `roots` and placed first. The piece choice
+    /// probes every candidate piece this way on one engine without the
+    /// filter, instead of building an engine per candidate: when DLX's
+    /// root branches on the constrained piece (the caller checks that it
+    /// does), the subtree under a root image is the same in both engines
+    /// (the other pieces keep every image, the placed piece's are never
+    /// counted again, and a DLX stage below sees the candidate's matrix),
+    /// and so are the random draws: the estimates are the candidate engine's, bit for
+    /// bit.
+    pub fn extend_rooted<B: Bits>(&mut self, w: &mut Walker<'_, B>, roots: &[u32], total: u64) {
+        let depth = w.s.n_pieces() as usize + 1;
+        // With DLX below the root, the matrix follows as in `dlx_once`:
+        // committing the piece's column removes every image of the piece,
+        // kept or not, so the matrix below is the candidate engine's (its
+        // other rows, in the same order).
+        let follow = w.s.stage_of[..w.n_left as usize].iter().any(|k| matches!(k, Kind::Dlx(_)));
+        let (header, rows) = match (&w.m, roots.first()) {
+            (Some(m), Some(&k)) if follow => {
+                let header = w.s.images.n_cells as u32 + w.s.tables.group[k as usize] as u32 + 1;
+                let mut rows = Vec::with_capacity(roots.len());
+                let mut x = m.down(header);
+                while x != header {
+                    if roots.binary_search(&m.option_of(x)).is_ok() {
+                        rows.push(x);
+                    }
+                    x = m.down(x);
+                }
+                debug_assert_eq!(rows.len(), roots.len(), "the roots are images of one group, ascending");
+                (header, rows)
+            }
+            _ => (0, Vec::new()),
+        };
+        while self.len() < total {
+            let rng = self.rng.clone();
+            w.walk = Walk::Probe { rng, weight: 1.0, nodes: 0.0, solutions: 0.0, per_depth: vec![0.0; depth] };
+            // The root node as `node` and `dlx_once` run it: the triggers,
+            // then one random child (the root cannot be a solution: pieces
+            // are left).
+            if !roots.is_empty() && w.triggers_ok() {
+                let n = roots.len();
+                let k = match &mut w.walk {
+                    Walk::Probe { rng, weight, nodes, per_depth, .. } => {
+                        let j = rng.below(n as u64) as usize;
+                        *weight *= n as f64;
+                        *nodes += *weight;
+                        per_depth[0] += *weight;
+                        w.branch[0] = j as u32;
+                        roots[j]
+                    }
+                    _ => unreachable!("the walk was just set"),
+                };
+                if let (false, Some(m)) = (rows.is_empty(), w.m.as_mut()) {
+                    let x = rows[w.branch[0] as usize];
+                    m.commit_primary(header);
+                    m.commit_row_except(x);
+                    w.place(k);
+                    let _ = w.node(&mut |_| Flow::Continue);
+                    w.unplace(k);
+                    let m = w.m.as_mut().expect("matrix");
+                    m.uncommit_row_except(x);
+                    m.uncommit_primary(header);
+                } else {
+                    w.place(k);
+                    let _ = w.node(&mut |_| Flow::Continue);
+                    w.unplace(k);
+                }
+            }
+            debug_assert_eq!(w.depth, 0, "a probe returns to the root");
+            if let Walk::Probe { rng: used, nodes: n, solutions: s, per_depth: pd, .. } = &mut w.walk {
+                self.rng = used.clone();
+                self.nodes.push(*n);
+                self.sols.push(*s);
+                self.per_depth.push(std::mem::take(pd));
+            }
+            self.rng.next_u64();
+        }
+    }
+}
+
 /// Runs `spec.probes` random paths and times a short real search to turn
 /// the node estimate into seconds.
 pub fn estimate<B: Bits>(shared: &Shared<B>, spec: EstimateSpec, rate_window: Duration) -> Estimate {
@@ -353,5 +436,53 @@ mod tests {
         let estimate = engine.estimate(EstimateSpec { probes: 150, seed: 5 }, Duration::ZERO);
         assert_eq!(estimate.nodes.to_bits(), once.nodes().to_bits());
         assert_eq!(estimate.probes, 150);
+    }
+
+    /// Probes rooted at a candidate piece's kept images, on one engine
+    /// without the redundancy filter, give the candidate engine's
+    /// estimates bit for bit (the piece choice relies on it), with one
+    /// walker for several candidates and on two threads.
+    #[test]
+    fn rooted_probes_equal_the_candidate_engines() {
+        let text = std::fs::read_to_string("instances/polycube/tetriscube_def.txt").unwrap();
+        let puzzle = crate::frontend::polycube::parse(&text, "t").unwrap().remove(0);
+        let built = crate::frontend::polycube::build(&puzzle, "t").unwrap();
+        for text in ["dlx:min-fit,mch@11,emch@8", "dlx:min-fit,mch@10,emch@8", "dlx:min-fit,emch@9"] {
+            rooted_probes_equal_under(&built.problem, text);
+        }
+    }
+
+    fn rooted_probes_equal_under(built: &crate::ir::Problem, schedule: &str) {
+        use crate::poly::redundancy::{self, RedundancyMode};
+        use crate::poly::schedule::{Schedule, ScheduleSpec};
+        use crate::poly::{PolyConfig, PolyEngine};
+        let schedule = Some(ScheduleSpec::Fixed(Schedule::parse(schedule).unwrap()));
+        let full_cfg =
+            PolyConfig { redundancy: Some(RedundancyMode::Off), schedule: schedule.clone(), ..PolyConfig::default() };
+        let full = PolyEngine::new(built, &full_cfg).unwrap();
+        let mut expected = Vec::new();
+        let mut jobs = Vec::new();
+        for piece in ["L", "G", "A"] {
+            let mode = RedundancyMode::Rotations { piece: Some(piece.into()) };
+            let cfg =
+                PolyConfig { redundancy: Some(mode.clone()), schedule: schedule.clone(), ..PolyConfig::default() };
+            let engine = PolyEngine::new(built, &cfg).unwrap();
+            let mut probes = Probes::new(1);
+            engine.runner.probe(&mut probes, 120);
+            expected.push((probes.nodes().to_bits(), probes.sols.clone()));
+            let (_, kept) = redundancy::kept(built, full.images(), &mode).unwrap().unwrap();
+            assert_eq!(kept.len(), engine.redundancy().unwrap().after);
+            jobs.push((Probes::new(1), kept.iter().map(|&k| k as u32).collect::<Vec<u32>>()));
+        }
+        let mut parallel = jobs.clone();
+        full.runner.probe_rooted(&mut jobs, 60, false);
+        full.runner.probe_rooted(&mut jobs, 120, false);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        pool.install(|| full.runner.probe_rooted(&mut parallel, 120, true));
+        for ((a, b), e) in jobs.iter().zip(&parallel).zip(&expected) {
+            assert!(a.0.nodes() > 0.0);
+            assert_eq!((a.0.nodes().to_bits(), a.0.sols.clone()), *e);
+            assert_eq!((b.0.nodes().to_bits(), b.0.sols.clone()), *e);
+        }
     }
 }

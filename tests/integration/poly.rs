@@ -464,8 +464,8 @@ fn tetris_cube_hybrid() {
     // `auto` widens EMCH, and its piece choice (estimated under plain
     // EMCH) still constrains L; plain EMCH gives the same counts.
     let engine = backend::make("poly", &inst, &BackendConfig { poly: base(), ..BackendConfig::default() }).unwrap();
-    assert!(engine.describe().starts_with("poly dlx:min-fit,mch@11,emch+6@8, rotational redundancy on L"));
-    let plain = PolyConfig { schedule: sched("dlx:min-fit,mch@11,emch@8"), ..base() };
+    assert!(engine.describe().starts_with("poly dlx:min-fit,mch@10,emch+6@8, rotational redundancy on L"));
+    let plain = PolyConfig { schedule: sched("dlx:min-fit,mch@10,emch@8"), ..base() };
     assert_eq!(counts(&inst, "poly", plain, Equivalence::Rotations), (9839, 236136));
     let westen = PolyConfig {
         redundancy: Some(RedundancyMode::parse("rot:L").unwrap()),
