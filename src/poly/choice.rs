@@ -1,0 +1,344 @@
+//! The constrained piece of the automatic redundancy filter, chosen by
+//! measurement: [`PolyEngine::new`] compares Knuth estimates of the trees
+//! the uniquely shaped pieces give.
+
+use super::redundancy::{self, RedundancyMode};
+use super::sample::Probes;
+use super::{auto, schedule, PolyConfig, PolyEngine};
+use crate::ir::Problem;
+
+/// A constrained piece the piece choice compares.
+struct Candidate<'e> {
+    /// 0: the static choice; `i > 0`: the `i`-th other piece.
+    i: usize,
+    probes: Probes,
+    /// The kept images the probes start from on the engine without the
+    /// filter, or `None`: the probes run on `engine`.
+    roots: Option<Vec<u32>>,
+    /// The candidate's own engine while it may be a finalist.
+    engine: Option<PolyEngine<'e>>,
+}
+
+/// Probes of the Knuth estimate that compares constrained pieces: every
+/// candidate gets [`PIECE_SCREEN_PROBES`], the [`PIECE_FINALISTS`] with the
+/// smallest estimates then more, up to [`PIECE_PROBES`] (their screening
+/// probes extended: a finalist's estimate is the one a single round of
+/// [`PIECE_PROBES`] gives).
+const PIECE_PROBES: u64 = 3000;
+const PIECE_SCREEN_PROBES: u64 = 1000;
+const PIECE_FINALISTS: usize = 4;
+
+/// Below this estimated tree size the automatic piece is kept as is (the
+/// comparison would cost more than it saves).
+const PIECE_MIN_NODES: f64 = 1e6;
+
+impl<'a> PolyEngine<'a> {
+    /// Prepares the engine for a polycube problem.
+    ///
+    /// With the automatic redundancy filter on a 3-D puzzle, the
+    /// constrained piece is chosen by measurement: the static choice
+    /// (fewest images) can be far from the best (Tetris Cube, rotations: G
+    /// gives 419 M nodes, L 162 M; solid pentominoes in 2x5x6, rotations
+    /// and reflections: V 5.7 M, X 1.1 M), so every uniquely shaped piece
+    /// that qualifies (under the same symmetries) is tried with a Knuth estimate
+    /// (fixed seed, so the choice is reproducible: [`PIECE_SCREEN_PROBES`]
+    /// probes for every candidate, [`PIECE_PROBES`] for the best few) and
+    /// the one with the smallest estimated tree is kept. Counts do not
+    /// depend on the piece.
+    pub fn new(problem: &'a Problem, config: &PolyConfig) -> Result<PolyEngine<'a>, String> {
+        let prepared = Self::prepare(problem, config)?;
+        let choose = matches!(config.redundancy, None | Some(RedundancyMode::Auto)) && !auto::is_flat(&prepared.images);
+        let Some(chosen) = prepared.redundancy.as_ref().filter(|_| choose) else {
+            return Self::finish(problem, config, prepared);
+        };
+        let (chosen_piece, mirror) = (chosen.piece.clone(), chosen.mirror);
+        let build_named = |name: &String, config: &PolyConfig| {
+            let piece = Some(name.clone());
+            let redundancy =
+                if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } };
+            Self::build(problem, &PolyConfig { redundancy: Some(redundancy), ..config.clone() })
+        };
+        let plain = auto::estimate_config(config, &prepared.plan.schedule);
+        if let Some(choice) = Self::choose_by_roots(problem, config, plain.as_ref().unwrap_or(config), mirror) {
+            return match choice {
+                None => Self::finish(problem, config, prepared),
+                Some(name) => build_named(&name, config).map_err(|e| format!("the chosen piece no longer builds: {e}")),
+            };
+        }
+        let engine = Self::finish(problem, config, prepared)?;
+        // The estimates run plain EMCH; a widened winner is built again.
+        let (wide, engine, plain) = match auto::estimate_config(config, &engine.plan.schedule) {
+            Some(plain) => (Some(engine), Self::build(problem, &plain)?, plain),
+            None => (None, engine, config.clone()),
+        };
+        let screen = |e: &PolyEngine<'_>| {
+            let mut probes = Probes::new(1);
+            e.runner.probe(&mut probes, PIECE_SCREEN_PROBES);
+            probes
+        };
+        let probes = screen(&engine);
+        let size = probes.nodes();
+        if size < PIECE_MIN_NODES {
+            // The static choice stays, with `auto`'s own schedule.
+            return Ok(wide.unwrap_or(engine));
+        }
+        // Candidate 0 is the static choice, candidate `i > 0` constrains
+        // piece `names[i - 1]`.
+        let names: Vec<String> = engine
+            .images()
+            .groups
+            .iter()
+            .filter(|g| g.count == 1 && g.name != chosen_piece)
+            .map(|g| g.names[0].clone())
+            .collect();
+        let build_with = |name: &String, config: &PolyConfig| {
+            let piece = Some(name.clone());
+            let redundancy =
+                if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } };
+            let cfg = PolyConfig { redundancy: Some(redundancy), ..config.clone() };
+            Self::build(problem, &cfg).ok()
+        };
+        let build = |name: &String| build_with(name, &plain);
+        // Every other candidate is screened (on `threads` threads when
+        // asked), keeping the engines of the best few; `(estimate,
+        // candidate)` orders them, so ties go to the earlier candidate and
+        // the choice does not depend on the threads. A candidate keeps its
+        // probes, and the final round extends them.
+        type Ranked<'e> = Vec<(f64, usize, PolyEngine<'e>, Probes)>;
+        fn keep_best(mut v: Ranked<'_>) -> Ranked<'_> {
+            v.sort_by(|a, b| (a.0, a.1).partial_cmp(&(b.0, b.1)).unwrap_or(std::cmp::Ordering::Equal));
+            v.truncate(PIECE_FINALISTS);
+            v
+        }
+        let screen_one = |i: usize| -> Option<(f64, usize, PolyEngine<'a>, Probes)> {
+            let e = build(&names[i - 1])?;
+            let probes = screen(&e);
+            Some((probes.nodes(), i, e, probes))
+        };
+        let pool = (config.threads > 1)
+            .then(|| rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok())
+            .flatten();
+        let mut finalists: Ranked<'a> = vec![(size, 0, engine, probes)];
+        if let Some(pool) = &pool {
+            use rayon::prelude::*;
+            let found: Ranked<'a> = pool.install(|| {
+                (1..=names.len())
+                    .into_par_iter()
+                    .filter_map(screen_one)
+                    .fold(Vec::new, |mut v, x| {
+                        v.push(x);
+                        keep_best(v)
+                    })
+                    .reduce(Vec::new, |mut a, b| {
+                        a.extend(b);
+                        keep_best(a)
+                    })
+            });
+            finalists.extend(found);
+        } else {
+            for i in 1..=names.len() {
+                if let Some(x) = screen_one(i) {
+                    finalists.push(x);
+                    finalists = keep_best(finalists);
+                }
+            }
+        }
+        let finalists = keep_best(finalists);
+        // The finalists with every probe (their screening probes are the
+        // first ones).
+        let estimate_full = |(_, i, e, mut probes): (f64, usize, PolyEngine<'a>, Probes)| {
+            e.runner.probe(&mut probes, PIECE_PROBES);
+            (probes.nodes(), i, e, probes)
+        };
+        let ranked: Ranked<'a> = match &pool {
+            Some(pool) => {
+                use rayon::prelude::*;
+                pool.install(|| finalists.into_par_iter().map(estimate_full).collect())
+            }
+            None => finalists.into_iter().map(estimate_full).collect(),
+        };
+        let best = keep_best(ranked).into_iter().next().expect("the static choice is a candidate");
+        match (wide, best.1) {
+            (None, _) => Ok(best.2),
+            (Some(engine), 0) => Ok(engine),
+            (Some(_), i) => build_with(&names[i - 1], config).ok_or_else(|| "the chosen piece no longer builds".into()),
+        }
+    }
+
+    /// The piece choice of [`PolyEngine::new`] on one engine: every
+    /// candidate's tree is probed as the tree below its kept images on an
+    /// engine without the redundancy filter ([`Probes::extend_rooted`]),
+    /// so the estimates, and the choice, are those of an engine per
+    /// candidate, without building one (the Tetris Cube: 12 candidate
+    /// engines, each with its cover index, DLX matrix and tables). `plain`
+    /// is the configuration the estimates run under. Returns `None` when
+    /// the shortcut does not apply (another heuristic at the root,
+    /// one-shot or per-step filters, or some candidate whose
+    /// root DLX would not branch on its piece: the caller then builds the
+    /// candidates), `Some(None)` to keep the static choice, `Some(Some(name))`
+    /// to constrain piece `name` instead.
+    fn choose_by_roots(
+        problem: &'a Problem,
+        config: &PolyConfig,
+        plain: &PolyConfig,
+        mirror: bool,
+    ) -> Option<Option<String>> {
+        let full_cfg = PolyConfig { redundancy: Some(RedundancyMode::Off), force_first: Some(false), ..plain.clone() };
+        let full = Self::build(problem, &full_cfg).ok()?;
+        let (images, plan) = (full.images(), &full.plan);
+        let n = images.n_pieces();
+        let first_placed = config.force_first == Some(true);
+        let root_ok = match plan.schedule.stage_for(n) {
+            schedule::Stage::Dlx(h) => first_placed || *h == crate::dlx::Heuristic::MinFit,
+            _ => false,
+        };
+        let filters = plan.parity_filter.is_some() || plan.volume_filter.is_some();
+        if !root_ok || filters || full.counts.after_fit != full.counts.images {
+            return None;
+        }
+        // DLX's min-fit at the root of a candidate's engine (items: the
+        // cells, then the groups; the first with the fewest branches,
+        // `len + 1 - bound`).
+        let mut cell_len = vec![0i64; images.n_cells];
+        for cs in &images.cells {
+            for &c in cs {
+                cell_len[c as usize] += 1;
+            }
+        }
+        let group_len = images.images_per_group();
+        let branches_on = |g: u16, kept: &[usize]| -> bool {
+            if first_placed {
+                return true;
+            }
+            let mut len = cell_len.clone();
+            let mut next = kept.iter().peekable();
+            for k in (0..images.len()).filter(|&k| images.group[k] == g) {
+                if next.peek() == Some(&&k) {
+                    next.next();
+                } else {
+                    for &c in &images.cells[k] {
+                        len[c as usize] -= 1;
+                    }
+                }
+            }
+            let thetas = len.into_iter().map(|l| (l, None)).chain(images.groups.iter().enumerate().map(|(h, gr)| {
+                let l = if h == g as usize { kept.len() } else { group_len[h] };
+                (l as i64 + 1 - gr.count as i64, Some(h))
+            }));
+            let mut best = (i64::MAX, None);
+            for (theta, item) in thetas {
+                if theta < best.0 {
+                    best = (theta, item);
+                    if theta <= 0 {
+                        break;
+                    }
+                }
+            }
+            best.1 == Some(g as usize)
+        };
+        // Candidate 0 is the static choice, candidate `i > 0` constrains
+        // piece `names[i - 1]` (a piece the filter cannot constrain is no
+        // candidate).
+        let chosen = redundancy::kept(problem, images, &RedundancyMode::Auto).ok()??;
+        let names: Vec<String> = images
+            .groups
+            .iter()
+            .enumerate()
+            .filter(|&(g, gr)| gr.count == 1 && g != chosen.0 as usize)
+            .map(|(_, gr)| gr.names[0].clone())
+            .collect();
+        // A candidate whose root DLX would branch elsewhere (a cell with
+        // fewer images than the piece keeps) is probed on an engine built
+        // for it.
+        let mut cands: Vec<Candidate<'a>> = Vec::new();
+        for (i, found) in std::iter::once(Some(chosen))
+            .chain(names.iter().map(|name| {
+                let piece = Some(name.clone());
+                let mode = if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } };
+                redundancy::kept(problem, images, &mode).ok().flatten()
+            }))
+            .enumerate()
+        {
+            let Some((g, kept)) = found else { continue };
+            let roots = branches_on(g, &kept).then(|| kept.iter().map(|&k| k as u32).collect());
+            cands.push(Candidate { i, probes: Probes::new(1), roots, engine: None });
+        }
+        let build = |i: usize| {
+            let redundancy = match i {
+                0 => plain.redundancy.clone(),
+                _ => {
+                    let piece = Some(names[i - 1].clone());
+                    Some(if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } })
+                }
+            };
+            Self::build(problem, &PolyConfig { redundancy, ..plain.clone() }).ok()
+        };
+        let pool = (config.threads > 1)
+            .then(|| rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok())
+            .flatten();
+        // The rooted candidates of `cands`, probed together on `full` up
+        // to `total` probes.
+        let probe_rooted = |cands: &mut [Candidate<'a>], total: u64| {
+            let rooted: Vec<usize> = (0..cands.len()).filter(|&k| cands[k].roots.is_some()).collect();
+            let mut jobs: Vec<(Probes, Vec<u32>)> = rooted
+                .iter()
+                .map(|&k| {
+                    let c = &mut cands[k];
+                    (std::mem::replace(&mut c.probes, Probes::new(1)), c.roots.take().expect("rooted"))
+                })
+                .collect();
+            match &pool {
+                Some(pool) => pool.install(|| full.runner.probe_rooted(&mut jobs, total, true)),
+                None => full.runner.probe_rooted(&mut jobs, total, false),
+            }
+            for (k, (probes, roots)) in rooted.into_iter().zip(jobs) {
+                (cands[k].probes, cands[k].roots) = (probes, Some(roots));
+            }
+        };
+        // The other candidates' screening, one at a time, keeping the
+        // engines of the best few.
+        let by_estimate = |a: &Candidate<'_>, b: &Candidate<'_>| {
+            (a.probes.nodes(), a.i).partial_cmp(&(b.probes.nodes(), b.i)).unwrap_or(std::cmp::Ordering::Equal)
+        };
+        let screen = |cands: &mut [Candidate<'a>]| {
+            probe_rooted(cands, PIECE_SCREEN_PROBES);
+            for k in 0..cands.len() {
+                if cands[k].roots.is_some() {
+                    continue;
+                }
+                let Some(e) = build(cands[k].i) else { continue };
+                e.runner.probe(&mut cands[k].probes, PIECE_SCREEN_PROBES);
+                cands[k].engine = Some(e);
+                let better = |c: &Candidate<'_>| {
+                    cands.iter().filter(|d| !d.probes.is_empty() && by_estimate(d, c).is_lt()).count()
+                };
+                let out: Vec<usize> = (0..=k).filter(|&j| better(&cands[j]) >= PIECE_FINALISTS).collect();
+                for j in out {
+                    cands[j].engine = None;
+                }
+            }
+        };
+        screen(&mut cands[..1]);
+        if cands[0].probes.is_empty() || cands[0].probes.nodes() < PIECE_MIN_NODES {
+            return Some(None);
+        }
+        screen(&mut cands[1..]);
+        // The best few by `(estimate, candidate)` get every probe (ties go
+        // to the earlier candidate); a candidate not screened (its engine
+        // did not build) is none.
+        cands.retain(|c| !c.probes.is_empty());
+        cands.sort_by(by_estimate);
+        cands.truncate(PIECE_FINALISTS);
+        probe_rooted(&mut cands, PIECE_PROBES);
+        for c in &mut cands {
+            if let Some(e) = &c.engine {
+                e.runner.probe(&mut c.probes, PIECE_PROBES);
+            }
+        }
+        cands.sort_by(by_estimate);
+        match cands[0].i {
+            0 => Some(None),
+            i => Some(Some(names[i - 1].clone())),
+        }
+    }
+}
