@@ -390,6 +390,7 @@ impl<B: Bits> Walker<'_, B> {
                     let gk = group_of[k as usize] as usize;
                     let ok = if MULTI { left[gk] > 0 && k >= lo[gk] } else { avail >> gk & 1 != 0 };
                     if ok {
+                        std::hint::cold_path();
                         nodes += 1;
                         self.solutions += 1;
                         fill_path(&mut self.path, &frames, d);
@@ -456,6 +457,7 @@ impl<B: Bits> Walker<'_, B> {
                         unsafe { *frames.get_unchecked_mut(d) = f };
                         let mut descend = true;
                         if n_left == 0 {
+                            std::hint::cold_path();
                             self.solutions += 1;
                             fill_path(&mut self.path, &frames, d + 1);
                             if visit(&self.path[..=d]) == Flow::Stop {
@@ -463,6 +465,9 @@ impl<B: Bits> Walker<'_, B> {
                             }
                             descend = false;
                         } else if TRIG || n_left == handover {
+                            if !TRIG {
+                                std::hint::cold_path();
+                            }
                             // The parity and volume states are kept only when
                             // triggers read them (bit-field stages use no filters).
                             self.sync(occ, avail, &left, n_left, d + 1, nodes);
@@ -490,6 +495,7 @@ impl<B: Bits> Walker<'_, B> {
                             }
                         }
                         if nodes & super::hybrid::POLL_MASK == 0 {
+                            std::hint::cold_path();
                             self.nodes = nodes;
                             if let Err(stop) = self.tick() {
                                 break 'search Err(stop);
@@ -519,6 +525,7 @@ impl<B: Bits> Walker<'_, B> {
                 }
                 // This node is done: back to the parent's list.
                 if d == base {
+                    std::hint::cold_path();
                     break 'search Ok(());
                 }
                 d -= 1;

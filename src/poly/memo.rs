@@ -70,6 +70,7 @@ impl<B: Bits> DeadStates<B> {
         self.hits += hit as u32;
         self.lookups += 1;
         if self.lookups == WINDOW {
+            std::hint::cold_path();
             if self.hits < WINDOW / MIN_HIT_RATE {
                 self.off = true;
             }
@@ -87,6 +88,7 @@ impl<B: Bits> DeadStates<B> {
             return;
         }
         if self.slots.is_empty() {
+            std::hint::cold_path();
             let n = (BUDGET / std::mem::size_of::<(B, u64)>()).max(1);
             self.slots = vec![(B::default(), 0); 1 << n.ilog2()];
         }
