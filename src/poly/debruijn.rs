@@ -497,6 +497,9 @@ impl<B: Bits> Walker<'_, B> {
                         if nodes & super::hybrid::POLL_MASK == 0 {
                             std::hint::cold_path();
                             self.nodes = nodes;
+                            if MEMO {
+                                dead.review(nodes);
+                            }
                             if let Err(stop) = self.tick() {
                                 break 'search Err(stop);
                             }
