@@ -455,6 +455,12 @@ impl<B: Bits> Walker<'_, B> {
                         }
                         let f = Frame { gs, kg: kg as u32, g, cur: cur as u32, sols: self.solutions };
                         unsafe { *frames.get_unchecked_mut(d) = f };
+                        // The common case first: an inner node, no triggers,
+                        // no hand-over, no poll.
+                        if !TRIG && n_left != 0 && n_left != handover && nodes & super::hybrid::POLL_MASK != 0 {
+                            d += 1;
+                            continue 'search;
+                        }
                         let mut descend = true;
                         if n_left == 0 {
                             std::hint::cold_path();
