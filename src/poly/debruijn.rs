@@ -236,12 +236,6 @@ impl<B: Bits> RootIndex<B> {
     pub fn width(&self) -> u32 {
         self.width
     }
-
-    /// The key of the hole `hole` under occupancy `occ`.
-    #[inline(always)]
-    fn key(&self, occ: &B, hole: usize) -> usize {
-        (hole << self.width) | occ.window_after(hole, self.width) as usize
-    }
 }
 
 /// An open-addressing table from an image's exact cell set to the image.
@@ -355,6 +349,9 @@ impl<B: Bits> Walker<'_, B> {
         let group_of = &s.tables.group[..];
         let halo = &idx.halo[..];
         let rows = idx.rows;
+        // Copies of the index's scalars: locals stay put across the calls
+        // in the loop, fields behind `idx` are read again after each.
+        let (width, prune_single) = (idx.width, idx.prune_single);
         // The kernel runs while de Bruijn is the stage; `handover` is the
         // remaining-piece count at which the next stage takes over (0: none).
         let handover = (1..self.n_left).rev().find(|&n| s.stage_of[n as usize] != Kind::DeBruijn).unwrap_or(0);
@@ -403,7 +400,7 @@ impl<B: Bits> Walker<'_, B> {
                 (gs, kg, g, cur, end) = (0, 0, 0, 0, 0);
             } else {
                 let hole = occ.not().lowest().expect("free cells remain while pieces do");
-                let key = idx.key(&occ, hole);
+                let key = (hole << width) | occ.window_after(hole, width) as usize;
                 gs = avail & unsafe { *groups.get_unchecked(key) };
                 kg = key * g1;
                 (g, cur, end) = (0, 0, 0);
@@ -421,7 +418,7 @@ impl<B: Bits> Walker<'_, B> {
                         take_group::<MULTI>(&mut left, &mut avail, gu);
                         n_left -= 1;
                         nodes += 1;
-                        if idx.prune_single && n_left > 1 {
+                        if prune_single && n_left > 1 {
                             let free = occ.not();
                             let h = unsafe { *halo.get_unchecked(e.img as usize) }.and(free);
                             let dead = if let Some(rows) = &rows {
