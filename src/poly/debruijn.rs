@@ -293,6 +293,14 @@ impl<B: Bits> LastPiece<B> {
     }
 }
 
+/// Marks the branch that calls it as rarely taken (a call to a cold
+/// function), so the compiler lays the hot path out around it and keeps
+/// its registers there: `std::hint::cold_path` before Rust 1.95 (the
+/// crate's minimum is older).
+#[cold]
+#[inline(never)]
+pub(super) fn cold_path() {}
+
 /// Least number of pieces left at which a node's state is looked up in
 /// (and, when dead, added to) the cache of dead states.
 const MEMO_MIN: u32 = 3;
@@ -387,7 +395,7 @@ impl<B: Bits> Walker<'_, B> {
                     let gk = group_of[k as usize] as usize;
                     let ok = if MULTI { left[gk] > 0 && k >= lo[gk] } else { avail >> gk & 1 != 0 };
                     if ok {
-                        std::hint::cold_path();
+                        cold_path();
                         nodes += 1;
                         self.solutions += 1;
                         fill_path(&mut self.path, &frames, d);
@@ -460,7 +468,7 @@ impl<B: Bits> Walker<'_, B> {
                         }
                         let mut descend = true;
                         if n_left == 0 {
-                            std::hint::cold_path();
+                            cold_path();
                             self.solutions += 1;
                             fill_path(&mut self.path, &frames, d + 1);
                             if visit(&self.path[..=d]) == Flow::Stop {
@@ -469,7 +477,7 @@ impl<B: Bits> Walker<'_, B> {
                             descend = false;
                         } else if TRIG || n_left == handover {
                             if !TRIG {
-                                std::hint::cold_path();
+                                cold_path();
                             }
                             // The parity and volume states are kept only when
                             // triggers read them (bit-field stages use no filters).
@@ -498,7 +506,7 @@ impl<B: Bits> Walker<'_, B> {
                             }
                         }
                         if nodes & super::hybrid::POLL_MASK == 0 {
-                            std::hint::cold_path();
+                            cold_path();
                             self.nodes = nodes;
                             if MEMO {
                                 dead.review(nodes);
@@ -531,7 +539,7 @@ impl<B: Bits> Walker<'_, B> {
                 }
                 // This node is done: back to the parent's list.
                 if d == base {
-                    std::hint::cold_path();
+                    cold_path();
                     break 'search Ok(());
                 }
                 d -= 1;

@@ -99,7 +99,7 @@ impl<B: Bits> DeadStates<B> {
             return;
         }
         if self.slots.is_empty() {
-            std::hint::cold_path();
+            super::debruijn::cold_path();
             let n = (BUDGET / std::mem::size_of::<(B, u64)>()).max(1);
             self.slots = vec![(B::default(), 0); 1 << n.ilog2()];
         }
