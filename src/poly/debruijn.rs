@@ -236,12 +236,6 @@ impl<B: Bits> RootIndex<B> {
     pub fn width(&self) -> u32 {
         self.width
     }
-
-    /// The key of the hole `hole` under occupancy `occ`.
-    #[inline(always)]
-    fn key(&self, occ: &B, hole: usize) -> usize {
-        (hole << self.width) | occ.window_after(hole, self.width) as usize
-    }
 }
 
 /// An open-addressing table from an image's exact cell set to the image.
@@ -299,6 +293,14 @@ impl<B: Bits> LastPiece<B> {
     }
 }
 
+/// Marks the branch that calls it as rarely taken (a call to a cold
+/// function), so the compiler lays the hot path out around it and keeps
+/// its registers there: `std::hint::cold_path` before Rust 1.95 (the
+/// crate's minimum is older).
+#[cold]
+#[inline(never)]
+pub(super) fn cold_path() {}
+
 /// Least number of pieces left at which a node's state is looked up in
 /// (and, when dead, added to) the cache of dead states.
 const MEMO_MIN: u32 = 3;
@@ -355,6 +357,9 @@ impl<B: Bits> Walker<'_, B> {
         let group_of = &s.tables.group[..];
         let halo = &idx.halo[..];
         let rows = idx.rows;
+        // Copies of the index's scalars: locals stay put across the calls
+        // in the loop, fields behind `idx` are read again after each.
+        let (width, prune_single) = (idx.width, idx.prune_single);
         // The kernel runs while de Bruijn is the stage; `handover` is the
         // remaining-piece count at which the next stage takes over (0: none).
         let handover = (1..self.n_left).rev().find(|&n| s.stage_of[n as usize] != Kind::DeBruijn).unwrap_or(0);
@@ -390,6 +395,7 @@ impl<B: Bits> Walker<'_, B> {
                     let gk = group_of[k as usize] as usize;
                     let ok = if MULTI { left[gk] > 0 && k >= lo[gk] } else { avail >> gk & 1 != 0 };
                     if ok {
+                        cold_path();
                         nodes += 1;
                         self.solutions += 1;
                         fill_path(&mut self.path, &frames, d);
@@ -402,7 +408,7 @@ impl<B: Bits> Walker<'_, B> {
                 (gs, kg, g, cur, end) = (0, 0, 0, 0, 0);
             } else {
                 let hole = occ.not().lowest().expect("free cells remain while pieces do");
-                let key = idx.key(&occ, hole);
+                let key = (hole << width) | occ.window_after(hole, width) as usize;
                 gs = avail & unsafe { *groups.get_unchecked(key) };
                 kg = key * g1;
                 (g, cur, end) = (0, 0, 0);
@@ -420,7 +426,7 @@ impl<B: Bits> Walker<'_, B> {
                         take_group::<MULTI>(&mut left, &mut avail, gu);
                         n_left -= 1;
                         nodes += 1;
-                        if idx.prune_single && n_left > 1 {
+                        if prune_single && n_left > 1 {
                             let free = occ.not();
                             let h = unsafe { *halo.get_unchecked(e.img as usize) }.and(free);
                             let dead = if let Some(rows) = &rows {
@@ -454,8 +460,15 @@ impl<B: Bits> Walker<'_, B> {
                         }
                         let f = Frame { gs, kg: kg as u32, g, cur: cur as u32, sols: self.solutions };
                         unsafe { *frames.get_unchecked_mut(d) = f };
+                        // The common case first: an inner node, no triggers,
+                        // no hand-over, no poll.
+                        if !TRIG && n_left != 0 && n_left != handover && nodes & super::hybrid::POLL_MASK != 0 {
+                            d += 1;
+                            continue 'search;
+                        }
                         let mut descend = true;
                         if n_left == 0 {
+                            cold_path();
                             self.solutions += 1;
                             fill_path(&mut self.path, &frames, d + 1);
                             if visit(&self.path[..=d]) == Flow::Stop {
@@ -463,6 +476,9 @@ impl<B: Bits> Walker<'_, B> {
                             }
                             descend = false;
                         } else if TRIG || n_left == handover {
+                            if !TRIG {
+                                cold_path();
+                            }
                             // The parity and volume states are kept only when
                             // triggers read them (bit-field stages use no filters).
                             self.sync(occ, avail, &left, n_left, d + 1, nodes);
@@ -490,7 +506,11 @@ impl<B: Bits> Walker<'_, B> {
                             }
                         }
                         if nodes & super::hybrid::POLL_MASK == 0 {
+                            cold_path();
                             self.nodes = nodes;
+                            if MEMO {
+                                dead.review(nodes);
+                            }
                             if let Err(stop) = self.tick() {
                                 break 'search Err(stop);
                             }
@@ -519,6 +539,7 @@ impl<B: Bits> Walker<'_, B> {
                 }
                 // This node is done: back to the parent's list.
                 if d == base {
+                    cold_path();
                     break 'search Ok(());
                 }
                 d -= 1;

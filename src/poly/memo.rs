@@ -26,11 +26,13 @@ use super::bits::Bits;
 /// 49.0 / 60.9 ms at 1 MB, 47.7 / 56.1 ms at 2 MB, and 4 MB slower than
 /// 2 MB (misses beyond L2, first touch of the pages). See docs/poly.md.
 const BUDGET: usize = 2 << 20;
-/// Look-ups per window of the hit-rate check.
-const WINDOW: u32 = 1 << 16;
+/// Nodes (placements) per window of the hit-rate check.
+const WINDOW: u64 = 1 << 16;
 /// The cache switches itself off after a window with fewer than one hit
-/// in this many look-ups.
-const MIN_HIT_RATE: u32 = 32;
+/// in this many nodes. (Counted in nodes, which the search counts anyway,
+/// rather than in look-ups, to keep the count out of the look-up; there
+/// are fewer look-ups than nodes, 0.4 per node on the 10x6 pentominoes.)
+const MIN_HIT_RATE: u64 = 64;
 
 /// A direct-mapped, lossy set of dead states.
 ///
@@ -44,9 +46,9 @@ const MIN_HIT_RATE: u32 = 32;
 #[derive(Clone, Debug, Default)]
 pub struct DeadStates<B> {
     slots: Vec<(B, u64)>,
-    /// Look-ups and hits in the current window.
-    lookups: u32,
-    hits: u32,
+    /// Node count at the start of the current window, and hits since.
+    since: u64,
+    hits: u64,
     /// The cache gave too few hits and is no longer used.
     pub off: bool,
 }
@@ -66,17 +68,27 @@ impl<B: Bits> DeadStates<B> {
         }
         // SAFETY: `slot` is masked to the table size.
         let (o, a) = unsafe { self.slots.get_unchecked(self.slot(occ, avail)) };
-        let hit = a == &avail && o == occ;
-        self.hits += hit as u32;
-        self.lookups += 1;
-        if self.lookups == WINDOW {
-            if self.hits < WINDOW / MIN_HIT_RATE {
-                self.off = true;
-            }
-            self.lookups = 0;
-            self.hits = 0;
+        if a == &avail && o == occ {
+            self.hits += 1;
+            return true;
         }
-        hit
+        false
+    }
+
+    /// Closes the hit-rate window once `nodes` is a window past its
+    /// start: switches the cache off after too few hits. Called every so
+    /// many nodes (the search's poll), not on every look-up.
+    #[cold]
+    pub fn review(&mut self, nodes: u64) {
+        let n = nodes.wrapping_sub(self.since);
+        if n < WINDOW {
+            return;
+        }
+        if !self.slots.is_empty() && self.hits < n / MIN_HIT_RATE {
+            self.off = true;
+        }
+        self.since = nodes;
+        self.hits = 0;
     }
 
     /// Records a dead state (occupancy not empty).
@@ -87,6 +99,7 @@ impl<B: Bits> DeadStates<B> {
             return;
         }
         if self.slots.is_empty() {
+            super::debruijn::cold_path();
             let n = (BUDGET / std::mem::size_of::<(B, u64)>()).max(1);
             self.slots = vec![(B::default(), 0); 1 << n.ilog2()];
         }
@@ -118,9 +131,13 @@ mod tests {
     fn switches_off_after_a_window_of_misses() {
         let mut d = DeadStates::<u64>::default();
         d.insert(1, 1);
-        for i in 0..WINDOW as u64 {
+        for i in 0..WINDOW / MIN_HIT_RATE - 1 {
             assert!(!d.contains(&(i + 2), 1));
+            assert!(d.contains(&1, 1));
         }
+        d.review(WINDOW - 1);
+        assert!(!d.off, "the window is not over");
+        d.review(WINDOW);
         assert!(d.off);
         assert!(!d.contains(&1, 1));
     }
