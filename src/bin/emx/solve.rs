@@ -133,7 +133,7 @@ pub struct PolyArgs {
     /// or xyz (Busche's order).
     #[arg(long, value_name = "ORDER", value_parser = ["short", "xyz"])]
     pub cell_order: Option<String>,
-    /// Worker threads (the search tree is split at a shallow depth).
+    /// Worker threads (the search tree is split at a shallow depth): polycube engines, cp and scan.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Monte-Carlo sampling instead of a full search: TRIALS,REMAINING,SEED.
