@@ -216,6 +216,18 @@ pub struct Probes {
 }
 
 impl Probes {
+    /// Records the probe `walk` has just made (its estimates and generator)
+    /// and moves the generator on for the next probe.
+    fn record(&mut self, walk: &mut Walk) {
+        if let Walk::Probe { rng: used, nodes: n, solutions: s, per_depth: pd, .. } = walk {
+            self.rng = used.clone();
+            self.nodes.push(*n);
+            self.sols.push(*s);
+            self.per_depth.push(std::mem::take(pd));
+        }
+        self.rng.next_u64();
+    }
+
     /// No probe yet.
     pub fn new(seed: u64) -> Probes {
         Probes { rng: Rng::new(seed), nodes: Vec::new(), sols: Vec::new(), per_depth: Vec::new() }
@@ -249,13 +261,7 @@ impl Probes {
             w.walk = Walk::Probe { rng, weight: 1.0, nodes: 0.0, solutions: 0.0, per_depth: vec![0.0; depth] };
             let _ = w.run(&mut |_| Flow::Continue);
             debug_assert_eq!(w.depth, 0, "a probe returns to the root");
-            if let Walk::Probe { rng: used, nodes: n, solutions: s, per_depth: pd, .. } = &mut w.walk {
-                self.rng = used.clone();
-                self.nodes.push(*n);
-                self.sols.push(*s);
-                self.per_depth.push(std::mem::take(pd));
-            }
-            self.rng.next_u64();
+            self.record(&mut w.walk);
         }
     }
 }
@@ -332,13 +338,7 @@ impl Probes {
                 }
             }
             debug_assert_eq!(w.depth, 0, "a probe returns to the root");
-            if let Walk::Probe { rng: used, nodes: n, solutions: s, per_depth: pd, .. } = &mut w.walk {
-                self.rng = used.clone();
-                self.nodes.push(*n);
-                self.sols.push(*s);
-                self.per_depth.push(std::mem::take(pd));
-            }
-            self.rng.next_u64();
+            self.record(&mut w.walk);
         }
     }
 }
