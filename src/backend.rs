@@ -4,7 +4,7 @@
 
 use crate::cp::{CpConfig, CpEngine};
 use crate::dlx::Dlx;
-use crate::edgematch::scan::Scan;
+use crate::edgematch::scan::{Scan, ScanConfig};
 use crate::input::{Instance, InstanceKind};
 use crate::ir::Equivalence;
 use crate::poly::{PolyConfig, PolyEngine};
@@ -47,6 +47,8 @@ pub struct BackendConfig {
     /// Settings of the polycube engines (`poly`, and `auto` on polycube
     /// puzzles).
     pub poly: PolyConfig,
+    /// Settings of the `scan` back-end (`--scan`).
+    pub scan: ScanConfig,
     /// Worker threads of the edge-matching back-ends `cp` and `scan`
     /// (`--threads`); 0 and 1 search on the calling thread.
     pub threads: usize,
@@ -89,7 +91,7 @@ pub fn make<'a>(
             // boards of 64+ cells with at most `min(rows, cols)` inner
             // colours (Benoist 8x8 K=8: 1.3 s against scan's 6.3 s).
             InstanceKind::EdgeMatch(e) if crate::cp::prefer_cp(&e.puzzle) => cp(e),
-            InstanceKind::EdgeMatch(e) => match Scan::new(&e.puzzle, &e.problem) {
+            InstanceKind::EdgeMatch(e) => match Scan::with_config(&e.puzzle, &e.problem, config.scan) {
                 Ok(scan) => Ok(Box::new(scan.with_threads(config.threads))),
                 Err(why) if config.threads > 1 => Err(not_applicable(format!(
                     "scan cannot take this puzzle ({why}) and DLX, which would, runs on one thread: drop --threads"
@@ -104,7 +106,7 @@ pub fn make<'a>(
             _ => Err(not_applicable("the polycube engines solve polyomino/polycube puzzles only".into())),
         },
         "scan" => match &instance.kind {
-            InstanceKind::EdgeMatch(e) => Scan::new(&e.puzzle, &e.problem)
+            InstanceKind::EdgeMatch(e) => Scan::with_config(&e.puzzle, &e.problem, config.scan)
                 .map(|s| Box::new(s.with_threads(config.threads)) as Box<dyn Engine>)
                 .map_err(not_applicable),
             InstanceKind::Polycube(_) | InstanceKind::Cover(_) => {

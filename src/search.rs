@@ -3,6 +3,7 @@
 //! [`Limits`] and reports [`SearchStats`] so the CLI and `emx bench` treat
 //! them alike.
 
+use crate::ir::OptionId;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -139,6 +140,77 @@ pub enum Flow {
     Stop,
 }
 
+/// The caller's visitor behind an engine that reports several boards per
+/// solution it finds (the images of a symmetry-broken search) or searches
+/// without the solution limit (parallel workers): it counts what it passes
+/// on and stops the search at `max_solutions`.
+///
+/// Invariant: `reported` solutions went to the visitor; `full` is set
+/// exactly when the last of them reached the limit.
+pub struct Reporter<'v> {
+    visit: &'v mut dyn FnMut(&[OptionId]) -> Flow,
+    max: Option<u64>,
+    /// Solutions passed to the visitor.
+    pub reported: u64,
+    /// The solution limit ended the search.
+    pub full: bool,
+    image: Vec<OptionId>,
+}
+
+impl<'v> Reporter<'v> {
+    /// A reporter to `visit` under `limits.max_solutions`.
+    pub fn new(limits: &Limits, visit: &'v mut dyn FnMut(&[OptionId]) -> Flow) -> Self {
+        Reporter { visit, max: limits.max_solutions, reported: 0, full: false, image: Vec::new() }
+    }
+
+    /// `limits` without the solution limit, which the reporter counts:
+    /// the limits for the search behind it.
+    pub fn inner_limits(limits: &Limits) -> Limits {
+        Limits { max_solutions: None, ..limits.clone() }
+    }
+
+    /// Passes one solution on.
+    pub fn report(&mut self, ids: &[OptionId]) -> Flow {
+        self.reported += 1;
+        if (self.visit)(ids) == Flow::Stop {
+            return Flow::Stop;
+        }
+        if self.max.is_some_and(|m| self.reported >= m) {
+            self.full = true;
+            return Flow::Stop;
+        }
+        Flow::Continue
+    }
+
+    /// Passes on `ids` and its images under each option map of `images`.
+    pub fn report_with_images(&mut self, ids: &[OptionId], images: &[Vec<OptionId>]) -> Flow {
+        if self.report(ids) == Flow::Stop {
+            return Flow::Stop;
+        }
+        let mut image = std::mem::take(&mut self.image);
+        let mut flow = Flow::Continue;
+        for map in images {
+            image.clear();
+            image.extend(ids.iter().map(|&o| map[o as usize]));
+            flow = self.report(&image);
+            if flow == Flow::Stop {
+                break;
+            }
+        }
+        self.image = image;
+        flow
+    }
+
+    /// Why the search behind the reporter stopped, as its caller sees it:
+    /// a visitor stop this reporter asked for is the solution limit.
+    pub fn stopped(&self, search: Option<StopReason>) -> Option<StopReason> {
+        match search {
+            Some(StopReason::Visitor) if self.full => Some(StopReason::SolutionLimit),
+            other => other,
+        }
+    }
+}
+
 /// A search engine over a problem whose solutions are reported as IR option
 /// ids (engines with their own model, like the edge-matching backtracker,
 /// translate their placements to option ids), so verification, symmetry
@@ -148,7 +220,7 @@ pub trait Engine {
     fn describe(&self) -> String;
     /// Enumerates solutions until exhaustion, a limit, or `visit` returning
     /// [`Flow::Stop`]; `stats.solutions` counts solutions visited.
-    fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[crate::ir::OptionId]) -> Flow) -> SearchStats;
+    fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats;
     /// An estimate of the number of nodes of the whole search tree (Knuth's
     /// estimator: the mean over `probes` random root-to-leaf paths, seeded
     /// by `seed`, of the product of the branching degrees), for progress

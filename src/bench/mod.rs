@@ -195,7 +195,8 @@ pub fn backend_names() -> Vec<String> {
 
 /// Parses a `--backends` list: comma-separated names of [`backend_names`],
 /// `all` for all of them, `emx=PATH` for another emx binary, `sat=PATH`
-/// for a SAT solver binary.
+/// for a SAT solver binary, `scan:SPEC` for scan with `--scan SPEC`
+/// (e.g. `scan:no-symmetry`, the plain tree of the literature).
 pub fn parse_backends(list: &str) -> Result<Vec<Backend>, String> {
     let mut out: Vec<Backend> = Vec::new();
     let known_sat = crate::encode::sat::KNOWN_SOLVERS;
@@ -208,6 +209,10 @@ pub fn parse_backends(list: &str) -> Result<Vec<Backend>, String> {
             out.push(Backend::External(Box::new(external::EmxBinary::new(PathBuf::from(path)))));
         } else if let Some(path) = name.strip_prefix("sat=") {
             out.push(Backend::sat_solver(name, path));
+        } else if let Some(spec) = name.strip_prefix("scan:") {
+            let scan = spec.parse().map_err(|e| format!("`{name}` in --backends: {e}"))?;
+            let config = Box::new(BackendConfig { scan, ..BackendConfig::default() });
+            out.push(Backend::Configured { label: name.to_string(), engine: "scan".into(), config });
         } else if backend::NAMES.contains(&name) {
             out.push(Backend::InCrate(name.to_string()));
         } else if known_sat.contains(&name) {
@@ -216,7 +221,7 @@ pub fn parse_backends(list: &str) -> Result<Vec<Backend>, String> {
             out.push(Backend::External(e));
         } else {
             return Err(format!(
-                "unknown backend `{name}` in --backends: expected a comma-separated list of {}, `all`, `emx=PATH` or `sat=PATH`",
+                "unknown backend `{name}` in --backends: expected a comma-separated list of {}, `all`, `emx=PATH`, `sat=PATH` or `scan:SPEC`",
                 backend_names().join(", ")
             ));
         }

@@ -36,9 +36,10 @@ mod tests;
 pub use config::{CpConfig, CpConfigError, Heuristic, COMPONENTS};
 pub use estimate::CpEstimate;
 
+use crate::edgematch::pivot::Pivot;
 use crate::edgematch::{Color, EdgePuzzle};
 use crate::ir::{OptionId, Problem};
-use crate::search::{Engine, Flow, Limits, SearchStats};
+use crate::search::{Engine, Flow, Limits, Reporter, SearchStats};
 use filter::Core;
 use model::{Model, NONE};
 use search::{Counters, Searcher};
@@ -79,10 +80,10 @@ impl CpEngine {
         let mut model = Model::new(puzzle);
         let mut images = Vec::new();
         if config.symmetry {
-            if let Some((pivot, allowed)) = symmetry_pivot(puzzle, problem) {
-                model.pivot = pivot;
-                model.pivot_allowed = allowed;
-                images = problem.symmetries.iter().map(|s| s.option_map.clone()).collect();
+            if let Some(pivot) = Pivot::find(puzzle, problem) {
+                model.pivot = pivot.tile;
+                model.pivot_allowed = pivot.allowed;
+                images = pivot.images;
             }
         }
         let core = Core::new(model, config);
@@ -154,37 +155,16 @@ impl Engine for CpEngine {
         self.searcher.core.preempted = 0;
         self.searcher.counters = Counters::default();
         let mut stopped = None;
-        let mut emitted = 0u64;
         self.last_split = None;
         let mut parallel_counters = None;
+        // The searcher sees no solution limit: it finds one board per
+        // symmetry class, the reporter passes on the class.
+        let mut reporter = Reporter::new(limits, visit);
         if self.root() {
             let (options, images) = (&self.options, &self.images);
             let mut ids = Vec::new();
-            let mut image = Vec::new();
-            let mut full = false;
-            // The searcher sees no solution limit: it finds one board per
-            // symmetry class, this emitter reports the class.
-            let inner = Limits { max_solutions: None, ..limits.clone() };
-            let mut emit = |ids: &[OptionId]| {
-                for k in 0..=images.len() {
-                    let board = if k == 0 {
-                        ids
-                    } else {
-                        image.clear();
-                        image.extend(ids.iter().map(|&o| images[k - 1][o as usize]));
-                        &image
-                    };
-                    emitted += 1;
-                    if visit(board) == Flow::Stop {
-                        return Flow::Stop;
-                    }
-                    if limits.max_solutions.is_some_and(|m| emitted >= m) {
-                        full = true;
-                        return Flow::Stop;
-                    }
-                }
-                Flow::Continue
-            };
+            let inner = Reporter::inner_limits(limits);
+            let mut emit = |ids: &[OptionId]| reporter.report_with_images(ids, images);
             if self.threads > 1 {
                 let board = |core: &Core, ids: &mut Vec<OptionId>| board_ids(options, core, ids);
                 let out = parallel::run(&self.searcher, self.threads, &inner, &board, &mut emit);
@@ -197,10 +177,9 @@ impl Engine for CpEngine {
                     emit(&ids)
                 });
             }
-            if full {
-                stopped = Some(crate::search::StopReason::SolutionLimit);
-            }
         }
+        let stopped = reporter.stopped(stopped);
+        let emitted = reporter.reported;
         let (c, preempted) = match parallel_counters {
             Some(pc) => pc,
             None => {
@@ -261,62 +240,4 @@ fn board_ids(options: &HashMap<(u32, u32, [Color; 4]), OptionId>, core: &Core, i
 pub fn prefer_cp(puzzle: &EdgePuzzle) -> bool {
     let inner = puzzle.n_colors().saturating_sub(1);
     puzzle.n_cells() >= 64 && inner <= puzzle.rows.min(puzzle.cols)
-}
-
-/// The symmetry-breaking pivot: a corner tile (not a clue) and the corners
-/// it may take, one per orbit of the board rotations in `problem` (which
-/// `to_problem` restricts to those that map the clues onto themselves).
-/// A non-trivial rotation moves every corner, so each orbit of solutions
-/// has exactly one member with the pivot on an allowed corner, and its
-/// other members are its distinct images.
-fn symmetry_pivot(puzzle: &EdgePuzzle, problem: &Problem) -> Option<(u32, Vec<bool>)> {
-    let (rows, cols) = (puzzle.rows, puzzle.cols);
-    if problem.symmetries.is_empty() || rows < 2 || cols < 2 || problem.symmetries.iter().any(|s| s.reflection) {
-        return None;
-    }
-    let geo = problem.geometry.as_ref()?;
-    let corners = [0, cols - 1, rows * cols - 1, (rows - 1) * cols];
-    let clue_tiles: Vec<usize> = puzzle.clues.iter().map(|c| c.tile).collect();
-    let pivot = (0..puzzle.tiles.len()).find(|&t| {
-        let c = puzzle.tiles[t].0;
-        !clue_tiles.contains(&t)
-            && (0..4).any(|s| c[s] == crate::edgematch::GREY && c[(s + 1) & 3] == crate::edgematch::GREY)
-    })?;
-    // One option of the pivot on each corner.
-    let mut at_corner = [None; 4];
-    for (o, p) in geo.placements.iter().enumerate() {
-        if p.piece as usize == pivot {
-            if let Some(k) = corners.iter().position(|&c| c == p.cells[0] as usize) {
-                at_corner[k].get_or_insert(o);
-            }
-        }
-    }
-    let at_corner: Vec<usize> = at_corner.iter().map(|o| o.ok_or(())).collect::<Result<_, _>>().ok()?;
-    // The orbit of each corner under the rotations; they must have
-    // |G| elements each (free action), and the first corner of each orbit
-    // is the allowed one.
-    let group = problem.symmetries.len() + 1;
-    let mut allowed = vec![false; rows * cols];
-    let mut covered = [false; 4];
-    for k in 0..4 {
-        if covered[k] {
-            continue;
-        }
-        let mut orbit = vec![k];
-        for s in &problem.symmetries {
-            let image = geo.placements[s.option_map[at_corner[k]] as usize].cells[0] as usize;
-            let j = corners.iter().position(|&c| c == image)?;
-            if orbit.contains(&j) || covered[j] {
-                return None;
-            }
-            orbit.push(j);
-        }
-        debug_assert_eq!(orbit.len(), group);
-        for &j in &orbit {
-            covered[j] = true;
-        }
-        allowed[corners[k]] = true;
-    }
-    let orbits = allowed.iter().filter(|&&a| a).count();
-    (orbits * group == 4).then_some((pivot as u32, allowed))
 }

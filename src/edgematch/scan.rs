@@ -20,9 +20,10 @@
 //! is looked up in the problem's geometry, so verification, `--unique` and
 //! rendering are those of every other engine.
 
+use super::pivot::Pivot;
 use super::{EdgePuzzle, GREY};
 use crate::ir::{OptionId, Problem};
-use crate::search::{Engine, Flow, Limits, SearchStats, StopReason};
+use crate::search::{Engine, Flow, Limits, Reporter, SearchStats, StopReason};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -67,23 +68,50 @@ struct CellState {
     south: u32,
 }
 
+/// The candidate lists of one search case.
+///
+/// Invariants: `start[k]..start[k + 1]` is the range in `cands` of key
+/// `k`; `rotation[i]` is the rotation of candidate `i`.
+struct Table {
+    cands: Vec<Cand>,
+    rotation: Vec<u8>,
+    start: Vec<u32>,
+}
+
+impl Table {
+    /// The table of `keyed` (key, candidate, rotation), sorted by key.
+    fn new(keyed: &[(usize, Cand, u8)], n_keys: usize) -> Table {
+        let mut start = vec![0u32; n_keys + 1];
+        for &(k, _, _) in keyed {
+            start[k + 1] += 1;
+        }
+        for k in 0..n_keys {
+            start[k + 1] += start[k];
+        }
+        Table {
+            cands: keyed.iter().map(|&(_, c, _)| c).collect(),
+            rotation: keyed.iter().map(|&(_, _, r)| r).collect(),
+            start,
+        }
+    }
+}
+
 /// The scan-row backtracker for one puzzle.
 ///
-/// Invariants: `start[k]..start[k + 1]` is the candidate range of key `k`;
-/// the key of a cell is `info.base + west * nc + north`. Keys
+/// Invariants: the key of a cell is `info.base + west * nc + north`. Keys
 /// `class * nc^2 + ...` (class = 1 if the cell is in the last column, + 2
 /// if in the last row) list every free tile's distinct looks; a clued cell
 /// has its own block of `nc^2` keys holding only the clue's look, and clue
-/// tiles appear in no other list. `rotation[i]` is the rotation of
-/// candidate `i`.
+/// tiles appear in no other list. The search is the union of the searches
+/// of `tables`, whose solution sets are disjoint: one table without
+/// symmetry breaking; with a pivot, one per corner the pivot may take,
+/// where that corner lists only the pivot and the other corners omit it.
 pub struct Scan {
     rows: usize,
     cols: usize,
     /// Dense colour count (grey is 0).
     nc: usize,
-    cands: Vec<Cand>,
-    rotation: Vec<u8>,
-    start: Vec<u32>,
+    tables: Vec<Table>,
     cells: Vec<CellInfo>,
     /// Option id of each (tile, cell, rotation) the search can report.
     option_of: HashMap<(u32, u32, u8), OptionId>,
@@ -91,13 +119,56 @@ pub struct Scan {
     name: String,
     /// Worker threads (`--threads`); 1: the plain sequential search.
     threads: usize,
+    /// The corner tile restricted to one corner per orbit of the board
+    /// rotations (its other corners' lists omit it); each board found is
+    /// reported with its images. `None`: every board is searched.
+    pivot: Option<Pivot>,
+}
+
+/// Settings of the scan backtracker (`--scan SPEC`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScanConfig {
+    /// Break the board rotations: a corner tile is searched on one corner
+    /// per orbit and each board found is reported with its rotations
+    /// ([`Pivot`]). Off: the plain brute-force tree of the literature.
+    pub symmetry: bool,
+}
+
+impl Default for ScanConfig {
+    fn default() -> Self {
+        ScanConfig { symmetry: true }
+    }
+}
+
+impl std::str::FromStr for ScanConfig {
+    type Err = String;
+    /// Comma-separated `symmetry` / `no-symmetry`, or `default`.
+    fn from_str(spec: &str) -> Result<Self, String> {
+        let mut config = ScanConfig::default();
+        for word in spec.split(',').map(str::trim) {
+            match word {
+                "default" => config = ScanConfig::default(),
+                "symmetry" => config.symmetry = true,
+                "no-symmetry" => config.symmetry = false,
+                other => {
+                    return Err(format!("unknown scan setting `{other}` (expected symmetry, no-symmetry or default)"))
+                }
+            }
+        }
+        Ok(config)
+    }
 }
 
 impl Scan {
     /// Prepares the search for `puzzle`, whose IR is `problem` (as built by
-    /// [`to_problem`](super::ir::to_problem)). Fails when the puzzle has
-    /// more than [`MAX_SCAN_COLORS`] colours.
+    /// [`to_problem`](super::ir::to_problem)), with the default settings.
+    /// Fails when the puzzle has more than [`MAX_SCAN_COLORS`] colours.
     pub fn new(puzzle: &EdgePuzzle, problem: &Problem) -> Result<Scan, String> {
+        Scan::with_config(puzzle, problem, ScanConfig::default())
+    }
+
+    /// [`Scan::new`] with the settings `config`.
+    pub fn with_config(puzzle: &EdgePuzzle, problem: &Problem, config: ScanConfig) -> Result<Scan, String> {
         let (rows, cols) = (puzzle.rows, puzzle.cols);
         let n = rows * cols;
         if puzzle.tiles.len() > 1 << 16 {
@@ -157,15 +228,40 @@ impl Scan {
         }
         keyed.sort_by_key(|&(k, c, r)| (k, c.tile, r));
         let n_keys = (4 + puzzle.clues.len()) * block;
-        let mut start = vec![0u32; n_keys + 1];
-        for &(k, _, _) in &keyed {
-            start[k + 1] += 1;
-        }
-        for k in 0..n_keys {
-            start[k + 1] += start[k];
-        }
-        let cands = keyed.iter().map(|&(_, c, _)| c).collect();
-        let rotation = keyed.iter().map(|&(_, _, r)| r).collect();
+        // With a pivot, one case per corner it may take: that corner's list
+        // holds only the pivot, the pivot is dropped from the other corners.
+        // A corner look (two adjacent grey sides) fits one corner cell only.
+        let pivot = if config.symmetry { Pivot::find(puzzle, problem) } else { None };
+        let tables = match &pivot {
+            None => vec![Table::new(&keyed, n_keys)],
+            Some(pv) => {
+                let corner_of = |look: [u16; 4]| match look.map(|k| k == GREY) {
+                    [true, _, _, true] => Some(0),
+                    [true, true, _, _] => Some(cols - 1),
+                    [_, true, true, _] => Some(n - 1),
+                    [_, _, true, true] => Some((rows - 1) * cols),
+                    _ => None,
+                };
+                (0..n)
+                    .filter(|&a| pv.allowed[a])
+                    .map(|a| {
+                        let case: Vec<_> = keyed
+                            .iter()
+                            .copied()
+                            .filter(|&(k, c, r)| {
+                                let corner = corner_of(puzzle.tiles[c.tile as usize].rotated(r));
+                                if c.tile as u32 == pv.tile {
+                                    corner == Some(a)
+                                } else {
+                                    k >= 4 * block || corner != Some(a)
+                                }
+                            })
+                            .collect();
+                        Table::new(&case, n_keys)
+                    })
+                    .collect()
+            }
+        };
         let cells = (0..n)
             .map(|cell| {
                 let (r, c) = (cell / cols, cell % cols);
@@ -192,14 +288,13 @@ impl Scan {
             rows,
             cols,
             nc,
-            cands,
-            rotation,
-            start,
+            tables,
             cells,
             option_of,
             tiles: puzzle.tiles.len(),
             name: puzzle.name.clone(),
             threads: 1,
+            pivot,
         })
     }
 
@@ -214,22 +309,42 @@ impl Scan {
     /// search (`parallel`): the same boards and the same node count.
     pub fn search(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
         let started = Instant::now();
+        let images: &[Vec<OptionId>] = self.pivot.as_ref().map_or(&[], |p| &p.images);
+        // The walk finds one board per symmetry class and sees no solution
+        // limit; the reporter passes on the class and counts.
+        let mut reporter = Reporter::new(limits, visit);
+        let inner = Reporter::inner_limits(limits);
+        let mut report = |ids: &[OptionId]| reporter.report_with_images(ids, images);
         let mut stats = if self.threads > 1 && self.rows * self.cols > 2 {
-            self.search_parallel(limits, visit)
+            self.search_parallel(&inner, &mut report)
         } else {
-            self.walk(&[], limits, &mut |nodes| limits.poll(nodes), visit)
+            // The cases one after the other, nodes counted across them.
+            let mut stats = SearchStats::default();
+            for table in &self.tables {
+                let done = stats.nodes;
+                let case = self.walk(table, &[], &mut |nodes| inner.poll(done + nodes), &mut report);
+                stats.nodes += case.nodes;
+                stats.stopped = case.stopped;
+                if stats.stopped.is_some() {
+                    break;
+                }
+            }
+            stats
         };
+        stats.solutions = reporter.reported;
+        stats.stopped = reporter.stopped(stats.stopped);
         stats.elapsed = started.elapsed();
         stats
     }
 
-    /// The search below the placements `prefix` (candidate indices of the
-    /// first cells, each a free tile fitting its cell), never undoing them.
-    /// `poll(nodes)` checks the limits every few thousand nodes.
+    /// The search of `table` below the placements `prefix` (candidate
+    /// indices of the first cells, each a free tile fitting its cell),
+    /// never undoing them. `poll(nodes)` checks the limits every few
+    /// thousand nodes; the solution limit is the caller's to count.
     fn walk(
         &self,
+        table: &Table,
         prefix: &[u32],
-        limits: &Limits,
         poll: &mut dyn FnMut(u64) -> Option<StopReason>,
         visit: &mut dyn FnMut(&[OptionId]) -> Flow,
     ) -> SearchStats {
@@ -239,7 +354,7 @@ impl Scan {
         let mut state = vec![CellState::default(); n + 1];
         let mut used = vec![0u64; self.tiles.div_ceil(64)];
         let mut options: Vec<OptionId> = vec![0; n];
-        let (cands, start, cells) = (&self.cands[..], &self.start[..], &self.cells[..]);
+        let (cands, start, cells) = (&table.cands[..], &table.start[..], &self.cells[..]);
         let mut nodes = 0u64;
         for (cell, &i) in prefix.iter().enumerate() {
             let c = cands[i as usize];
@@ -299,13 +414,10 @@ impl Scan {
             stats.solutions += 1;
             for (cell, o) in options.iter_mut().enumerate() {
                 let i = state[cell].cur as usize - 1;
-                *o = self.option_of[&(cands[i].tile as u32, cell as u32, self.rotation[i])];
+                *o = self.option_of[&(cands[i].tile as u32, cell as u32, table.rotation[i])];
             }
             if visit(&options) == Flow::Stop {
                 break 'search Some(StopReason::Visitor);
-            }
-            if limits.max_solutions.is_some_and(|m| stats.solutions >= m) {
-                break 'search Some(StopReason::SolutionLimit);
             }
             // Take the last tile back and go on at the last cell.
             let t = c.tile;
@@ -320,7 +432,11 @@ impl Scan {
 impl Engine for Scan {
     fn describe(&self) -> String {
         let threads = if self.threads > 1 { format!(", {} threads", self.threads) } else { String::new() };
-        format!("scan row-order backtracker ({} x {}, {} colours{threads})", self.rows, self.cols, self.nc)
+        let symmetry = match &self.pivot {
+            Some(p) => format!(", {}", p.describe(self.cols)),
+            None => String::new(),
+        };
+        format!("scan row-order backtracker ({} x {}, {} colours{threads}{symmetry})", self.rows, self.cols, self.nc)
     }
     fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
         self.search(limits, visit)
@@ -329,7 +445,8 @@ impl Engine for Scan {
 
 impl std::fmt::Debug for Scan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Scan({}, {} candidates)", self.name, self.cands.len())
+        let cands: usize = self.tables.iter().map(|t| t.cands.len()).sum();
+        write!(f, "Scan({}, {} candidates in {} tables)", self.name, cands, self.tables.len())
     }
 }
 
@@ -374,6 +491,25 @@ mod tests {
             for s in &scan {
                 board_of(&g.puzzle, &problem, s).check_solution(&g.puzzle).unwrap();
             }
+        }
+    }
+
+    #[test]
+    fn symmetry_breaking_finds_every_board_in_fewer_nodes() {
+        let plain = ScanConfig { symmetry: false };
+        for (rows, cols, colors, seed) in [(4, 4, 3, 1), (5, 5, 4, 2), (3, 5, 3, 3), (4, 6, 4, 4)] {
+            let g = generate(&GenerateSpec { rows, cols, style: Style::Uniform { colors }, seed }).unwrap();
+            let problem = to_problem(&g.puzzle);
+            let mut broken = Scan::new(&g.puzzle, &problem).unwrap();
+            assert!(broken.pivot.is_some(), "{rows}x{cols}");
+            assert_eq!(broken.tables.len(), if rows == cols { 1 } else { 2 });
+            let mut unbroken = Scan::with_config(&g.puzzle, &problem, plain).unwrap();
+            let want = all_solutions(&mut unbroken, &problem);
+            assert!(!want.is_empty());
+            assert_eq!(all_solutions(&mut broken, &problem), want, "{rows}x{cols}");
+            let nodes = |scan: &mut Scan| scan.run(&Limits::none(), &mut |_| Flow::Continue).nodes;
+            let (fewer, more) = (nodes(&mut broken), nodes(&mut unbroken));
+            assert!(fewer < more, "{rows}x{cols}: {fewer} nodes against {more}");
         }
     }
 

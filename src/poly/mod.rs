@@ -44,7 +44,7 @@ pub mod tables;
 pub mod volume;
 
 use crate::ir::{Equivalence, OptionId, Problem};
-use crate::search::{Engine, Flow, Limits, SearchStats, StopReason};
+use crate::search::{Engine, Flow, Limits, Reporter, SearchStats};
 use bits::{Bits, Wide};
 use hybrid::{Knobs, Shared, Task};
 use model::{CellOrder, Images};
@@ -457,46 +457,31 @@ impl Engine for PolyEngine<'_> {
         let start = Instant::now();
         let images = self.runner.images();
         let (problem, red, eq) = (self.problem, self.redundancy.as_ref(), self.equivalence);
-        let mut visited = 0u64;
         let mut fixed = 0u64;
-        let mut hit_max = false;
         let mut buf: Vec<OptionId> = Vec::new();
         let mut copies: Vec<Vec<OptionId>> = Vec::new();
+        let mut reporter = Reporter::new(limits, visit);
         let outcome = self.runner.search(limits, self.threads, &mut |path| {
             buf.clear();
             buf.extend(path.iter().map(|&k| images.option[k as usize]));
-            match red {
-                Some(r) => {
-                    fixed += r.weight(&buf);
-                    r.expand(problem, &buf, eq, &mut copies);
-                }
-                None => {
-                    copies.clear();
-                    copies.push(buf.clone());
-                }
-            }
+            let Some(r) = red else {
+                return reporter.report(&buf);
+            };
+            fixed += r.weight(&buf);
+            r.expand(problem, &buf, eq, &mut copies);
             for c in &copies {
-                visited += 1;
-                if visit(c) == Flow::Stop {
-                    return Flow::Stop;
-                }
-                if limits.max_solutions.is_some_and(|m| visited >= m) {
-                    hit_max = true;
+                if reporter.report(c) == Flow::Stop {
                     return Flow::Stop;
                 }
             }
             Flow::Continue
         });
-        let stopped = match outcome.stopped {
-            Some(StopReason::Visitor) if hit_max => Some(StopReason::SolutionLimit),
-            other => other,
-        };
         SearchStats {
-            solutions: visited,
+            solutions: reporter.reported,
             nodes: outcome.nodes,
             updates: 0,
             elapsed: start.elapsed(),
-            stopped,
+            stopped: reporter.stopped(outcome.stopped),
             fixed_box: red.map(|_| fixed),
         }
     }

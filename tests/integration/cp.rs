@@ -77,3 +77,26 @@ fn cp_runs_on_threads() {
     let (one, two) = (json(&one), json(&two));
     assert_eq!((&one["solutions"], &one["nodes"]), (&two["solutions"], &two["nodes"]), "{two}");
 }
+
+#[test]
+fn scan_breaks_board_rotations_unless_told_not_to() {
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["solve", P4, "--backend", "scan", "--count", "--format", "json"];
+        args.extend_from_slice(extra);
+        json(&emx(&args))
+    };
+    let (broken, plain) = (solve(&[]), solve(&["--scan", "no-symmetry"]));
+    // The same 48 boards (each found once and reported with its three
+    // rotations), in fewer nodes.
+    assert_eq!((&broken["solutions"], &plain["solutions"]), (&48.into(), &48.into()), "{broken}");
+    assert!(broken["nodes"].as_u64().unwrap() < plain["nodes"].as_u64().unwrap(), "{broken} {plain}");
+    let unique = solve(&["--unique"]);
+    assert_eq!(unique["solutions"], 12, "{unique}");
+    // Bad settings and settings for a backend that does not run: errors.
+    let out = emx(&["solve", P4, "--backend", "scan", "--scan", "mirror"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown scan setting `mirror`"));
+    let out = emx(&["solve", P4, "--backend", "cp", "--scan", "no-symmetry"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("add --backend scan"));
+}

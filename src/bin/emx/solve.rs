@@ -5,6 +5,7 @@ use crate::{interrupt_flag, Format, EXIT_LIMIT, EXIT_NO_SOLUTION, EXIT_OK};
 use clap::Args;
 use emx::backend::{self, BackendConfig};
 use emx::cp::CpConfig;
+use emx::edgematch::scan::ScanConfig;
 use emx::input::{self, InputFormat};
 use emx::ir::Equivalence;
 use emx::poly::model::CellOrder;
@@ -44,6 +45,12 @@ pub struct SolveArgs {
     /// `shave-limit=L`, `basic` (all off) or `default`.
     #[arg(long, value_name = "SPEC", value_parser = parse_cp)]
     pub cp: Option<CpConfig>,
+    /// Settings of the `scan` backend: `symmetry` (the default: a corner
+    /// tile searched on one corner per orbit of the board rotations, each
+    /// board found reported with its rotations) or `no-symmetry` (the
+    /// plain brute-force tree of the literature).
+    #[arg(long, value_name = "SPEC")]
+    pub scan: Option<ScanConfig>,
     /// SAT solver for `--backend sat`: kissat, cadical, minisat (looked up
     /// on PATH) or the path of any solver printing `s`/`v` lines; without
     /// it, varisat runs in-process. Implies `--backend sat` when the backend
@@ -278,12 +285,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         }
     }
     crate::usage_ensure!(args.cp.is_none() || backend_name == "cp", "--cp configures the cp backend: add --backend cp");
+    crate::usage_ensure!(
+        args.scan.is_none() || backend_name == "scan",
+        "--scan configures the scan backend: add --backend scan"
+    );
     let config = BackendConfig {
         sat_solver: args.sat_solver.clone(),
         cnf: args.cnf.options(&instance, vec![])?,
         equivalence,
         poly: args.poly.config()?,
         cp: args.cp.clone().unwrap_or_default(),
+        scan: args.scan.unwrap_or_default(),
         threads: if edge_threads { args.poly.threads.unwrap_or(1) } else { 1 },
     };
     if args.poly.sample.is_some() || args.poly.estimate.is_some() {

@@ -9,13 +9,14 @@
 use super::{CellState, Scan};
 use crate::ir::OptionId;
 use crate::parallel::{run_tasks, Share};
-use crate::search::{Flow, Limits, SearchStats, StopReason};
+use crate::search::{Flow, Limits, SearchStats};
 
 /// Tasks wanted per worker thread, so that uneven subtrees even out.
 const TASKS_PER_THREAD: usize = 24;
 
 impl Scan {
-    /// [`Scan::search`] with `self.threads` workers.
+    /// [`Scan::search`] with `self.threads` workers, under `limits`
+    /// without a solution limit (the caller's reporter counts).
     pub(super) fn search_parallel(&self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
         let n = self.rows * self.cols;
         let want = TASKS_PER_THREAD * self.threads;
@@ -28,69 +29,58 @@ impl Scan {
             depth += 1;
         };
         let share = Share::new(head_nodes);
-        // The caller's visitor counts solutions against the limit: the
-        // workers do not.
-        let worker_limits = Limits { max_solutions: None, ..limits.clone() };
-        let work = |prefix: &Vec<u32>, send: &mut crate::parallel::Send<'_>| {
+        let work = |(table, prefix): &(usize, Vec<u32>), send: &mut crate::parallel::Send<'_>| {
             // Tasks can be shorter than the poll interval: check first.
-            if let Some(stop) = share.poll(&worker_limits, 0) {
+            if let Some(stop) = share.poll(limits, 0) {
                 return (SearchStats::default(), Some(stop));
             }
             let mut reported = 0;
             let mut poll = |nodes: u64| {
-                let stop = share.poll(&worker_limits, nodes - reported);
+                let stop = share.poll(limits, nodes - reported);
                 reported = nodes;
                 stop
             };
-            let stats = self.walk(prefix, &worker_limits, &mut poll, &mut |ids| send(ids.to_vec()));
+            let stats = self.walk(&self.tables[*table], prefix, &mut poll, &mut |ids| send(ids.to_vec()));
             share.add_nodes(stats.nodes - reported);
             let stopped = stats.stopped;
             (stats, stopped)
         };
-        let mut emitted = 0u64;
-        let mut hit_max = false;
-        let (results, stopped) = run_tasks(self.threads, &tasks, &share, &work, &mut |ids| {
-            emitted += 1;
-            if visit(ids) == Flow::Stop {
-                return Flow::Stop;
-            }
-            if limits.max_solutions.is_some_and(|m| emitted >= m) {
-                hit_max = true;
-                return Flow::Stop;
-            }
-            Flow::Continue
-        });
-        let mut stats = SearchStats { nodes: head_nodes, solutions: emitted, ..SearchStats::default() };
+        let (results, stopped) = run_tasks(self.threads, &tasks, &share, &work, visit);
+        let mut stats = SearchStats { nodes: head_nodes, stopped, ..SearchStats::default() };
         stats.nodes += results.iter().map(|s| s.nodes).sum::<u64>();
-        stats.stopped = match stopped {
-            Some(StopReason::Visitor) if hit_max => Some(StopReason::SolutionLimit),
-            other => other,
-        };
         stats
     }
 
-    /// The placements of the first `depth` cells that the search would
-    /// make (free tiles fitting their cells), as candidate indices, and the
-    /// number of placements made at those cells (nodes) on the way.
-    fn prefixes(&self, depth: usize) -> (Vec<Vec<u32>>, u64) {
+    /// The placements of the first `depth` cells that the search of each
+    /// table would make (free tiles fitting their cells), as (table,
+    /// candidate indices), and the number of placements made at those
+    /// cells (nodes) on the way.
+    fn prefixes(&self, depth: usize) -> (Vec<(usize, Vec<u32>)>, u64) {
         let n = self.rows * self.cols;
-        let mut walk = PrefixWalk {
-            scan: self,
-            depth,
-            state: vec![CellState::default(); n + 1],
-            used: vec![0u64; self.tiles.div_ceil(64)],
-            path: Vec::with_capacity(depth),
-            tasks: Vec::new(),
-            nodes: 0,
-        };
-        walk.extend(0);
-        (walk.tasks, walk.nodes)
+        let (mut tasks, mut nodes) = (Vec::new(), 0);
+        for (t, table) in self.tables.iter().enumerate() {
+            let mut walk = PrefixWalk {
+                scan: self,
+                table,
+                depth,
+                state: vec![CellState::default(); n + 1],
+                used: vec![0u64; self.tiles.div_ceil(64)],
+                path: Vec::with_capacity(depth),
+                tasks: Vec::new(),
+                nodes: 0,
+            };
+            walk.extend(0);
+            tasks.extend(walk.tasks.into_iter().map(|prefix| (t, prefix)));
+            nodes += walk.nodes;
+        }
+        (tasks, nodes)
     }
 }
 
 /// The depth-first enumeration of [`Scan::prefixes`].
 struct PrefixWalk<'a> {
     scan: &'a Scan,
+    table: &'a super::Table,
     depth: usize,
     state: Vec<CellState>,
     used: Vec<u64>,
@@ -104,8 +94,8 @@ impl PrefixWalk<'_> {
         let s = self.scan;
         let info = s.cells[p];
         let k = (info.base + self.state[info.west as usize].east_key + self.state[info.north as usize].south) as usize;
-        for i in s.start[k]..s.start[k + 1] {
-            let c = s.cands[i as usize];
+        for i in self.table.start[k]..self.table.start[k + 1] {
+            let c = self.table.cands[i as usize];
             let (word, bit) = ((c.tile >> 6) as usize, 1u64 << (c.tile & 63));
             if self.used[word] & bit != 0 {
                 continue;
