@@ -173,45 +173,66 @@ impl<B: Bits> RootIndex<B> {
             rooted[cs[0] as usize].push(k as u32);
         }
         let g1 = n_groups + 1;
+        let n_pat = 1usize << width;
+        let all = (n_pat - 1) as u64;
         let mut groups = Vec::with_capacity(n << width);
         let mut gstart = vec![0u32; (n << width) * g1];
         let mut entries = Vec::with_capacity(copies);
-        // Per root cell: its images in (group, image) order with their
-        // window bits, the images of group `g` at `run[g]..run[g + 1]`.
-        let mut cand: Vec<(u64, Entry<B>)> = Vec::new();
-        let mut run = vec![0usize; g1 + 1];
+        // Per root cell, by counting: an image belongs to the lists of the
+        // patterns that leave its window cells free, the subsets of the
+        // complement of its window bits. The images of the cell are taken
+        // in (group, image) order, so each list comes out in image order.
+        // The work is the index's size, not patterns times images.
+        let mut cand: Vec<(u64, u16, Entry<B>)> = Vec::new();
+        // `count[p * n_groups + g]`: images of group `g` in pattern `p`'s
+        // list, then the next free position of that list in `entries`.
+        let mut count = vec![0u32; n_pat * n_groups];
+        let mut filled = 0usize;
         for (c, ks) in rooted.iter_mut().enumerate() {
             ks.sort_by_key(|&k| (images.group[k as usize], k));
             cand.clear();
             cand.extend(ks.iter().map(|&k| {
                 let mask = masks[k as usize];
-                (mask.window(c + 1, width), Entry { mask, img: k })
+                (!mask.window(c + 1, width) & all, images.group[k as usize], Entry { mask, img: k })
             }));
-            run.fill(0);
-            for &k in ks.iter() {
-                run[images.group[k as usize] as usize + 1] += 1;
-            }
-            for g in 0..n_groups {
-                run[g + 1] += run[g];
-            }
-            for p in 0..1u64 << width {
-                let key = (c << width) | p as usize;
-                let starts = &mut gstart[key * g1..(key + 1) * g1];
-                let mut present = 0u64;
-                for g in 0..n_groups {
-                    let from = entries.len();
-                    starts[g] = from as u32;
-                    for &(w, e) in &cand[run[g]..run[g + 1]] {
-                        if w & p == 0 {
-                            entries.push(e);
-                        }
+            count.fill(0);
+            for &(free, g, _) in &cand {
+                let mut p = free;
+                loop {
+                    count[p as usize * n_groups + g as usize] += 1;
+                    if p == 0 {
+                        break;
                     }
-                    if entries.len() > from {
-                        present |= 1 << g;
-                    }
+                    p = (p - 1) & free;
                 }
-                starts[n_groups] = entries.len() as u32;
+            }
+            for p in 0..n_pat {
+                let key = (c << width) | p;
+                let starts = &mut gstart[key * g1..(key + 1) * g1];
+                let counts = &mut count[p * n_groups..(p + 1) * n_groups];
+                let mut present = 0u64;
+                for (g, (start, n_in)) in starts.iter_mut().zip(counts.iter_mut()).enumerate() {
+                    let k = *n_in;
+                    *start = filled as u32;
+                    *n_in = filled as u32;
+                    present |= u64::from(k != 0) << g;
+                    filled += k as usize;
+                }
+                starts[n_groups] = filled as u32;
                 groups.push(present);
+            }
+            entries.resize(filled, Entry { mask: B::default(), img: 0 });
+            for &(free, g, e) in &cand {
+                let mut p = free;
+                loop {
+                    let at = &mut count[p as usize * n_groups + g as usize];
+                    entries[*at as usize] = e;
+                    *at += 1;
+                    if p == 0 {
+                        break;
+                    }
+                    p = (p - 1) & free;
+                }
             }
         }
         let last = LastPiece::new(images, masks);

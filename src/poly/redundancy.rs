@@ -79,6 +79,12 @@ pub struct Redundancy {
     /// Kept images whose stabiliser is not trivial (some classes are then
     /// found more than once).
     pub imperfect: usize,
+    /// Under mirror filtering: the reflection [`Redundancy::expand`] applies
+    /// permutes the options exactly as some rotation does (a flat box:
+    /// turning a layer over is a rotation in space), so every mirror image
+    /// is a rotation of its solution and nothing is added under
+    /// `Rotations`.
+    mirror_is_rotation: bool,
 }
 
 struct Candidate {
@@ -100,12 +106,13 @@ fn analyse(problem: &Problem, images: &Images, syms: &[usize], g: u16) -> Option
             }
         }
     }
-    let mut seen = std::collections::HashSet::new();
+    // Options already in an orbit (a flag per option: no hashing).
+    let mut seen = vec![false; problem.n_options()];
     let mut reps = Vec::new();
     let mut orbits = Vec::new();
     let mut extra = 0;
     for &o in &own {
-        if seen.contains(&o) {
+        if seen[o as usize] {
             continue;
         }
         let mut orbit: Vec<(OptionId, usize)> = vec![(o, usize::MAX)];
@@ -116,7 +123,7 @@ fn analyse(problem: &Problem, images: &Images, syms: &[usize], g: u16) -> Option
             }
         }
         for &(x, _) in &orbit {
-            seen.insert(x);
+            seen[x as usize] = true;
         }
         extra += (syms.len() + 1) / orbit.len() - 1;
         reps.push(o);
@@ -144,6 +151,11 @@ pub fn apply(
     }
     let keep: std::collections::HashSet<OptionId> = c.reps.iter().copied().collect();
     let filtered = images.retain(|k| images.group[k] != c.group || keep.contains(&images.option[k]));
+    let mirror_is_rotation = mirror
+        && syms.iter().copied().find(|&s| problem.symmetries[s].reflection).is_some_and(|m| {
+            let map = &problem.symmetries[m].option_map;
+            problem.symmetries.iter().any(|s| !s.reflection && s.option_map == *map)
+        });
     let red = Redundancy {
         group: c.group,
         piece: images.groups[c.group as usize].name.clone(),
@@ -153,6 +165,7 @@ pub fn apply(
         before: c.before,
         after: c.reps.len(),
         imperfect,
+        mirror_is_rotation,
     };
     Ok((filtered, Some(red)))
 }
@@ -285,7 +298,7 @@ impl Redundancy {
                     None => out.push(options.to_vec()),
                 }
             }
-            Equivalence::Rotations if self.mirror => {
+            Equivalence::Rotations if self.mirror && !self.mirror_is_rotation => {
                 out.push(options.to_vec());
                 let reflection = self.syms.iter().copied().find(|&s| problem.symmetries[s].reflection);
                 if let Some(m) = reflection {

@@ -27,32 +27,29 @@ pub struct CellLists<B> {
 }
 
 impl<B: Bits> CellLists<B> {
-    fn build(
-        n_cells: usize,
-        n_groups: usize,
-        entries: impl Fn(usize) -> Vec<u32>,
-        images: &Images,
-        masks: &[B],
-    ) -> Self {
+    fn build(n_groups: usize, mut lists: Vec<Vec<u32>>, images: &Images, masks: &[B]) -> Self {
+        let n_cells = lists.len();
+        let total: usize = lists.iter().map(Vec::len).sum();
         let mut start = Vec::with_capacity(n_cells * n_groups + 1);
-        let mut mask = Vec::new();
-        let mut img = Vec::new();
+        let mut mask = Vec::with_capacity(total);
+        let mut img = Vec::with_capacity(total);
         let mut groups = vec![0u128; n_cells];
         let mut max_per_cell = 0;
         start.push(0);
-        for (c, gm) in groups.iter_mut().enumerate() {
-            let mut here = entries(c);
+        for (here, gm) in lists.iter_mut().zip(groups.iter_mut()) {
             here.sort_by_key(|&k| (images.group[k as usize], k));
-            let before = img.len();
+            // Sorted by group: one pass, a run per group.
+            let mut i = 0;
             for g in 0..n_groups {
-                for &k in here.iter().filter(|&&k| images.group[k as usize] as usize == g) {
+                while let Some(&k) = here.get(i).filter(|&&k| images.group[k as usize] as usize == g) {
                     mask.push(masks[k as usize]);
                     img.push(k);
                     *gm |= 1u128 << g;
+                    i += 1;
                 }
                 start.push(img.len() as u32);
             }
-            max_per_cell = max_per_cell.max(img.len() - before);
+            max_per_cell = max_per_cell.max(here.len());
         }
         CellLists { n_groups, start, mask, img, groups, max_per_cell }
     }
@@ -101,16 +98,24 @@ impl<B: Bits> Tables<B> {
         let n_groups = images.groups.len();
         let mask: Vec<B> =
             images.cells.iter().map(|cs| cs.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize)))).collect();
-        let mut covering: Vec<Vec<u32>> = vec![Vec::new(); n_cells];
-        let mut rooted: Vec<Vec<u32>> = vec![Vec::new(); n_cells];
+        // Lists sized by a counting pass (no regrowth).
+        let (mut n_covering, mut n_rooted) = (vec![0usize; n_cells], vec![0usize; n_cells]);
+        for cs in &images.cells {
+            for &b in cs {
+                n_covering[b as usize] += 1;
+            }
+            n_rooted[cs[0] as usize] += 1;
+        }
+        let mut covering: Vec<Vec<u32>> = n_covering.iter().map(|&n| Vec::with_capacity(n)).collect();
+        let mut rooted: Vec<Vec<u32>> = n_rooted.iter().map(|&n| Vec::with_capacity(n)).collect();
         for (k, cs) in images.cells.iter().enumerate() {
             for &b in cs {
                 covering[b as usize].push(k as u32);
             }
             rooted[cs[0] as usize].push(k as u32);
         }
-        let cover = CellLists::build(n_cells, n_groups, |c| covering[c].clone(), images, &mask);
-        let root = CellLists::build(n_cells, n_groups, |c| rooted[c].clone(), images, &mask);
+        let cover = CellLists::build(n_groups, covering, images, &mask);
+        let root = CellLists::build(n_groups, rooted, images, &mask);
         let neighbours: Vec<B> = images
             .neighbours()
             .iter()

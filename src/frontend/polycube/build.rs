@@ -187,10 +187,15 @@ fn box_symmetries(
             rotations += 1;
             continue;
         }
-        let map_cell = |c: u32| {
-            let [x, y, z] = geo.coords(c).map(|v| v as i32);
-            geo.cell(s.apply([x, y, z]).map(|v| v as u32))
-        };
+        // The image of every cell, once per symmetry (not once per
+        // placement cell).
+        let cell_map: Vec<u32> = (0..blocked.len() as u32)
+            .map(|c| {
+                let [x, y, z] = geo.coords(c).map(|v| v as i32);
+                geo.cell(s.apply([x, y, z]).map(|v| v as u32))
+            })
+            .collect();
+        let map_cell = |c: u32| cell_map[c as usize];
         if (0..blocked.len() as u32).any(|c| blocked[c as usize] && !blocked[map_cell(c) as usize]) {
             continue;
         }

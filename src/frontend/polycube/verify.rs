@@ -67,8 +67,13 @@ struct PlacementMemo {
 struct PlacementFacts {
     /// The geometry cells the facts were computed from.
     cells: Box<[u32]>,
-    /// Their indices `x + dx * (y + dy * z)` in the box.
+    /// Their indices `x + dx * (y + dy * z)` in the box, when `bits` is
+    /// `None` (else empty).
     keys: Box<[u32]>,
+    /// The same indices as a bit set, when the box has at most 128 cells
+    /// and the indices are distinct: a solution is then checked with one
+    /// AND and one OR per placement.
+    bits: Option<u128>,
     /// The class of congruent pieces they form.
     class: usize,
 }
@@ -135,11 +140,38 @@ impl Verifier {
 
     /// The facts of a placement with geometry cells `cells` at `coords`.
     fn facts(&self, cells: &[u32], coords: impl Iterator<Item = Point>) -> Option<PlacementFacts> {
-        let mut points: Vec<Point> = coords.collect();
-        let keys = points.iter().map(|&p| box_index(self.dims, p).map(|k| k as u32)).collect::<Option<Box<[u32]>>>()?;
+        // The points on the stack for the usual piece sizes (this runs once
+        // per placement a solution uses).
+        let (mut stack, mut heap) = ([[0i32; 3]; 16], Vec::new());
+        let mut n = 0;
+        for p in coords {
+            if n < stack.len() {
+                stack[n] = p;
+            } else {
+                if heap.is_empty() {
+                    heap.extend_from_slice(&stack);
+                }
+                heap.push(p);
+            }
+            n += 1;
+        }
+        let points: &mut [Point] = if n <= stack.len() { &mut stack[..n] } else { &mut heap };
+        let mut bits = Some(0u128);
+        for &p in points.iter() {
+            let k = box_index(self.dims, p)?;
+            bits = bits.filter(|b| k < 128 && b & 1 << k == 0).map(|b| b | 1 << k);
+        }
         let min = points.iter().fold([i32::MAX; 3], |m, p| [m[0].min(p[0]), m[1].min(p[1]), m[2].min(p[2])]);
-        let class = self.class(&mut points, min)?;
-        Some(PlacementFacts { cells: cells.into(), keys, class })
+        // Keys only where the bit set does not serve (boxes of more than
+        // 128 cells).
+        let volume = self.dims.iter().product::<i32>() as usize;
+        let bits = bits.filter(|_| volume <= 128);
+        let keys: Box<[u32]> = match bits {
+            Some(_) => Box::default(),
+            None => points.iter().map(|&p| box_index(self.dims, p).map(|k| k as u32)).collect::<Option<_>>()?,
+        };
+        let class = self.class(points, min)?;
+        Some(PlacementFacts { cells: cells.into(), keys, bits, class })
     }
 
     /// The check of [`Self::verify_solution`] by the placement memo: `true`
@@ -154,17 +186,9 @@ impl Verifier {
         if memo.dims != geo.dims {
             return false;
         }
-        // Working copies on the stack for the usual sizes: this runs once
-        // per solution found.
-        let (mut covered_stack, mut covered_heap) = ([0u64; 16], Vec::new());
-        let covered = working_copy(stationary, &mut covered_stack, &mut covered_heap);
-        let mut n_covered = *n_stationary;
-        let (mut left_stack, mut left_heap) = ([0i64; 64], Vec::new());
-        let left = working_copy(&self.wanted, &mut left_stack, &mut left_heap);
-        for &o in options {
-            let (Some(slot), Some(placement)) = (memo.entries.get(o as usize), geo.placements.get(o as usize)) else {
-                return false;
-            };
+        let volume = self.dims.iter().product::<i32>() as usize;
+        let facts_of = |o: u32| -> Option<&PlacementFacts> {
+            let (slot, placement) = (memo.entries.get(o as usize)?, geo.placements.get(o as usize)?);
             let facts = match slot.get() {
                 Some(facts) => facts,
                 None => slot.get_or_init(|| {
@@ -172,8 +196,39 @@ impl Verifier {
                     self.facts(&placement.cells, coords)
                 }),
             };
-            let Some(f) = facts else { return false };
-            if *f.cells != placement.cells[..] || left[f.class] == 0 {
+            // Element by element: cells are a handful of ids, a `memcmp`
+            // call costs more than the comparison.
+            let f = facts.as_ref()?;
+            let same =
+                f.cells.len() == placement.cells.len() && f.cells.iter().zip(&placement.cells).all(|(a, b)| a == b);
+            same.then_some(f)
+        };
+        let (mut left_stack, mut left_heap) = ([0i64; 64], Vec::new());
+        let left = working_copy(&self.wanted, &mut left_stack, &mut left_heap);
+        if volume <= 128 {
+            // One bit set of the whole box.
+            let mut covered =
+                stationary.iter().take(2).enumerate().fold(0u128, |m, (i, &w)| m | (w as u128) << (64 * i));
+            for &o in options {
+                let Some(f) = facts_of(o) else { return false };
+                let Some(bits) = f.bits else { return false };
+                if left[f.class] == 0 || covered & bits != 0 {
+                    return false;
+                }
+                left[f.class] -= 1;
+                covered |= bits;
+            }
+            let full = if volume == 128 { u128::MAX } else { (1u128 << volume) - 1 };
+            return covered == full;
+        }
+        // Working copies on the stack for the usual sizes: this runs once
+        // per solution found.
+        let (mut covered_stack, mut covered_heap) = ([0u64; 16], Vec::new());
+        let covered = working_copy(stationary, &mut covered_stack, &mut covered_heap);
+        let mut n_covered = *n_stationary;
+        for &o in options {
+            let Some(f) = facts_of(o) else { return false };
+            if left[f.class] == 0 {
                 return false;
             }
             left[f.class] -= 1;
@@ -186,7 +241,7 @@ impl Verifier {
             }
             n_covered += f.keys.len();
         }
-        n_covered == self.dims.iter().product::<i32>() as usize
+        n_covered == volume
     }
 
     /// The class of the piece whose cells, normalised, are `cells` (least
