@@ -38,65 +38,30 @@ mod trail;
 /// `popcnt` target feature).
 const NIB: [u32; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
 
-/// Colour buckets per side: a side's colours are one 16-bit lane of a
-/// `u64` mask (lane `s` = side `s`); colour `k` is bucket `k % 16` (exact up
-/// to 16 colours, a sound coarsening beyond).
-const LANE: usize = 16;
-
-/// Removes the options `bits` of domain word `word` from the tile counts.
-/// Returns the number of options and whether an available tile lost its
-/// last place.
-#[inline(always)]
-fn tiles_minus(tcount: &mut [u32], st: &State, word: usize, bits: u64) -> (u32, bool) {
+/// Tile counts: subtracts the options of `bits` (domain word `word`) tile
+/// by tile. Returns whether an available tile lost its last place.
+#[inline]
+fn tiles_minus(tcount: &mut [u32], st: &State, word: usize, bits: u64) -> bool {
     let mut nibbles = (bits | bits >> 1 | bits >> 2 | bits >> 3) & 0x1111_1111_1111_1111;
     let mut fail = false;
-    let mut n = 0;
     while nibbles != 0 {
         let z = nibbles.trailing_zeros();
         nibbles &= nibbles - 1;
         let t = (word * 64 + z as usize) >> 2;
-        debug_assert!(t < tcount.len() && t < st.cell_of.len());
-        // SAFETY: `t` is the tile of a domain option (< the tile count).
-        unsafe {
-            let k = NIB[((bits >> z) & 0xf) as usize];
-            n += k;
-            let tc = tcount.get_unchecked_mut(t);
-            *tc -= k;
-            fail |= *tc == 0 && *st.cell_of.get_unchecked(t) == NONE;
-        }
+        tcount[t] -= NIB[((bits >> z) & 0xf) as usize];
+        fail |= tcount[t] == 0 && st.cell_of[t] == NONE;
     }
-    (n, fail)
-}
-
-/// The colour mask (see [`LANE`]) of the options of `dom`, by bytes:
-/// `btab[256 j + v]` is the mask of the options of value `v` in the
-/// domain's byte `j` (two tiles). Branch free: `8 w` loads.
-#[inline(always)]
-fn colours_of(btab: &[u64], dom: &[u64]) -> u64 {
-    assert!(btab.len() >= dom.len() * 16 * 16);
-    let mut mask = 0;
-    for (i, &d) in dom.iter().enumerate() {
-        // SAFETY: `16 (16 i + j) + v < 256 w`, asserted above.
-        unsafe {
-            let t = btab.as_ptr().add(256 * i);
-            let mut m = 0;
-            for j in 0..16 {
-                m |= *t.add(16 * j + (d >> (4 * j) & 0xf) as usize);
-            }
-            mask |= m;
-        }
-    }
-    mask
+    fail
 }
 
 /// Adds to the pending set of empty cell `c` the options showing the
-/// colour bucket `sel` (see [`Domains::lose`]; a function over the
-/// fields so that it can run while other fields are borrowed).
+/// colour bucket of `sel` (see [`Domains::lose`]; a function over the
+/// fields so that it can run while a cell's counters are borrowed).
 #[inline(always)]
 fn lose(pend: &mut [u64], queue: &mut Vec<u32>, queued: &mut [bool], sup: &[u64], w: usize, c: usize, sel: usize) {
     debug_assert!((c + 1) * w <= pend.len() && (sel + 1) * w <= sup.len() && c < queued.len());
     // SAFETY: `c` is a cell (`pend` has `w` words per cell) and `sel` a
-    // side bucket below `4 * LANE` (`sup` has `w` words per bucket); the
+    // side bucket below `4 * stride` (`sup` has `w` words per bucket); the
     // bounds checks of the two slices were a tenth of the cascade.
     unsafe {
         let (p, s) = (pend.as_mut_ptr().add(c * w), sup.as_ptr().add(sel * w));
@@ -110,35 +75,37 @@ fn lose(pend: &mut [u64], queue: &mut Vec<u32>, queued: &mut [bool], sup: &[u64]
     }
 }
 
-/// Cell domains with per-side colour masks.
+/// Cell domains with per-side colour support counters.
 #[derive(Clone)]
 pub(crate) struct Domains {
     /// Words per domain.
     pub w: usize,
-    /// Colour buckets in use (`min(colours, LANE)`).
+    /// Colour buckets in use (`min(colours, 64)`).
     nb: usize,
+    /// Counters per side: `nb` rounded up to a power of two, so that the
+    /// same bucket on the opposite side is `index ^ (2 * stride)`.
+    stride: usize,
     pub dom: Vec<u64>,
     pub size: Vec<u32>,
-    /// `alive[c]`: bit `s * LANE + bucket` is set iff an option of `c`'s
-    /// domain shows a colour of `bucket` on side `s`; exact on the open
-    /// sides of empty cells (the others are not read).
-    alive: Vec<u64>,
+    /// `cnt[c * 4 * stride + s * stride + bucket]`.
+    cnt: Vec<u16>,
     tcount: Vec<u32>,
-    /// `sup[(s * LANE + bucket) * w ..]`: options showing a colour of
+    /// `sup[(s * stride + bucket) * w ..]`: options showing a colour of
     /// `bucket` on side `s`.
     sup: Vec<u64>,
-    /// `btab[256 j + v]`: the colour mask of the options of value `v` in
-    /// domain byte `j` (see [`colours_of`]).
-    btab: Vec<u64>,
-    /// `open_bits[sides]`: the lanes of the sides in the 4-bit mask `sides`.
+    /// `off[o][s] = s * stride + bucket of option o's colour on side s` (the
+    /// counter index within a cell and the index of `sup`).
+    off: Vec<[u8; 4]>,
+    /// With at most 16 buckets: `open_bits[sides]` has the counter indices
+    /// of the sides in the 4-bit mask `sides`.
     open_bits: [u64; 16],
-    /// Undo stack: each entry a cell whose domain, size and colour mask
-    /// were saved on `saved`, `saved_size`, `saved_alive` (first change
-    /// since the latest mark), or `trail::TILES` (the tile counts, on
-    /// `tsaved`).
+    /// Undo stack: each entry a cell whose domain, size and counters were
+    /// saved on `saved`, `saved_cnt`, `saved_size` (first change since the
+    /// latest mark), or
+    /// `trail::TILES` (the tile counts, on `tsaved`).
     log: Vec<u32>,
     saved: Vec<u64>,
-    saved_alive: Vec<u64>,
+    saved_cnt: Vec<u16>,
     saved_size: Vec<u32>,
     tsaved: Vec<u32>,
     /// Copy-on-write stamps: a cell (a `tstamp` for the tile counts) is
@@ -162,40 +129,36 @@ pub(crate) struct Domains {
 }
 
 impl Domains {
+    #[allow(clippy::needless_range_loop, reason = "a side indexes several parallel arrays")]
     pub fn new(m: &Model) -> Domains {
         let nt = m.rot_colors.len();
         let w = (4 * nt).div_ceil(64);
-        let nb = m.n_colors.min(LANE);
-        let mut sup = vec![0u64; 4 * LANE * w];
-        // `ctab[16 t + nibble]`: the colour mask of tile `t`'s rotations in
-        // the 4-bit `nibble` (bit `r` = rotation `r`).
-        let mut ctab = vec![0u64; 16 * nt];
-        let lane = |t: usize, r: usize, s: usize| s * LANE + m.rot_colors[t][r][s] as usize % LANE;
+        let nb = m.n_colors.min(64);
+        let stride = nb.next_power_of_two();
+        let mut sup = vec![0u64; 4 * stride * w];
+        let mut off = vec![[0u8; 4]; 4 * nt];
         for t in 0..nt {
-            for i in 0..m.n_rots[t] as usize {
-                let r = m.rots[t][i] as usize;
+            for r in 0..4 {
                 let o = 4 * t + r;
                 for s in 0..4 {
-                    sup[lane(t, r, s) * w + o / 64] |= 1 << (o % 64);
+                    off[o][s] = (s * stride + m.rot_colors[t][r][s] as usize % 64) as u8;
                 }
             }
-            for nib in 0..16 {
-                for r in 0..4 {
-                    if nib >> r & 1 != 0 {
-                        for s in 0..4 {
-                            ctab[16 * t + nib] |= 1 << lane(t, r, s);
-                        }
-                    }
+            for i in 0..m.n_rots[t] as usize {
+                let o = 4 * t + m.rots[t][i] as usize;
+                for s in 0..4 {
+                    sup[off[o][s] as usize * w + o / 64] |= 1 << (o % 64);
                 }
             }
         }
-        let mut btab = ctab;
-        btab.resize(16 * 16 * w, 0);
         let mut open_bits = [0u64; 16];
-        for (sides, bits) in open_bits.iter_mut().enumerate() {
-            for s in 0..4 {
-                if sides >> s & 1 != 0 {
-                    *bits |= 0xffff << (s * LANE);
+        if 4 * stride <= 64 {
+            let side = u64::MAX >> (64 - stride);
+            for (sides, bits) in open_bits.iter_mut().enumerate() {
+                for s in 0..4 {
+                    if sides >> s & 1 != 0 {
+                        *bits |= side << (s * stride);
+                    }
                 }
             }
         }
@@ -203,15 +166,16 @@ impl Domains {
             w,
             open_bits,
             nb,
+            stride,
             dom: vec![0; m.n_cells * w],
             size: vec![0; m.n_cells],
-            alive: vec![0; m.n_cells],
+            cnt: vec![0; m.n_cells * 4 * stride],
             tcount: vec![0; nt],
             sup,
-            btab,
+            off,
             log: Vec::new(),
             saved: Vec::new(),
-            saved_alive: Vec::new(),
+            saved_cnt: Vec::new(),
             saved_size: Vec::new(),
             tsaved: Vec::new(),
             stamp: vec![0; m.n_cells],
@@ -225,8 +189,8 @@ impl Domains {
         }
     }
 
-    /// Empty cell `c` must lose its options showing the colour bucket
-    /// `sel` (`s * LANE + bucket`) on side `s`: adds them to its pending set.
+    /// Empty cell `c` must lose its options showing the colour bucket of
+    /// `sel` (`s * stride + bucket`) on side `s`: adds them to its pending set.
     #[inline(always)]
     fn lose(&mut self, c: usize, sel: usize) {
         lose(&mut self.pend, &mut self.queue, &mut self.queued, &self.sup, self.w, c, sel);
@@ -248,7 +212,7 @@ impl Domains {
     pub fn init(&mut self, m: &Model, st: &State) -> bool {
         self.log.clear();
         self.saved.clear();
-        self.saved_alive.clear();
+        self.saved_cnt.clear();
         self.saved_size.clear();
         self.tsaved.clear();
         self.clear_pending();
@@ -256,9 +220,9 @@ impl Domains {
         self.removed = 0;
         self.dom.fill(0);
         self.size.fill(0);
-        self.alive.fill(0);
         self.tcount.fill(0);
-        let w = self.w;
+        let (w, nb, k) = (self.w, self.nb, 4 * self.stride);
+        self.cnt.fill(0);
         for c in 0..m.n_cells {
             if st.tile_at[c] != NONE {
                 continue;
@@ -274,18 +238,21 @@ impl Domains {
                         self.dom[c * w + o / 64] |= 1 << (o % 64);
                         self.size[c] += 1;
                         self.tcount[t] += 1;
+                        for s in 0..4 {
+                            self.cnt[c * k + self.off[o][s] as usize] += 1;
+                        }
                     }
                 }
             }
             if self.size[c] == 0 {
                 return false;
             }
-            self.alive[c] = colours_of(&self.btab, &self.dom[c * w..(c + 1) * w]);
         }
         if (0..m.rot_colors.len()).any(|t| st.cell_of[t] == NONE && self.tcount[t] == 0) {
             return false;
         }
         // Colours one side of an open join shows and the other does not.
+        let stride = self.stride;
         for c in 0..m.n_cells {
             if st.tile_at[c] != NONE {
                 continue;
@@ -295,9 +262,9 @@ impl Domains {
                 if n == NONE || st.tile_at[n as usize] != NONE {
                     continue;
                 }
-                for b in 0..self.nb {
-                    if self.alive[c] >> (s * LANE + b) & 1 == 0 {
-                        self.lose(n as usize, ((s + 2) & 3) * LANE + b);
+                for b in 0..nb {
+                    if self.cnt[c * k + s * stride + b] == 0 {
+                        self.lose(n as usize, ((s + 2) & 3) * stride + b);
                     }
                 }
             }
@@ -305,17 +272,141 @@ impl Domains {
         self.settle(m, st)
     }
 
-    /// Removes the pending options of empty cell `c` (see `pend`), updates
-    /// its colour mask and queues the colours its open sides lost.
-    /// Returns `false` on a wipe-out or a tile left without a place (the
-    /// state is then only fit for [`Domains::undo_to`]).
+    /// Removes `bits` (a subset of the domain word) from empty cell `c`,
+    /// queueing the colours its sides lose. Returns `false` on a wipe-out
+    /// or a tile left without a place (the counters are updated in full
+    /// either way; [`Domains::undo_to`] restores the saved copies).
+    #[inline]
+    fn remove(&mut self, m: &Model, st: &State, c: usize, word: usize, bits: u64) -> bool {
+        self.touch(c);
+        self.touch_tiles();
+        let mut lost = [0u64; 4];
+        let ok = self.strip(st, c, word, bits, &mut lost);
+        self.lost(m, st, c, &lost);
+        ok && self.size[c] > 0
+    }
+
+    /// The body of [`Domains::remove`] without the saving (done by the
+    /// caller), the wipe-out test and the propagation: the buckets whose
+    /// counter reaches zero are added to `lost[side]`. Returns `false`
+    /// when a tile lost its last place.
+    #[inline(always)]
+    fn strip(&mut self, st: &State, c: usize, word: usize, bits: u64, lost: &mut [u64; 4]) -> bool {
+        let w = self.w;
+        debug_assert_eq!(self.dom[c * w + word] & bits, bits, "removing absent bits");
+        self.dom[c * w + word] &= !bits;
+        let k = 4 * self.stride;
+        let mask = self.stride - 1;
+        let cnt = &mut self.cnt[c * k..(c + 1) * k];
+        let tcount = &mut self.tcount[..];
+        let off = &self.off[word * 64..(word * 64 + 64).min(self.off.len())];
+        let mut ok = true;
+        let mut n = 0;
+        let mut b = bits;
+        if 4 * self.stride <= 64 {
+            // At most 16 colour buckets: every counter index of the cell
+            // fits one word, so the lost colours stay in one register.
+            let mut zero = 0u64;
+            while b != 0 {
+                let z = b.trailing_zeros() as usize;
+                b &= b - 1;
+                n += 1;
+                let t = (word * 64 + z) >> 2;
+                debug_assert!(z < off.len() && t < tcount.len());
+                // SAFETY: `z` is a bit of a domain word, an option
+                // (`off` has an entry per option), `t` its tile (< the tile
+                // count), and `off` holds counter indices below
+                // `4 * stride` (`Domains::new`), the length of `cnt`.
+                unsafe {
+                    let of = *off.get_unchecked(z);
+                    let tc = tcount.get_unchecked_mut(t);
+                    *tc -= 1;
+                    if *tc == 0 && st.cell_of[t] == NONE {
+                        ok = false;
+                    }
+                    for i in of {
+                        let x = cnt.get_unchecked_mut(i as usize);
+                        *x -= 1;
+                        zero |= ((*x == 0) as u64) << i;
+                    }
+                }
+            }
+            lost[0] |= zero;
+            self.size[c] -= n;
+            self.removed += n as u64;
+            return ok;
+        }
+        while b != 0 {
+            let z = b.trailing_zeros() as usize;
+            b &= b - 1;
+            n += 1;
+            let t = (word * 64 + z) >> 2;
+            let of = off[z];
+            debug_assert!(t < tcount.len() && of.iter().all(|&x| (x as usize) < k));
+            // SAFETY: `t` is the tile of an option of the domain (< the
+            // tile count) and `off` holds counter indices below `4 * stride`
+            // (`Domains::new`), the length of `cnt`.
+            unsafe {
+                let tc = tcount.get_unchecked_mut(t);
+                *tc -= 1;
+                if *tc == 0 && st.cell_of[t] == NONE {
+                    ok = false;
+                }
+                for s in 0..4 {
+                    let i = of[s] as usize;
+                    let x = cnt.get_unchecked_mut(i);
+                    *x -= 1;
+                    if *x == 0 {
+                        lost[s] |= 1 << (i & mask);
+                    }
+                }
+            }
+        }
+        self.size[c] -= n;
+        self.removed += n as u64;
+        ok
+    }
+
+    /// Propagates the buckets cell `c` lost on each side (`lost[side]`;
+    /// with at most 16 buckets, `lost[0]` holds them all by counter index)
+    /// to the empty neighbours across.
+    #[inline(always)]
+    fn lost(&mut self, m: &Model, st: &State, c: usize, lost: &[u64; 4]) {
+        let open = st.unknown_sides[c];
+        if 4 * self.stride <= 64 {
+            let mut l = lost[0] & self.open_bits[open as usize];
+            let shift = self.stride.trailing_zeros();
+            while l != 0 {
+                let i = l.trailing_zeros() as usize;
+                l &= l - 1;
+                // The same bucket on the opposite side.
+                self.lose(m.nbr[c][i >> shift] as usize, i ^ (2 * self.stride));
+            }
+            return;
+        }
+        for (s, &l) in lost.iter().enumerate() {
+            let mut l = l;
+            if l == 0 || open >> s & 1 == 0 {
+                continue;
+            }
+            // The same buckets on the opposite side.
+            let (nb, base) = (m.nbr[c][s] as usize, ((s + 2) & 3) * self.stride);
+            while l != 0 {
+                let bucket = l.trailing_zeros() as usize;
+                l &= l - 1;
+                self.lose(nb, base + bucket);
+            }
+        }
+    }
+
+    /// Removes the pending options of empty cell `c` (see `pend`).
     #[inline]
     fn drain(&mut self, m: &Model, st: &State, c: usize) -> bool {
         let w = self.w;
-        assert!((c + 1) * w <= self.dom.len() && self.pend.len() == self.dom.len());
-        let mut fail = false;
-        let mut n = 0;
+        let mut ok = true;
         let mut touched = false;
+        let mut lost = [0u64; 4];
+        assert!((c + 1) * w <= self.dom.len() && self.pend.len() == self.dom.len());
         for i in 0..w {
             // SAFETY: in bounds by the assertion above.
             let bits = unsafe {
@@ -330,46 +421,86 @@ impl Domains {
                     self.touch(c);
                     self.touch_tiles();
                 }
-                // SAFETY: in bounds by the assertion above.
-                unsafe { *self.dom.get_unchecked_mut(c * w + i) &= !bits };
-                let (k, f) = tiles_minus(&mut self.tcount, st, i, bits);
-                n += k;
-                fail |= f;
+                ok &= self.strip(st, c, i, bits, &mut lost);
             }
         }
-        if !touched {
+        if touched {
+            self.lost(m, st, c, &lost);
+        }
+        ok && self.size[c] > 0
+    }
+
+    /// Removes from empty cell `c` the options that do not show the side
+    /// colour `sel` (`s * stride + bucket`): the cell learned that side.
+    #[inline]
+    fn keep_sel(&mut self, m: &Model, st: &State, c: usize, sel: usize) -> bool {
+        let w = self.w;
+        // A cell learning a side colour usually keeps a small part of its
+        // domain: recount from what it keeps.
+        let mut gone = 0;
+        for i in 0..w {
+            gone += (self.dom[c * w + i] & !self.sup[sel * w + i]).count_ones();
+        }
+        if gone == 0 {
             return true;
         }
-        self.size[c] -= n;
-        self.removed += n as u64;
-        if fail || self.size[c] == 0 {
-            return false;
+        if gone > 8 && 2 * gone > self.size[c] {
+            return self.bulk_cut(m, st, c, sel, gone);
         }
-        // The colours the open sides showed and no longer show.
-        let open = self.open_bits[st.unknown_sides[c] as usize];
-        let old = self.alive[c];
-        let now = colours_of(&self.btab, &self.dom[c * w..(c + 1) * w]);
-        self.alive[c] = now;
-        let mut lost = old & !now & open;
-        while lost != 0 {
-            let i = lost.trailing_zeros() as usize;
-            lost &= lost - 1;
-            // The same bucket on the opposite side.
-            self.lose(m.nbr[c][i / LANE] as usize, i ^ (2 * LANE));
+        for i in 0..w {
+            let bits = self.dom[c * w + i] & !self.sup[sel * w + i];
+            if bits != 0 && !self.remove(m, st, c, i, bits) {
+                return false;
+            }
         }
         true
     }
 
-    /// Removes from empty cell `c` the options that do not show the side
-    /// colour `sel` (`s * LANE + bucket`): the cell learned that side.
-    #[inline]
-    fn keep_sel(&mut self, m: &Model, st: &State, c: usize, sel: usize) -> bool {
-        let w = self.w;
-        let (pend, sup) = (&mut self.pend[c * w..(c + 1) * w], &self.sup[sel * w..(sel + 1) * w]);
-        for (p, s) in pend.iter_mut().zip(sup) {
-            *p |= !s;
+    /// [`Domains::keep_sel`] when it removes most of the domain (`gone`
+    /// options): the counters
+    /// are recomputed from the options kept (fewer than those removed), and
+    /// the colours that lost their last support are found by comparing
+    /// with the old ones.
+    fn bulk_cut(&mut self, m: &Model, st: &State, c: usize, sel: usize, gone: u32) -> bool {
+        let (w, nb, stride) = (self.w, self.nb, self.stride);
+        let k = 4 * stride;
+        self.touch(c);
+        self.touch_tiles();
+        let mut fail = false;
+        let mut cnt = [0u16; 256];
+        for i in 0..w {
+            let d = self.dom[c * w + i];
+            let kept = d & self.sup[sel * w + i];
+            let bits = d & !kept;
+            if bits != 0 {
+                self.dom[c * w + i] = kept;
+                fail |= tiles_minus(&mut self.tcount, st, i, bits);
+            }
+            let mut kept = kept;
+            while kept != 0 {
+                let o = i * 64 + kept.trailing_zeros() as usize;
+                kept &= kept - 1;
+                for x in self.off[o] {
+                    cnt[x as usize] += 1;
+                }
+            }
         }
-        self.drain(m, st, c)
+        self.size[c] -= gone;
+        self.removed += gone as u64;
+        for s in 0..4 {
+            let nbr = m.nbr[c][s];
+            if nbr == NONE || st.tile_at[nbr as usize] != NONE {
+                continue;
+            }
+            for b in 0..nb {
+                let x = s * stride + b;
+                if cnt[x] == 0 && self.cnt[c * k + x] != 0 {
+                    self.lose(nbr as usize, x ^ (2 * stride));
+                }
+            }
+        }
+        self.cnt[c * k..(c + 1) * k].copy_from_slice(&cnt[..k]);
+        !fail && self.size[c] > 0
     }
 
     /// Propagates the queued lost colours to a fixpoint.
@@ -398,11 +529,11 @@ impl Domains {
         let w = self.w;
         let t = st.tile_at[c] as usize;
         // Freeze c: its options no longer count as places for their tiles
-        // (its domain and colour mask stay as they are).
+        // (its domain and counters stay as they are).
         self.touch_tiles();
         let mut fail = false;
         for i in 0..w {
-            fail |= tiles_minus(&mut self.tcount, st, i, self.dom[c * w + i]).1;
+            fail |= tiles_minus(&mut self.tcount, st, i, self.dom[c * w + i]);
         }
         if fail {
             return false;
@@ -413,7 +544,7 @@ impl Domains {
             if n == NONE || st.tile_at[n as usize] != NONE {
                 continue;
             }
-            let keep = ((s + 2) & 3) * LANE + col[s] as usize % LANE;
+            let keep = ((s + 2) & 3) * self.stride + col[s] as usize % 64;
             if !self.keep_sel(m, st, n as usize, keep) {
                 self.clear_pending();
                 return false;
@@ -432,8 +563,7 @@ impl Domains {
                 let bits = unsafe { *self.dom.get_unchecked(e * w + word) } & tile_bits;
                 // One branch, not two: the placed cell (filled) shows the tile.
                 if (bits != 0) & (at == NONE) {
-                    self.pend[e * w + word] |= bits;
-                    if !self.drain(m, st, e) {
+                    if !self.remove(m, st, e, word, bits) {
                         self.clear_pending();
                         return false;
                     }
@@ -454,8 +584,7 @@ impl Domains {
         if self.dom[c * self.w + word] & bit == 0 {
             return true;
         }
-        self.pend[c * self.w + word] |= bit;
-        if !self.drain(m, st, c) {
+        if !self.remove(m, st, c, word, bit) {
             self.clear_pending();
             return false;
         }

@@ -4,8 +4,6 @@
 
 use super::Domains;
 #[cfg(test)]
-use super::LANE;
-#[cfg(test)]
 use crate::cp::model::Model;
 use crate::cp::model::NONE;
 use crate::cp::state::State;
@@ -19,24 +17,27 @@ impl Domains {
     pub fn check(&self, m: &Model, st: &State, tc_too: bool) {
         let w = self.w;
         let mut tc = vec![0u32; self.tcount.len()];
-        let mask = |c: usize| super::colours_of(&self.btab, &self.dom[c * w..(c + 1) * w]);
         for c in 0..m.n_cells {
             if st.tile_at[c] != NONE {
                 continue;
             }
             let mut size = 0;
+            let k = 4 * self.stride;
+            let mut cnt = vec![0u16; k];
             for i in 0..w {
                 let mut b = self.dom[c * w + i];
                 while b != 0 {
                     let o = i * 64 + b.trailing_zeros() as usize;
                     tc[o >> 2] += 1;
                     size += 1;
+                    for x in self.off[o] {
+                        cnt[x as usize] += 1;
+                    }
                     b &= b - 1;
                 }
             }
             assert_eq!(size, self.size[c], "size of cell {c}");
-            let open = self.open_bits[st.unknown_sides[c] as usize];
-            assert_eq!(mask(c) & open, self.alive[c] & open, "colours of cell {c}");
+            assert_eq!(cnt[..], self.cnt[c * k..(c + 1) * k], "counters of cell {c}");
             for s in 0..4 {
                 let n = m.nbr[c][s];
                 if n == NONE || st.tile_at[n as usize] != NONE {
@@ -44,8 +45,8 @@ impl Domains {
                 }
                 let n = n as usize;
                 for b in 0..self.nb {
-                    let here = mask(c) >> (s * LANE + b) & 1;
-                    let there = mask(n) >> (((s + 2) & 3) * LANE + b) & 1;
+                    let here = self.cnt[c * k + s * self.stride + b] > 0;
+                    let there = self.cnt[n * k + ((s + 2) & 3) * self.stride + b] > 0;
                     assert_eq!(here, there, "edge {c}/{s} bucket {b}");
                 }
             }

@@ -1,5 +1,5 @@
 //! The undo trail of [`Domains`]: copy-on-write saves of a cell's size,
-//! domain and colour mask (and of the tile counts) at their first change after
+//! domain and counters (and of the tile counts) at their first change after
 //! a mark, copied back by [`Domains::undo_to`].
 
 use super::Domains;
@@ -80,10 +80,17 @@ impl Domains {
     fn save(&mut self, c: usize) {
         self.stamp[c] = self.epoch;
         self.log.push(c as u32);
-        let w = self.w;
+        let (w, k) = (self.w, 4 * self.stride);
         self.saved_size.push(self.size[c]);
-        self.saved_alive.push(self.alive[c]);
         push_words(&mut self.saved, &self.dom[c * w..(c + 1) * w]);
+        let cnt = &self.cnt[c * k..(c + 1) * k];
+        if let Ok(block) = <&[u16; 64]>::try_from(cnt) {
+            // 9 to 16 colour buckets: a fixed-size copy, inlined (the
+            // `memcpy` call cost more than the copy).
+            self.saved_cnt.extend_from_slice(block);
+        } else {
+            self.saved_cnt.extend_from_slice(cnt);
+        }
     }
 
     /// Saves the tile counts before their first change since the latest
@@ -105,7 +112,7 @@ impl Domains {
 
     /// Restores every cell and the tile counts as they were at `mark`.
     pub fn undo_to(&mut self, mark: usize) {
-        let w = self.w;
+        let (w, k) = (self.w, 4 * self.stride);
         while self.log.len() > mark {
             let c = self.log.pop().expect("undo log");
             if c == TILES {
@@ -116,10 +123,19 @@ impl Domains {
             }
             let c = c as usize;
             self.size[c] = self.saved_size.pop().expect("saved size");
-            self.alive[c] = self.saved_alive.pop().expect("saved colours");
             let at = self.saved.len() - w;
             copy_words(&mut self.dom[c * w..(c + 1) * w], &self.saved[at..]);
             self.saved.truncate(at);
+            let at = self.saved_cnt.len() - k;
+            let (to, from) = (&mut self.cnt[c * k..(c + 1) * k], &self.saved_cnt[at..]);
+            if k == 64 {
+                // A fixed-size copy (see `save`).
+                let to: &mut [u16; 64] = to.try_into().expect("64 counters");
+                *to = *<&[u16; 64]>::try_from(from).expect("64 counters");
+            } else {
+                to.copy_from_slice(from);
+            }
+            self.saved_cnt.truncate(at);
         }
         self.epoch += 1;
     }
