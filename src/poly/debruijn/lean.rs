@@ -57,6 +57,7 @@ pub struct LeanFrame {
 struct State<B> {
     occ: B,
     avail: u64,
+    /// Pieces left at the node of depth `d` (before its placement).
     n_left: u32,
     nodes: u64,
     d: usize,
@@ -114,7 +115,6 @@ fn run<B: Bits, const MEMO: bool>(
     let fb = frames.as_mut_ptr();
     let mut occ = st.occ;
     let mut avail = st.avail;
-    let mut n_left = st.n_left;
     let mut nodes = st.nodes;
     let hits: *mut u64 = &mut st.hits;
     // SAFETY (the unchecked accesses and pointer arithmetic): as in
@@ -124,13 +124,26 @@ fn run<B: Bits, const MEMO: bool>(
     // frames.len()` (asserted above), cache slots are masked to the table.
     let froot = unsafe { fb.add(k.base) };
     let mut fp = unsafe { fb.add(st.d) };
+    // The pieces left are not kept: at the node whose frame is `fp` they
+    // are `n_root - (fp - froot)`, so each test on them is a comparison of
+    // `fp` with an address (as an integer: some lie past the stack).
+    let n_root = st.n_left as usize + (st.d - k.base);
+    let fsize = std::mem::size_of::<LeanFrame>();
+    let at_depth = |n: usize| froot as usize + n * fsize;
+    // A placement at `fp` leaves `n_root - depth - 1` pieces: more than one
+    // below `f_single`, at least `MEMO_MIN` below `f_memo`, `handover` at
+    // `f_hand`; the node at `f_last` has one piece left.
+    let f_single = at_depth(n_root.saturating_sub(2));
+    let f_memo = at_depth(n_root.saturating_sub(MEMO_MIN as usize));
+    let f_hand = at_depth(n_root.wrapping_sub(1 + handover as usize));
+    let f_last = at_depth(n_root.wrapping_sub(1));
     let (mut gs, mut gp, mut cur, mut end): (u64, *const u32, *const Entry<B>, *const Entry<B>);
     let event = 'run: {
         // The node at `fp` starts: its key's groups, no run open yet; the
         // last piece is looked up instead.
         macro_rules! node_start {
             () => {
-                if n_left == 1 {
+                if fp as usize == f_last {
                     if let Some(img) = k.last.find(&occ.not()) {
                         let gk = unsafe { *k.group_of.get_unchecked(img as usize) };
                         if avail >> gk & 1 != 0 {
@@ -159,7 +172,6 @@ fn run<B: Bits, const MEMO: bool>(
                 let e = unsafe { &*cur.sub(1) };
                 end = unsafe { eb.add(*gp.add(e.grp as usize + 1) as usize) };
                 occ = occ.andnot(e.mask);
-                n_left += 1;
                 avail |= 1 << e.grp;
             };
         }
@@ -180,13 +192,12 @@ fn run<B: Bits, const MEMO: bool>(
                     }
                     occ = occ.or(e.mask);
                     avail ^= 1 << e.grp;
-                    n_left -= 1;
                     nodes += 1;
-                    if n_left > 1 {
+                    if (fp as usize) < f_single {
                         let free = occ.not();
                         let h = unsafe { *halo.get_unchecked(e.img as usize) }.and(free);
                         let mut undo = !h.andnot(rows.with_free_neighbour(free)).is_zero();
-                        if MEMO && !undo && n_left >= MEMO_MIN {
+                        if MEMO && !undo && (fp as usize) < f_memo {
                             let (o, a) = unsafe { slots.get_unchecked(DeadStates::<B>::slot_in(mask, &occ, avail)) };
                             if *a == avail && *o == occ {
                                 unsafe { hits.write_volatile(hits.read_volatile() + 1) };
@@ -195,13 +206,12 @@ fn run<B: Bits, const MEMO: bool>(
                         }
                         if undo {
                             occ = occ.andnot(e.mask);
-                            n_left += 1;
                             avail |= 1 << e.grp;
                             continue;
                         }
                     }
                     unsafe { *fp = LeanFrame { gs, gp: gp as usize, at: cur as usize, clean: true } };
-                    if n_left == handover {
+                    if fp as usize == f_hand {
                         break 'run Event::Handover;
                     }
                     if nodes & POLL_MASK == 0 {
@@ -226,7 +236,7 @@ fn run<B: Bits, const MEMO: bool>(
             }
             fp = unsafe { fp.sub(1) };
             let f = unsafe { *fp };
-            if MEMO && n_left >= MEMO_MIN && f.clean {
+            if MEMO && (fp as usize) < f_memo && f.clean {
                 let i = DeadStates::<B>::slot_in(mask, &occ, avail);
                 unsafe { *slots.get_unchecked_mut(i) = (occ, avail) };
             }
@@ -235,9 +245,9 @@ fn run<B: Bits, const MEMO: bool>(
     };
     st.occ = occ;
     st.avail = avail;
-    st.n_left = n_left;
     st.nodes = nodes;
     st.d = unsafe { fp.offset_from(fb) } as usize;
+    st.n_left = (n_root - (st.d - k.base)) as u32;
     event
 }
 
@@ -314,7 +324,7 @@ impl<B: Bits> Walker<'_, B> {
                 }
                 Event::Handover => {
                     fill_path(&mut self.path, &frames, d + 1);
-                    self.sync(st.occ, st.avail, &[0; 64], st.n_left, d + 1, st.nodes);
+                    self.sync(st.occ, st.avail, &[0; 64], st.n_left - 1, d + 1, st.nodes);
                     let before = self.solutions;
                     self.lean_frames = std::mem::take(&mut frames);
                     self.dead = std::mem::take(&mut dead);
@@ -343,6 +353,7 @@ impl<B: Bits> Walker<'_, B> {
             }
             if event == Event::Poll {
                 st.d = d + 1;
+                st.n_left -= 1;
             }
         };
         self.lean_frames = frames;
