@@ -85,6 +85,8 @@ pub struct RootIndex<B> {
     /// The cells as rows of a flat box, when they are: the single-cell
     /// check is then a few shifts instead of a walk over the halo.
     rows: Option<Rows<B>>,
+    /// The longest list of a key (all groups).
+    longest: u32,
 }
 
 /// A flat box whose cell `c` has exactly the neighbours `c + 1` (if `c`
@@ -237,7 +239,8 @@ impl<B: Bits> RootIndex<B> {
             .collect();
         let prune_single = images.groups.iter().all(|g| g.size > 1);
         let rows = Rows::of(&nb);
-        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, rows }
+        let longest = (0..groups.len()).map(|key| gstart[key * g1 + n_groups] - gstart[key * g1]).max().unwrap_or(0);
+        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, rows, longest }
     }
 
     /// Window width in bits.
