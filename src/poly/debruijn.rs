@@ -85,8 +85,6 @@ pub struct RootIndex<B> {
     /// The cells as rows of a flat box, when they are: the single-cell
     /// check is then a few shifts instead of a walk over the halo.
     rows: Option<Rows<B>>,
-    /// The longest list of a key (all groups).
-    longest: u32,
 }
 
 /// A flat box whose cell `c` has exactly the neighbours `c + 1` (if `c`
@@ -239,8 +237,7 @@ impl<B: Bits> RootIndex<B> {
             .collect();
         let prune_single = images.groups.iter().all(|g| g.size > 1);
         let rows = Rows::of(&nb);
-        let longest = (0..groups.len()).map(|key| gstart[key * g1 + n_groups] - gstart[key * g1]).max().unwrap_or(0);
-        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, rows, longest }
+        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, rows }
     }
 
     /// Window width in bits.

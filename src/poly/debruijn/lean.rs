@@ -41,12 +41,11 @@ struct Consts<'a, B> {
 /// of the search that wrote them.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LeanFrame {
-    /// The entries of the node's list still to try (bit `i`: entry `i`
-    /// of the list fits and its group is free).
-    bits: u64,
-    /// Address of the node's list (its key's entries, all groups).
-    base: usize,
-    /// Address of the entry placed at this depth.
+    /// Groups still to try.
+    gs: u64,
+    /// Address of `gstart[kg]` for the node's key (`kg` as in `Frame`).
+    gp: usize,
+    /// Address of the entry after the one placed at this depth.
     at: usize,
     /// No solution under the placement made at this depth yet (cleared
     /// along the path when one is found).
@@ -138,7 +137,7 @@ fn run<B: Bits, const MEMO: bool>(
     let f_memo = at_depth(n_root.saturating_sub(MEMO_MIN as usize));
     let f_hand = at_depth(n_root.wrapping_sub(1 + handover as usize));
     let f_last = at_depth(n_root.wrapping_sub(1));
-    let (mut bits, mut base): (u64, *const Entry<B>);
+    let (mut gs, mut gp, mut cur, mut end): (u64, *const u32, *const Entry<B>, *const Entry<B>);
     let event = 'run: {
         // The node at `fp` starts: its key's groups, no run open yet; the
         // last piece is looked up instead.
@@ -152,27 +151,13 @@ fn run<B: Bits, const MEMO: bool>(
                             break 'run Event::Last(img);
                         }
                     }
-                    (bits, base) = (0, eb);
+                    (gs, gp, cur, end) = (0, gb, eb, eb);
                 } else {
                     let hole = occ.not().lowest().expect("free cells remain while pieces do");
                     let key = (hole << width) | occ.window_after(hole, width) as usize;
-                    let gp = unsafe { gb.add(key * g1) };
-                    // From the first to the last free group with entries.
-                    let gs = avail & unsafe { *groups.get_unchecked(key) };
-                    let (from, to) = if gs == 0 {
-                        (0, 0)
-                    } else {
-                        let (lo, hi) = (gs.trailing_zeros() as usize, 64 - gs.leading_zeros() as usize);
-                        unsafe { (*gp.add(lo) as usize, *gp.add(hi) as usize) }
-                    };
-                    base = unsafe { eb.add(from) };
-                    // The fit bits of the whole list, without a branch per entry.
-                    bits = 0;
-                    for i in 0..to - from {
-                        let e = unsafe { &*base.add(i) };
-                        let ok = e.mask.disjoint(&occ) & (avail >> e.grp & 1 != 0);
-                        bits |= (ok as u64) << i;
-                    }
+                    gs = avail & unsafe { *groups.get_unchecked(key) };
+                    gp = unsafe { gb.add(key * g1) };
+                    (cur, end) = (eb, eb);
                 }
             };
         }
@@ -181,9 +166,11 @@ fn run<B: Bits, const MEMO: bool>(
         macro_rules! restore {
             ($f:expr) => {
                 let f: LeanFrame = $f;
-                bits = f.bits;
-                base = f.base as *const Entry<B>;
-                let e = unsafe { &*(f.at as *const Entry<B>) };
+                gs = f.gs;
+                gp = f.gp as *const u32;
+                cur = f.at as *const Entry<B>;
+                let e = unsafe { &*cur.sub(1) };
+                end = unsafe { eb.add(*gp.add(e.grp as usize + 1) as usize) };
                 occ = occ.andnot(e.mask);
                 avail |= 1 << e.grp;
             };
@@ -193,13 +180,16 @@ fn run<B: Bits, const MEMO: bool>(
             Resume::Undo => {
                 restore!(unsafe { *fp });
             }
-            Resume::Finish => (bits, base) = (0, eb),
+            Resume::Finish => (gs, gp, cur, end) = (0, gb, eb, eb),
         }
         loop {
             loop {
-                while bits != 0 {
-                    let e = unsafe { &*base.add(bits.trailing_zeros() as usize) };
-                    bits &= bits - 1;
+                while cur < end {
+                    let e = unsafe { &*cur };
+                    cur = unsafe { cur.add(1) };
+                    if !e.mask.disjoint(&occ) {
+                        continue;
+                    }
                     occ = occ.or(e.mask);
                     avail ^= 1 << e.grp;
                     nodes += 1;
@@ -220,9 +210,7 @@ fn run<B: Bits, const MEMO: bool>(
                             continue;
                         }
                     }
-                    unsafe {
-                        *fp = LeanFrame { bits, base: base as usize, at: e as *const Entry<B> as usize, clean: true }
-                    };
+                    unsafe { *fp = LeanFrame { gs, gp: gp as usize, at: cur as usize, clean: true } };
                     if fp as usize == f_hand {
                         break 'run Event::Handover;
                     }
@@ -232,7 +220,15 @@ fn run<B: Bits, const MEMO: bool>(
                     fp = unsafe { fp.add(1) };
                     node_start!();
                 }
-                break;
+                if gs == 0 {
+                    break;
+                }
+                let g = gs.trailing_zeros() as usize;
+                gs &= gs - 1;
+                unsafe {
+                    cur = eb.add(*gp.add(g) as usize);
+                    end = eb.add(*gp.add(g + 1) as usize);
+                }
             }
             // This node is done: back to the parent's list.
             if fp == froot {
@@ -260,7 +256,7 @@ impl<B: Bits> Walker<'_, B> {
     /// copies or excluded rows).
     pub(super) fn lean_applies(&self) -> bool {
         let idx = self.s.bruijn.as_ref().expect("de Bruijn stages have a root index");
-        idx.rows.is_some() && idx.prune_single && idx.n_groups <= 64 && idx.longest <= 64
+        idx.rows.is_some() && idx.prune_single && idx.n_groups <= 64
     }
 
     /// [`Self::debruijn_kernel`] for no triggers, one copy per group, no
@@ -294,7 +290,7 @@ impl<B: Bits> Walker<'_, B> {
         let fill_path = |path: &mut [u32], frames: &[LeanFrame], to: usize| {
             for (dd, f) in frames.iter().enumerate().take(to).skip(base) {
                 // SAFETY: `at` is past an entry of `k.entries` (the frame's placement).
-                path[dd] = unsafe { &*(f.at as *const Entry<B>) }.img;
+                path[dd] = unsafe { &*(f.at as *const Entry<B>).sub(1) }.img;
             }
         };
         // A solution under the placements of depths `base..to`: their
