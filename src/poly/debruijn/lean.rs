@@ -8,10 +8,11 @@
 //!
 //! Round 8 measured the general loop ([`Walker::debruijn_kernel`]) at 150
 //! instructions per placement, about 70 of them per-node bookkeeping and
-//! spills around its calls. Here the frame is three words (no solution
-//! count: a flag cleared along the path when a solution is found), the
-//! group of an entry comes with the entry, and the cache's hit count is a
-//! local returned with the state.
+//! spills around its calls. Here the frame is three words and a flag (no
+//! solution count: the flag is cleared along the path when a solution is
+//! found), the group of an entry comes with the entry, the pieces left are
+//! read off the frame pointer, and the cache's hit count is kept in memory.
+//! 10x6 pentominoes: 120 instructions per placement (docs/poly.md, round 9).
 
 use super::super::hybrid::{Stop, Visit, Walker, POLL_MASK};
 use super::super::memo::DeadStates;
@@ -130,6 +131,9 @@ fn run<B: Bits, const MEMO: bool>(
     let n_root = st.n_left as usize + (st.d - k.base);
     let fsize = std::mem::size_of::<LeanFrame>();
     let at_depth = |n: usize| froot as usize + n * fsize;
+    // The driver enters with pieces left (`n_root >= 1`) and a hand-over
+    // below them (`handover < n_root`), so the addresses below are within
+    // or just past the stack.
     // A placement at `fp` leaves `n_root - depth - 1` pieces: more than one
     // below `f_single`, at least `MEMO_MIN` below `f_memo`, `handover` at
     // `f_hand`; the node at `f_last` has one piece left.
