@@ -77,9 +77,9 @@ impl<B: Bits> LiveSource<B> {
     pub fn new(images: &Images, t: &Tables<B>) -> Self {
         let mut entries = Vec::with_capacity(images.len());
         let mut gstart = Vec::with_capacity(images.groups.len() + 1);
-        for ks in &t.by_group {
+        for (g, ks) in t.by_group.iter().enumerate() {
             gstart.push(entries.len() as u32);
-            entries.extend(ks.iter().map(|&k| Entry { mask: t.mask[k as usize], img: k }));
+            entries.extend(ks.iter().map(|&k| Entry { mask: t.mask[k as usize], img: k, grp: g as u32 }));
         }
         gstart.push(entries.len() as u32);
         LiveSource { entries, gstart }
@@ -106,7 +106,7 @@ impl<B: Bits> Walker<'_, B> {
         let base = self.lbuf_used;
         let need = base + src.entries.len();
         if self.lbuf.len() < need {
-            self.lbuf.resize(need, Entry { mask: B::default(), img: 0 });
+            self.lbuf.resize(need, Entry { mask: B::default(), img: 0, grp: 0 });
         }
         if self.lseg.len() < (self.depth + 1) * g1 {
             self.lseg.resize((self.depth + 1) * g1, 0);
@@ -324,7 +324,7 @@ impl<B: Bits> Walker<'_, B> {
             }
             let cap = end + (end - start);
             if self.lbuf.len() < cap {
-                self.lbuf.resize(cap.next_power_of_two(), Entry { mask: B::default(), img: 0 });
+                self.lbuf.resize(cap.next_power_of_two(), Entry { mask: B::default(), img: 0, grp: 0 });
             }
             let mut counts = Counts::default();
             let mut w = end;

@@ -206,7 +206,10 @@ impl<B: Bits> CoverIndex<B> {
                 }
                 bounds.push(end);
             }
-            let entries_of: Vec<Entry<B>> = ks.iter().map(|&k| Entry { mask: masks[k as usize], img: k }).collect();
+            let entries_of: Vec<Entry<B>> = ks
+                .iter()
+                .map(|&k| Entry { mask: masks[k as usize], img: k, grp: images.group[k as usize] as u32 })
+                .collect();
             for p in 0..1u64 << w {
                 let mut present = 0u128;
                 for g in 0..n_groups {

@@ -12,6 +12,10 @@
 //! entries; the remaining pieces are a bitmask (with counts when pieces
 //! have identical copies).
 
+mod lean;
+
+pub use lean::LeanFrame;
+
 use super::bits::Bits;
 use super::hybrid::{take_group, Kind, Stop, Walker};
 use super::model::Images;
@@ -48,6 +52,10 @@ pub struct Entry<B> {
     pub mask: B,
     /// Image id.
     pub img: u32,
+    /// The image's piece group (in the padding after `img` for `u64` and
+    /// `u128` masks), so a kernel need not keep the group of the run it
+    /// scans.
+    pub grp: u32,
 }
 
 /// The images rooted at each cell, by the occupancy of the `width` cells
@@ -193,7 +201,8 @@ impl<B: Bits> RootIndex<B> {
             cand.clear();
             cand.extend(ks.iter().map(|&k| {
                 let mask = masks[k as usize];
-                (!mask.window(c + 1, width) & all, images.group[k as usize], Entry { mask, img: k })
+                let g = images.group[k as usize];
+                (!mask.window(c + 1, width) & all, g, Entry { mask, img: k, grp: g as u32 })
             }));
             count.fill(0);
             for &(free, g, _) in &cand {
@@ -221,7 +230,7 @@ impl<B: Bits> RootIndex<B> {
                 starts[n_groups] = filled as u32;
                 groups.push(present);
             }
-            entries.resize(filled, Entry { mask: B::default(), img: 0 });
+            entries.resize(filled, Entry { mask: B::default(), img: 0, grp: 0 });
             for &(free, g, e) in &cand {
                 let mut p = free;
                 loop {
@@ -355,6 +364,9 @@ impl<B: Bits> Walker<'_, B> {
         &mut self,
         visit: &mut super::hybrid::Visit<'_>,
     ) -> Result<(), Stop> {
+        if !TRIG && !MULTI && self.lean_applies() {
+            return self.debruijn_lean(visit);
+        }
         // Dead states are cached only when the state is (occupancy,
         // available groups): no copies, no excluded rows.
         if !MULTI && !self.dead.off {

@@ -205,6 +205,7 @@ impl<B: Bits> Shared<B> {
             hidden: Vec::new(),
             lo: vec![0; self.images.groups.len()],
             frames: vec![Frame::default(); n_left as usize + 1],
+            lean_frames: vec![debruijn::LeanFrame::default(); n_left as usize + 1],
             hole_frames: Vec::new(),
             hole_buf: Vec::new(),
             dead: DeadStates::default(),
@@ -319,6 +320,8 @@ pub struct Walker<'s, B> {
     pub(super) lo_mask: u128,
     /// The de Bruijn kernel's stack.
     pub(super) frames: Vec<Frame>,
+    /// The lean de Bruijn loop's stack.
+    pub(super) lean_frames: Vec<debruijn::LeanFrame>,
     /// The MCH / EMCH kernel's stack and candidate slots.
     pub(super) hole_frames: Vec<HoleFrame>,
     pub(super) hole_buf: Vec<u32>,

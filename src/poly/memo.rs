@@ -56,8 +56,7 @@ pub struct DeadStates<B> {
 impl<B: Bits> DeadStates<B> {
     #[inline(always)]
     fn slot(&self, occ: &B, avail: u64) -> usize {
-        let h = (occ.hash64() ^ avail.wrapping_mul(0xff51_afd7_ed55_8ccd)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (h >> 32) as usize & (self.slots.len() - 1)
+        Self::slot_in(self.slots.len() - 1, occ, avail)
     }
 
     /// Whether the state is known to be dead.
@@ -89,6 +88,30 @@ impl<B: Bits> DeadStates<B> {
         }
         self.since = nodes;
         self.hits = 0;
+    }
+
+    /// The table (allocated if still empty) and its index mask, for a
+    /// kernel that probes it inline: slot [`Self::slot_in`], entries as in
+    /// the invariant. Hits found there are reported by [`Self::add_hits`].
+    pub(super) fn table(&mut self) -> (&mut [(B, u64)], usize) {
+        if self.slots.is_empty() {
+            let n = (BUDGET / std::mem::size_of::<(B, u64)>()).max(1);
+            self.slots = vec![(B::default(), 0); 1 << n.ilog2()];
+        }
+        let mask = self.slots.len() - 1;
+        (&mut self.slots, mask)
+    }
+
+    /// The slot of a state in a table of `mask + 1` slots (as [`Self::slot`]).
+    #[inline(always)]
+    pub(super) fn slot_in(mask: usize, occ: &B, avail: u64) -> usize {
+        let h = (occ.hash64() ^ avail.wrapping_mul(0xff51_afd7_ed55_8ccd)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> 32) as usize & mask
+    }
+
+    /// Counts hits found by probing [`Self::table`] directly.
+    pub(super) fn add_hits(&mut self, n: u64) {
+        self.hits += n;
     }
 
     /// Records a dead state (occupancy not empty).

@@ -1,0 +1,375 @@
+//! The de Bruijn loop for the common case, with no call in its hot path:
+//! no triggers, no copies or excluded rows, a flat box in rows, no piece of
+//! one cell (so the single-cell check applies). The search itself runs in
+//! [`run`], which returns to [`Walker::debruijn_lean`] on every rare event
+//! (a solution, the hand-over to the next stage, the poll, the end) and is
+//! re-entered where it left off: its registers hold only the search state,
+//! never what a call or a visitor needs.
+//!
+//! Round 8 measured the general loop ([`Walker::debruijn_kernel`]) at 150
+//! instructions per placement, about 70 of them per-node bookkeeping and
+//! spills around its calls. Here the frame is three words and a flag (no
+//! solution count: the flag is cleared along the path when a solution is
+//! found), the group of an entry comes with the entry, the pieces left are
+//! read off the frame pointer, and the cache's hit count is kept in memory.
+//! 10x6 pentominoes: 120 instructions per placement (docs/poly.md, round 9).
+
+use super::super::hybrid::{Stop, Visit, Walker, POLL_MASK};
+use super::super::memo::DeadStates;
+use super::{Entry, LastPiece, Rows, MEMO_MIN};
+use crate::poly::bits::Bits;
+use crate::search::{Flow, StopReason};
+
+/// What the loop reads and never changes.
+struct Consts<'a, B> {
+    entries: &'a [Entry<B>],
+    gstart: &'a [u32],
+    groups: &'a [u64],
+    halo: &'a [B],
+    group_of: &'a [u16],
+    last: &'a LastPiece<B>,
+    rows: Rows<B>,
+    width: u32,
+    g1: usize,
+    /// Pieces left at which the next stage takes over (0: none).
+    handover: u32,
+    /// Depth of the kernel's root.
+    base: usize,
+}
+
+/// One depth of the lean loop: where its scan stands. Addresses are kept
+/// as integers (the walker stays `Send`); they point into the root index
+/// of the search that wrote them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LeanFrame {
+    /// Groups still to try.
+    gs: u64,
+    /// Address of `gstart[kg]` for the node's key (`kg` as in `Frame`).
+    gp: usize,
+    /// Address of the entry after the one placed at this depth.
+    at: usize,
+    /// No solution under the placement made at this depth yet (cleared
+    /// along the path when one is found).
+    clean: bool,
+}
+
+/// The search state between two calls of [`run`]. At an event the scan
+/// position of depth `d` is in `frames[d]` (written by the placement).
+struct State<B> {
+    occ: B,
+    avail: u64,
+    /// Pieces left at the node of depth `d` (before its placement).
+    n_left: u32,
+    nodes: u64,
+    d: usize,
+    /// Cache hits since the last report to [`DeadStates::add_hits`]
+    /// (counted in memory: rare, and kept out of the loop's registers).
+    hits: u64,
+}
+
+/// Where [`run`] resumes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Resume {
+    /// A node at depth `d` with pieces left: scan it from the start.
+    Start,
+    /// Take back the placement of `frames[d]` and go on with its list.
+    Undo,
+    /// The node at depth `d` is done: back to its parent.
+    Finish,
+}
+
+/// Why [`run`] returned.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Event {
+    /// The kernel's root node is done; the state is as on entry.
+    Done,
+    /// A placement at depth `d` left `handover` pieces (frame written).
+    Handover,
+    /// A placement at depth `d` made the node count a poll point; its
+    /// child (depth `d + 1`) is still to be searched.
+    Poll,
+    /// The node at depth `d` has one piece left and image `k` fills it.
+    Last(u32),
+}
+
+/// The search from `resume` to the next event. `slots`/`mask`: the cache
+/// of dead states (used when `MEMO`).
+///
+/// The scan runs on addresses (entry, `gstart` row and frame pointers), so
+/// the loop keeps no slice base in a register: occupancy, groups, pieces
+/// left, the node count, the scan position and bound, the groups to try,
+/// the key's row and the frame are its values.
+#[inline(never)]
+fn run<B: Bits, const MEMO: bool>(
+    k: &Consts<'_, B>,
+    st: &mut State<B>,
+    frames: &mut [LeanFrame],
+    slots: &mut [(B, u64)],
+    mask: usize,
+    resume: Resume,
+) -> Event {
+    let (groups, halo) = (k.groups, k.halo);
+    let (rows, width, g1, handover) = (k.rows, k.width, k.g1, k.handover);
+    let eb = k.entries.as_ptr();
+    let gb = k.gstart.as_ptr();
+    assert!(k.base <= st.d && st.d < frames.len() && st.d + st.n_left as usize <= frames.len());
+    let fb = frames.as_mut_ptr();
+    let mut occ = st.occ;
+    let mut avail = st.avail;
+    let mut nodes = st.nodes;
+    let hits: *mut u64 = &mut st.hits;
+    // SAFETY (the unchecked accesses and pointer arithmetic): as in
+    // `debruijn_loop`: keys and groups index `groups` and `gstart` within
+    // the index invariant, scan positions stay within `entries` (a run's
+    // bounds come from `gstart`), depths stay in `base..base + n_left <=
+    // frames.len()` (asserted above), cache slots are masked to the table.
+    let froot = unsafe { fb.add(k.base) };
+    let mut fp = unsafe { fb.add(st.d) };
+    // The pieces left are not kept: at the node whose frame is `fp` they
+    // are `n_root - (fp - froot)`, so each test on them is a comparison of
+    // `fp` with an address (as an integer: some lie past the stack).
+    let n_root = st.n_left as usize + (st.d - k.base);
+    let fsize = std::mem::size_of::<LeanFrame>();
+    let at_depth = |n: usize| froot as usize + n * fsize;
+    // The driver enters with pieces left (`n_root >= 1`) and a hand-over
+    // below them (`handover < n_root`), so the addresses below are within
+    // or just past the stack.
+    // A placement at `fp` leaves `n_root - depth - 1` pieces: more than one
+    // below `f_single`, at least `MEMO_MIN` below `f_memo`, `handover` at
+    // `f_hand`; the node at `f_last` has one piece left.
+    let f_single = at_depth(n_root.saturating_sub(2));
+    let f_memo = at_depth(n_root.saturating_sub(MEMO_MIN as usize));
+    let f_hand = at_depth(n_root.wrapping_sub(1 + handover as usize));
+    let f_last = at_depth(n_root.wrapping_sub(1));
+    let (mut gs, mut gp, mut cur, mut end): (u64, *const u32, *const Entry<B>, *const Entry<B>);
+    let event = 'run: {
+        // The node at `fp` starts: its key's groups, no run open yet; the
+        // last piece is looked up instead.
+        macro_rules! node_start {
+            () => {
+                if fp as usize == f_last {
+                    if let Some(img) = k.last.find(&occ.not()) {
+                        let gk = unsafe { *k.group_of.get_unchecked(img as usize) };
+                        if avail >> gk & 1 != 0 {
+                            nodes += 1;
+                            break 'run Event::Last(img);
+                        }
+                    }
+                    (gs, gp, cur, end) = (0, gb, eb, eb);
+                } else {
+                    let hole = occ.not().lowest().expect("free cells remain while pieces do");
+                    let key = (hole << width) | occ.window_after(hole, width) as usize;
+                    gs = avail & unsafe { *groups.get_unchecked(key) };
+                    gp = unsafe { gb.add(key * g1) };
+                    (cur, end) = (eb, eb);
+                }
+            };
+        }
+        // Back in the node at `fp` after its placement: the scan
+        // position from the frame, the placement taken back.
+        macro_rules! restore {
+            ($f:expr) => {
+                let f: LeanFrame = $f;
+                gs = f.gs;
+                gp = f.gp as *const u32;
+                cur = f.at as *const Entry<B>;
+                let e = unsafe { &*cur.sub(1) };
+                end = unsafe { eb.add(*gp.add(e.grp as usize + 1) as usize) };
+                occ = occ.andnot(e.mask);
+                avail |= 1 << e.grp;
+            };
+        }
+        match resume {
+            Resume::Start => node_start!(),
+            Resume::Undo => {
+                restore!(unsafe { *fp });
+            }
+            Resume::Finish => (gs, gp, cur, end) = (0, gb, eb, eb),
+        }
+        loop {
+            loop {
+                while cur < end {
+                    let e = unsafe { &*cur };
+                    cur = unsafe { cur.add(1) };
+                    if !e.mask.disjoint(&occ) {
+                        continue;
+                    }
+                    occ = occ.or(e.mask);
+                    avail ^= 1 << e.grp;
+                    nodes += 1;
+                    if (fp as usize) < f_single {
+                        let free = occ.not();
+                        let h = unsafe { *halo.get_unchecked(e.img as usize) }.and(free);
+                        let mut undo = !h.andnot(rows.with_free_neighbour(free)).is_zero();
+                        if MEMO && !undo && (fp as usize) < f_memo {
+                            let (o, a) = unsafe { slots.get_unchecked(DeadStates::<B>::slot_in(mask, &occ, avail)) };
+                            if *a == avail && *o == occ {
+                                unsafe { hits.write_volatile(hits.read_volatile() + 1) };
+                                undo = true;
+                            }
+                        }
+                        if undo {
+                            occ = occ.andnot(e.mask);
+                            avail |= 1 << e.grp;
+                            continue;
+                        }
+                    }
+                    unsafe { *fp = LeanFrame { gs, gp: gp as usize, at: cur as usize, clean: true } };
+                    if fp as usize == f_hand {
+                        break 'run Event::Handover;
+                    }
+                    if nodes & POLL_MASK == 0 {
+                        break 'run Event::Poll;
+                    }
+                    fp = unsafe { fp.add(1) };
+                    node_start!();
+                }
+                if gs == 0 {
+                    break;
+                }
+                let g = gs.trailing_zeros() as usize;
+                gs &= gs - 1;
+                unsafe {
+                    cur = eb.add(*gp.add(g) as usize);
+                    end = eb.add(*gp.add(g + 1) as usize);
+                }
+            }
+            // This node is done: back to the parent's list.
+            if fp == froot {
+                break 'run Event::Done;
+            }
+            fp = unsafe { fp.sub(1) };
+            let f = unsafe { *fp };
+            if MEMO && (fp as usize) < f_memo && f.clean {
+                let i = DeadStates::<B>::slot_in(mask, &occ, avail);
+                unsafe { *slots.get_unchecked_mut(i) = (occ, avail) };
+            }
+            restore!(f);
+        }
+    };
+    st.occ = occ;
+    st.avail = avail;
+    st.nodes = nodes;
+    st.d = unsafe { fp.offset_from(fb) } as usize;
+    st.n_left = (n_root - (st.d - k.base)) as u32;
+    event
+}
+
+impl<B: Bits> Walker<'_, B> {
+    /// Whether [`Self::debruijn_lean`] applies (given no triggers and no
+    /// copies or excluded rows).
+    pub(super) fn lean_applies(&self) -> bool {
+        let idx = self.s.bruijn.as_ref().expect("de Bruijn stages have a root index");
+        idx.rows.is_some() && idx.prune_single && idx.n_groups <= 64
+    }
+
+    /// [`Self::debruijn_kernel`] for no triggers, one copy per group, no
+    /// excluded rows, a box in rows and no piece of one cell: the rare
+    /// events handled here, the search in [`run`].
+    pub(super) fn debruijn_lean(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {
+        let s = self.s;
+        let idx = s.bruijn.as_ref().expect("de Bruijn stages have a root index");
+        let handover = (1..self.n_left).rev().find(|&n| s.stage_of[n as usize] != super::Kind::DeBruijn).unwrap_or(0);
+        let k = Consts {
+            entries: &idx.entries,
+            gstart: &idx.gstart,
+            groups: &idx.groups,
+            halo: &idx.halo,
+            group_of: &s.tables.group,
+            last: &idx.last,
+            rows: idx.rows.expect("lean_applies"),
+            width: idx.width,
+            g1: idx.n_groups + 1,
+            handover,
+            base: self.depth,
+        };
+        let base = self.depth;
+        #[cfg(debug_assertions)]
+        let (occ_entry, n_left_entry) = (self.occ, self.n_left);
+        let mut st =
+            State { occ: self.occ, avail: self.avail as u64, n_left: self.n_left, nodes: self.nodes, d: base, hits: 0 };
+        let mut frames = std::mem::take(&mut self.lean_frames);
+        let mut dead = std::mem::take(&mut self.dead);
+        debug_assert!(frames.len() > base + self.n_left as usize);
+        let fill_path = |path: &mut [u32], frames: &[LeanFrame], to: usize| {
+            for (dd, f) in frames.iter().enumerate().take(to).skip(base) {
+                // SAFETY: `at` is past an entry of `k.entries` (the frame's placement).
+                path[dd] = unsafe { &*(f.at as *const Entry<B>).sub(1) }.img;
+            }
+        };
+        // A solution under the placements of depths `base..to`: their
+        // subtrees are not dead.
+        let soil = |frames: &mut [LeanFrame], to: usize| {
+            for f in &mut frames[base..to] {
+                f.clean = false;
+            }
+        };
+        let mut resume = Resume::Start;
+        let result: Result<(), Stop> = loop {
+            let event = if dead.off {
+                run::<B, false>(&k, &mut st, &mut frames, &mut [], 0, resume)
+            } else {
+                let (slots, mask) = dead.table();
+                run::<B, true>(&k, &mut st, &mut frames, slots, mask, resume)
+            };
+            let d = st.d;
+            match event {
+                Event::Done => break Ok(()),
+                Event::Last(img) => {
+                    self.solutions += 1;
+                    fill_path(&mut self.path, &frames, d);
+                    self.path[d] = img;
+                    soil(&mut frames, d);
+                    if visit(&self.path[..=d]) == Flow::Stop {
+                        break Err(Stop::Limit(StopReason::Visitor));
+                    }
+                    resume = Resume::Finish;
+                    continue;
+                }
+                Event::Handover => {
+                    fill_path(&mut self.path, &frames, d + 1);
+                    self.sync(st.occ, st.avail, &[0; 64], st.n_left - 1, d + 1, st.nodes);
+                    let before = self.solutions;
+                    self.lean_frames = std::mem::take(&mut frames);
+                    self.dead = std::mem::take(&mut dead);
+                    let r = self.node(visit);
+                    frames = std::mem::take(&mut self.lean_frames);
+                    dead = std::mem::take(&mut self.dead);
+                    st.nodes = self.nodes;
+                    if self.solutions != before {
+                        soil(&mut frames, d + 1);
+                    }
+                    if r.is_err() {
+                        break r;
+                    }
+                    resume = Resume::Undo;
+                }
+                Event::Poll => resume = Resume::Start,
+            }
+            // The poll, after a placement (`Handover`, `Poll`).
+            if st.nodes & POLL_MASK == 0 {
+                self.nodes = st.nodes;
+                dead.add_hits(std::mem::take(&mut st.hits));
+                dead.review(st.nodes);
+                if let Err(stop) = self.tick() {
+                    break Err(stop);
+                }
+            }
+            if event == Event::Poll {
+                st.d = d + 1;
+                st.n_left -= 1;
+            }
+        };
+        self.lean_frames = frames;
+        dead.add_hits(st.hits);
+        self.dead = dead;
+        if result.is_ok() {
+            #[cfg(debug_assertions)]
+            assert!(st.occ == occ_entry && st.n_left == n_left_entry && st.d == base);
+            self.sync(st.occ, st.avail, &[0; 64], st.n_left, base, st.nodes);
+        }
+        self.nodes = st.nodes;
+        self.depth = base;
+        result
+    }
+}
