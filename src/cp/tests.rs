@@ -306,7 +306,8 @@ fn estimate_is_close_to_the_real_tree_and_leaves_the_engine_ready() {
 }
 
 /// `auto` takes the CP engine only where it was measured faster: 8x8 and
-/// up with at most `side` inner colours, not set-2 6x6 or 8x8 (11 colours).
+/// up with at most `1.2 side` inner colours, not set-2 6x6 or 8x8 (11
+/// colours).
 #[test]
 fn auto_prefers_cp_on_large_boards_with_few_colours() {
     use crate::edgematch::generate::{generate, GenerateSpec, Style};
@@ -314,7 +315,10 @@ fn auto_prefers_cp_on_large_boards_with_few_colours() {
         generate(&GenerateSpec { rows: n, cols: n, style: Style::Uniform { colors: k }, seed: 1 }).unwrap().puzzle
     };
     assert!(super::prefer_cp(&gen(8, 8)));
-    assert!(!super::prefer_cp(&gen(8, 9)));
+    assert!(super::prefer_cp(&gen(8, 9)));
+    assert!(!super::prefer_cp(&gen(8, 10)));
+    assert!(super::prefer_cp(&gen(10, 12)));
+    assert!(!super::prefer_cp(&gen(10, 13)));
     assert!(!super::prefer_cp(&gen(6, 4)));
     assert!(!super::prefer_cp(&brendan("06x06")));
     assert!(!super::prefer_cp(&brendan("08x08")));
