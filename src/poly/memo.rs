@@ -95,8 +95,7 @@ impl<B: Bits> DeadStates<B> {
     /// the invariant. Hits found there are reported by [`Self::add_hits`].
     pub(super) fn table(&mut self) -> (&mut [(B, u64)], usize) {
         if self.slots.is_empty() {
-            let n = (BUDGET / std::mem::size_of::<(B, u64)>()).max(1);
-            self.slots = vec![(B::default(), 0); 1 << n.ilog2()];
+            self.allocate();
         }
         let mask = self.slots.len() - 1;
         (&mut self.slots, mask)
@@ -107,6 +106,16 @@ impl<B: Bits> DeadStates<B> {
     pub(super) fn slot_in(mask: usize, occ: &B, avail: u64) -> usize {
         let h = (occ.hash64() ^ avail.wrapping_mul(0xff51_afd7_ed55_8ccd)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         (h >> 32) as usize & mask
+    }
+
+    /// Allocates the table: the largest power of two of slots within
+    /// `BUDGET` bytes (done at the first insertion, so searches that never
+    /// cache pay nothing).
+    #[cold]
+    #[inline(never)]
+    fn allocate(&mut self) {
+        let n = (BUDGET / std::mem::size_of::<(B, u64)>()).max(1);
+        self.slots = vec![(B::default(), 0); 1 << n.ilog2()];
     }
 
     /// Counts hits found by probing [`Self::table`] directly.
@@ -122,9 +131,7 @@ impl<B: Bits> DeadStates<B> {
             return;
         }
         if self.slots.is_empty() {
-            super::debruijn::cold_path();
-            let n = (BUDGET / std::mem::size_of::<(B, u64)>()).max(1);
-            self.slots = vec![(B::default(), 0); 1 << n.ilog2()];
+            self.allocate();
         }
         let i = self.slot(&occ, avail);
         // SAFETY: `slot` is masked to the table size.
