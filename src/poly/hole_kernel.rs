@@ -114,10 +114,6 @@ fn fits_into<B: Bits, const CHUNKED: bool, const SIMD: bool>(
 #[cfg(target_arch = "x86_64")]
 mod simd;
 
-/// The last two pieces by a hash set of image masks.
-mod pairs;
-pub(crate) use pairs::PairSet;
-
 /// Two candidate slots of `stride` entries: the best list so far and the
 /// scratch one.
 struct Slots<'a> {
@@ -268,96 +264,6 @@ fn widen<B: Bits, const SIMD: bool>(
     }
 }
 
-/// The solutions of a state with two pieces left (one piece per group):
-/// the images covering the lowest free cell that fit, each with the image
-/// of the other piece that fills the rest (from `pairs`), if any. Writes
-/// the first images to `out[..found]` and the second ones to
-/// `out[stride..stride + found]`; returns `found`. `out` holds two slots.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn last_two<B: Bits, const SIMD: bool>(
-    ci: &CoverIndex<B>,
-    pairs: &PairSet,
-    masks: &[B],
-    group_of: &[u16],
-    occ: B,
-    avail: u64,
-    out: &mut [u32],
-    stride: usize,
-) -> usize {
-    let free = occ.not();
-    let Some(c) = free.lowest() else { return 0 };
-    let n = fits_into::<B, false, SIMD>(ci, c, occ, avail, u32::MAX, &mut out[..stride]) as usize;
-    let mut found = 0;
-    for i in 0..n {
-        let k = out[i];
-        let g = group_of[k as usize];
-        let other = (avail ^ 1 << g).trailing_zeros() as u16;
-        if let Some(q) = pairs.find(free.andnot(masks[k as usize]), other, masks, group_of) {
-            // `found <= i`: the fits not read yet stay.
-            out[found] = k;
-            out[stride + found] = q;
-            found += 1;
-        }
-    }
-    found
-}
-
-/// [`last_two`] with the AVX2 counts, out of line (it runs at a sixth of
-/// the nodes; inlined, it cost the loop registers).
-///
-/// # Safety
-/// As [`Walker::hole_loop_avx2`].
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn last_two_avx2<B: Bits>(
-    ci: &CoverIndex<B>,
-    pairs: &PairSet,
-    masks: &[B],
-    group_of: &[u16],
-    occ: B,
-    avail: u64,
-    out: &mut [u32],
-    stride: usize,
-) -> usize {
-    last_two::<B, true>(ci, pairs, masks, group_of, occ, avail, out, stride)
-}
-
-/// How the last two pieces are matched (experiment switch).
-fn bottom_mode() -> u32 {
-    std::env::var("EMX_P3D_MODE").ok().and_then(|v| v.parse().ok()).unwrap_or(2)
-}
-
-/// The images of `fits` (a state's candidates, two pieces left) whose
-/// complement in the free cells is an image of the other piece: moved to
-/// `fits[..found]`, the other images to `seconds[..found]`.
-#[inline(never)]
-fn match_last<B: Bits>(
-    pairs: &PairSet,
-    masks: &[B],
-    group_of: &[u16],
-    occ: B,
-    avail: u64,
-    fits: &mut [u32],
-    seconds: &mut [u32],
-) -> usize {
-    let free = occ.not();
-    let mut found = 0;
-    for i in 0..fits.len() {
-        let k = fits[i];
-        let g = group_of[k as usize];
-        let other = (avail ^ 1 << g).trailing_zeros() as u16;
-        if let Some(q) = pairs.find(free.andnot(masks[k as usize]), other, masks, group_of) {
-            fits[found] = k;
-            seconds[found] = q;
-            found += 1;
-        }
-    }
-    found
-}
-
 impl<B: Bits> Walker<'_, B> {
     /// The MCH / EMCH loop, entered at a node with pieces left, triggers
     /// checked and an MCH or EMCH stage; hands over to [`Walker::node`] when
@@ -453,11 +359,6 @@ impl<B: Bits> Walker<'_, B> {
         // The parity table in locals (the lookup runs at every node).
         let (pbits, poffset, pwidth, pwords) = parity.map_or((&[][..], 0, 0, 0), |p| p.table.parts());
         let mut path = std::mem::take(&mut self.path);
-        // The last two pieces are matched, not searched (`pairs.rs`), when
-        // this loop would place them itself and every group is one piece.
-        let mode = bottom_mode();
-        let bottom = (!MULTI && handover < 2 && mode == 1).then(|| s.pairs.get_or_init(|| PairSet::new(masks)));
-        let after = (!MULTI && handover < 2 && mode == 2).then(|| s.pairs.get_or_init(|| PairSet::new(masks)));
         // The unchecked reads below rely on these: image ids (from the cover
         // lists and the path) index `masks`, `group_of` and `image_parity`;
         // groups are below 64; depths below `levels`; candidate offsets
@@ -513,22 +414,6 @@ impl<B: Bits> Walker<'_, B> {
                     _ => choose_mch::<B, SIMD>(t, ci, occ, avail, &mut slots),
                 };
                 let next = (at + slots.best * stride) as u32;
-                let mut n = n;
-                if let (2, Some(pairs), 1..) = (n_left, after, n) {
-                    let (first, second) = buf[at..at + 2 * stride].split_at_mut(stride);
-                    let (fits, seconds) = if next as usize == at { (first, second) } else { (second, first) };
-                    let found = match_last(pairs, masks, group_of, occ, avail, &mut fits[..n as usize], seconds);
-                    for i in 0..found {
-                        path[d] = buf[next as usize + i];
-                        path[d + 1] = buf[at + stride - (next as usize - at) + i];
-                        self.solutions += 1;
-                        if visit(&path[..=d + 1]) == Flow::Stop {
-                            self.nodes = nodes;
-                            break 'search Err(Stop::Limit(StopReason::Visitor));
-                        }
-                    }
-                    n = 0;
-                }
                 debug_assert!(d < frames.len());
                 // SAFETY: `d < levels <= frames.len()`.
                 unsafe { *frames.get_unchecked_mut(d) = HoleFrame { next, end: next + n } };
@@ -585,32 +470,6 @@ impl<B: Bits> Walker<'_, B> {
                             if n_left >= min {
                                 let free = occ.not();
                                 descend = regions_ok(free, free.count(), &t.neighbours, &v.table, vstate);
-                            }
-                        }
-                    }
-                    if let (true, 2, Some(pairs)) = (descend, n_left, bottom) {
-                        // The two pieces left, matched (not counted as nodes).
-                        descend = false;
-                        let at = 2 * stride * (d + 1);
-                        let out = &mut buf[at..at + 2 * stride];
-                        let found = if SIMD {
-                            // SAFETY: as for this loop (`SIMD` only in the AVX2 copy).
-                            #[cfg(target_arch = "x86_64")]
-                            unsafe {
-                                last_two_avx2(ci, pairs, masks, group_of, occ, avail, out, stride)
-                            }
-                            #[cfg(not(target_arch = "x86_64"))]
-                            0
-                        } else {
-                            last_two::<B, false>(ci, pairs, masks, group_of, occ, avail, out, stride)
-                        };
-                        for i in 0..found {
-                            path[d + 1] = buf[at + i];
-                            path[d + 2] = buf[at + stride + i];
-                            self.solutions += 1;
-                            if visit(&path[..=d + 2]) == Flow::Stop {
-                                self.nodes = nodes;
-                                break 'search Err(Stop::Limit(StopReason::Visitor));
                             }
                         }
                     }

@@ -14,7 +14,7 @@ use super::bdlx::LiveSource;
 use super::bits::Bits;
 use super::cover::CoverIndex;
 use super::debruijn::{Entry, Frame, RootIndex};
-use super::hole_kernel::{HoleFrame, PairSet};
+use super::hole_kernel::HoleFrame;
 use super::memo::DeadStates;
 use super::model::Images;
 use super::parity::ParityTable;
@@ -85,9 +85,6 @@ pub struct Shared<B> {
     /// Some group has identical copies.
     multi: bool,
     pub(super) stride: usize,
-    /// Every image's mask in a hash set, for the hole kernel's last two
-    /// pieces (built on first use).
-    pub(super) pairs: std::sync::OnceLock<PairSet>,
 }
 
 /// The exact-cover problem of an image set: cell bits are items
@@ -181,7 +178,6 @@ impl<B: Bits> Shared<B> {
             has_triggers,
             multi,
             stride,
-            pairs: std::sync::OnceLock::new(),
         })
     }
 
