@@ -14,7 +14,6 @@
 use super::bits::Bits;
 use super::cover::{CoverIndex, SIMD_PAD};
 use super::hybrid::{take_group, Kind, Stop, Walker, POLL_MASK};
-use super::neighbours::{fewest_of_planes, levels_of_planes, sub_planes, Planes};
 use super::schedule::Widen;
 use super::tables::Tables;
 use super::volume::regions_ok;
@@ -111,12 +110,6 @@ fn fits_into<B: Bits, const CHUNKED: bool, const SIMD: bool>(
     n as u32
 }
 
-/// Each image's planes of neighbour counts ([`NeighbourCounter::planes`]
-/// of its mask), for a full box (`counter.planes` is `Some`).
-pub(crate) fn dec_planes<B: Bits>(t: &Tables<B>) -> Vec<Planes<B>> {
-    t.mask.iter().map(|&m| t.counter.planes(m).expect("a full box")).collect()
-}
-
 /// The AVX2 counts (in `hole_kernel/simd.rs`).
 #[cfg(target_arch = "x86_64")]
 mod simd;
@@ -164,19 +157,18 @@ fn fewest_of<B: Bits, const CHUNKED: bool, const SIMD: bool>(
     (best_cell, best)
 }
 
-/// MCH's choice (as [`super::mch::candidates`]; `fewest`: the free cells
-/// with the fewest free neighbours): returns the count, the images in the
-/// best slot.
+/// MCH's choice (as [`super::mch::candidates`]): returns the count, the
+/// images in the best slot.
 #[inline(always)]
 fn choose_mch<B: Bits, const SIMD: bool>(
+    t: &Tables<B>,
     ci: &CoverIndex<B>,
     occ: B,
-    fewest: B,
     avail: u64,
     slots: &mut Slots<'_>,
 ) -> u32 {
     let free = occ.not();
-    let (first, mut best) = fewest_of::<B, true, SIMD>(ci, fewest, occ, avail, slots);
+    let (first, mut best) = fewest_of::<B, true, SIMD>(ci, t.counter.fewest(free), occ, avail, slots);
     if best == 0 || best == u32::MAX {
         return 0;
     }
@@ -206,8 +198,7 @@ fn choose_mch<B: Bits, const SIMD: bool>(
     best
 }
 
-/// EMCH's choice (as [`super::emch::candidates`]; `fewest` as for
-/// [`choose_mch`]), widened by `widen_of()` over the levels `levels_of()`.
+/// EMCH's choice (as [`super::emch::candidates`]), widened by `widen_of()`.
 ///
 /// The widening is read only after the first pass: held in registers
 /// across that pass's count loop, it pushed the loop's constants and the
@@ -215,16 +206,15 @@ fn choose_mch<B: Bits, const SIMD: bool>(
 /// for plain EMCH on the Tetris Cube, docs/poly.md "Round 6").
 #[inline(always)]
 fn choose_emch<B: Bits, const SIMD: bool>(
+    t: &Tables<B>,
     ci: &CoverIndex<B>,
     occ: B,
-    fewest: B,
     avail: u64,
     widen_of: impl FnOnce() -> Widen,
-    levels_of: impl FnOnce() -> [B; 7],
     slots: &mut Slots<'_>,
 ) -> u32 {
     let free = occ.not();
-    let mut best = match fewest_of::<B, false, SIMD>(ci, fewest, occ, avail, slots).1 {
+    let mut best = match fewest_of::<B, false, SIMD>(ci, t.counter.fewest(free), occ, avail, slots).1 {
         u32::MAX => return 0,
         n => n,
     };
@@ -232,7 +222,7 @@ fn choose_emch<B: Bits, const SIMD: bool>(
     if w.levels == 0 || best <= w.threshold {
         return best;
     }
-    widen::<B, SIMD>(ci, levels_of(), occ, avail, w, &mut best, slots);
+    widen::<B, SIMD>(t, ci, free, occ, avail, w, &mut best, slots);
     best
 }
 
@@ -241,14 +231,16 @@ fn choose_emch<B: Bits, const SIMD: bool>(
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn widen<B: Bits, const SIMD: bool>(
+    t: &Tables<B>,
     ci: &CoverIndex<B>,
-    levels: [B; 7],
+    free: B,
     occ: B,
     avail: u64,
     w: Widen,
     best: &mut u32,
     slots: &mut Slots<'_>,
 ) {
+    let levels = t.counter.levels(free);
     let mut k = levels.iter().position(|l| !l.is_zero()).unwrap_or(levels.len()) + 1;
     let mut extra = w.levels;
     while extra > 0 && k < levels.len() {
@@ -367,14 +359,6 @@ impl<B: Bits> Walker<'_, B> {
         // The parity table in locals (the lookup runs at every node).
         let (pbits, poffset, pwidth, pwords) = parity.map_or((&[][..], 0, 0, 0), |p| p.table.parts());
         let mut path = std::mem::take(&mut self.path);
-        // The free-neighbour count planes of each depth's state, kept
-        // incrementally (a placement subtracts its image's planes) when the
-        // board is a full box; `planes[d]` is exact at the free cells.
-        let entry_planes = t.counter.planes(self.occ.not());
-        let inc = entry_planes.is_some();
-        let dec: &[Planes<B>] = if inc { s.dec_planes.get_or_init(|| dec_planes(t)) } else { &[] };
-        let mut planes = vec![entry_planes.unwrap_or_default(); levels + 1];
-        assert!(!inc || dec.len() == masks.len());
         // The unchecked reads below rely on these: image ids (from the cover
         // lists and the path) index `masks`, `group_of` and `image_parity`;
         // groups are below 64; depths below `levels`; candidate offsets
@@ -419,26 +403,15 @@ impl<B: Bits> Walker<'_, B> {
             {
                 let at = 2 * stride * d;
                 let mut slots = Slots { buf: &mut buf[at..at + 2 * stride], stride, best: 0 };
-                let free = occ.not();
-                let fewest = if inc { fewest_of_planes(free, get!(planes, d)) } else { t.counter.fewest(free) };
                 let n = match get!(s.stage_of, n_left as usize) {
                     Kind::Emch(_) => {
                         let widen_of = || match get!(s.stage_of, n_left as usize) {
                             Kind::Emch(w) if WIDE => w,
                             _ => Widen::default(),
                         };
-                        // Read again after the first pass (registers, as `widen_of`).
-                        let levels_of = || {
-                            let free = occ.not();
-                            if inc {
-                                levels_of_planes(free, get!(planes, d))
-                            } else {
-                                t.counter.levels(free)
-                            }
-                        };
-                        choose_emch::<B, SIMD>(ci, occ, fewest, avail, widen_of, levels_of, &mut slots)
+                        choose_emch::<B, SIMD>(t, ci, occ, avail, widen_of, &mut slots)
                     }
-                    _ => choose_mch::<B, SIMD>(ci, occ, fewest, avail, &mut slots),
+                    _ => choose_mch::<B, SIMD>(t, ci, occ, avail, &mut slots),
                 };
                 let next = (at + slots.best * stride) as u32;
                 debug_assert!(d < frames.len());
@@ -523,12 +496,6 @@ impl<B: Bits> Walker<'_, B> {
                     }
                 }
                 if descend {
-                    if inc {
-                        let p = sub_planes(get!(planes, d), get!(dec, k));
-                        debug_assert!(d + 1 < planes.len());
-                        // SAFETY: `d + 1 < levels < planes.len()` (a node below).
-                        unsafe { *planes.get_unchecked_mut(d + 1) = p };
-                    }
                     d += 1;
                     continue 'search;
                 }

@@ -85,9 +85,6 @@ pub struct Shared<B> {
     /// Some group has identical copies.
     multi: bool,
     pub(super) stride: usize,
-    /// Each image's neighbour-count planes, for the hole kernel's
-    /// incremental counts (built on first use, full boxes only).
-    pub(super) dec_planes: std::sync::OnceLock<Vec<super::neighbours::Planes<B>>>,
 }
 
 /// The exact-cover problem of an image set: cell bits are items
@@ -181,7 +178,6 @@ impl<B: Bits> Shared<B> {
             has_triggers,
             multi,
             stride,
-            dec_planes: std::sync::OnceLock::new(),
         })
     }
 

@@ -27,15 +27,12 @@ fn emch_choice_equals_reference() {
     for round in 0..1000 {
         // A random partial packing: up to 9 pieces placed where they fit.
         let (mut occ, mut avail) = (0u64, (1u64 << images.groups.len()) - 1);
-        // The kernel's neighbour-count planes, kept by subtraction.
-        let mut planes = t.counter.planes(!occ).unwrap();
         for _ in 0..round % 10 {
             for _ in 0..200 {
                 let k = (next() % t.mask.len() as u64) as usize;
                 let g = t.group[k] as usize;
                 if avail >> g & 1 != 0 && t.mask[k] & occ == 0 {
                     (occ, avail) = (occ | t.mask[k], avail & !(1 << g));
-                    planes = sub_planes(planes, t.counter.planes(t.mask[k]).unwrap());
                     break;
                 }
             }
@@ -52,12 +49,10 @@ fn emch_choice_equals_reference() {
                     continue;
                 }
                 let mut slots = Slots { buf: &mut buf, stride, best: 0 };
-                let fewest = fewest_of_planes(!occ, planes);
-                let levels_of = || levels_of_planes(!occ, planes);
                 let n = if simd {
-                    choose_emch::<u64, true>(&ci, occ, fewest, avail, || w, levels_of, &mut slots)
+                    choose_emch::<u64, true>(&t, &ci, occ, avail, || w, &mut slots)
                 } else {
-                    choose_emch::<u64, false>(&ci, occ, fewest, avail, || w, levels_of, &mut slots)
+                    choose_emch::<u64, false>(&t, &ci, occ, avail, || w, &mut slots)
                 };
                 let at = slots.best * stride;
                 assert_eq!(n as usize, m, "occupancy {occ:#x}, groups {avail:#x}, {w:?}, simd {simd}");
