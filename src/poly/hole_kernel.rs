@@ -110,26 +110,6 @@ fn fits_into<B: Bits, const CHUNKED: bool, const SIMD: bool>(
     n as u32
 }
 
-/// What placing or undoing an image reads: its mask, group and parity
-/// value (0 without the parity table), one record per image id.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct ImageRec<B> {
-    mask: B,
-    group: u32,
-    parity: i32,
-}
-
-/// The records of `t`'s images (`image_parity`: empty, or one per image).
-pub(crate) fn image_recs<B: Bits>(t: &Tables<B>, image_parity: &[i32]) -> Vec<ImageRec<B>> {
-    let parity = |k: usize| image_parity.get(k).copied().unwrap_or(0);
-    t.mask
-        .iter()
-        .zip(&t.group)
-        .enumerate()
-        .map(|(k, (&mask, &g))| ImageRec { mask, group: g as u32, parity: parity(k) })
-        .collect()
-}
-
 /// The AVX2 counts (in `hole_kernel/simd.rs`).
 #[cfg(target_arch = "x86_64")]
 mod simd;
@@ -386,10 +366,6 @@ impl<B: Bits> Walker<'_, B> {
         // count of at most `stride`).
         assert!(t.n_groups <= 64 && group_of.len() == masks.len());
         assert!(image_parity.is_empty() || image_parity.len() == masks.len());
-        // An image's mask, group and parity in one record (one cache line
-        // read per placement and undo, not three).
-        let recs: &[ImageRec<B>] = s.image_recs.get_or_init(|| image_recs(t, image_parity));
-        assert!(recs.len() == masks.len());
         assert!(path.len() >= levels && frames.len() >= levels && s.stage_of.len() > n_left as usize);
         // Reads `$v[$i]` without a bounds check (see the asserts above).
         macro_rules! get {
@@ -406,10 +382,9 @@ impl<B: Bits> Walker<'_, B> {
         // Takes image `k` of group `g` off the board (the inverse of the
         // placement below).
         macro_rules! unplace {
-            ($r:expr) => {{
-                let r: ImageRec<B> = $r;
-                let g = r.group as usize;
-                occ = occ.andnot(r.mask);
+            ($k:expr, $g:expr) => {{
+                let (k, g) = ($k, $g);
+                occ = occ.andnot(get!(masks, k));
                 n_left += 1;
                 if MULTI {
                     left[g] += 1;
@@ -417,7 +392,7 @@ impl<B: Bits> Walker<'_, B> {
                 avail |= 1 << g;
                 if parity.is_some() {
                     pstate += get!(pdelta, g);
-                    prem += r.parity as i64;
+                    prem += get!(image_parity, k) as i64;
                 }
                 vstate += get!(vdelta, g);
             }};
@@ -452,25 +427,24 @@ impl<B: Bits> Walker<'_, B> {
                     }
                     d -= 1;
                     let k = get!(path, d) as usize;
-                    unplace!(get!(recs, k));
+                    unplace!(k, get!(group_of, k) as usize);
                     continue;
                 }
                 // SAFETY: `d < levels <= frames.len()`.
                 unsafe { frames.get_unchecked_mut(d).next = f.next + 1 };
                 let k = get!(buf, f.next as usize) as usize;
-                let r = get!(recs, k);
-                let g = r.group as usize;
+                let g = get!(group_of, k) as usize;
                 if MULTI && (k as u32) < lo[g] {
                     continue;
                 }
                 // Place image `k`.
-                occ = occ.or(r.mask);
+                occ = occ.or(get!(masks, k));
                 take_group::<MULTI>(&mut left, &mut avail, g);
                 n_left -= 1;
                 nodes += 1;
                 if parity.is_some() {
                     pstate -= get!(pdelta, g);
-                    prem -= r.parity as i64;
+                    prem -= get!(image_parity, k) as i64;
                 }
                 vstate -= get!(vdelta, g);
                 debug_assert!(d < path.len());
@@ -526,7 +500,7 @@ impl<B: Bits> Walker<'_, B> {
                     continue 'search;
                 }
                 // Undo a leaf placement.
-                unplace!(r);
+                unplace!(k, g);
             }
         };
         self.path = path;

@@ -85,8 +85,6 @@ pub struct Shared<B> {
     /// Some group has identical copies.
     multi: bool,
     pub(super) stride: usize,
-    /// The hole kernel's image records (built on first use).
-    pub(super) image_recs: std::sync::OnceLock<Vec<super::hole_kernel::ImageRec<B>>>,
 }
 
 /// The exact-cover problem of an image set: cell bits are items
@@ -180,7 +178,6 @@ impl<B: Bits> Shared<B> {
             has_triggers,
             multi,
             stride,
-            image_recs: std::sync::OnceLock::new(),
         })
     }
 
