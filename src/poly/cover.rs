@@ -53,9 +53,7 @@ pub struct CoverIndex<B> {
     /// image covering the counted cell has its bit), so a block needs no
     /// tail mask.
     simd_masks: Vec<u64>,
-    /// Image ids as 16 bits (so the arrays exist only below 65 536
-    /// images): a block's ids are 8 bytes, not 16.
-    simd_ids: Vec<u16>,
+    simd_ids: Vec<u32>,
     /// For the AVX2 counts, each key's groups (low 64 bits, as two
     /// words) and the starts of its padded lists in the arrays above
     /// (laid out as a row of `gstart`: `G + 1` words), side by side in
@@ -230,8 +228,7 @@ impl<B: Bits> CoverIndex<B> {
         }
         let pext = B::CAPACITY == 64 && fast_pext();
         let (mut simd_masks, mut simd_ids, mut simd_start) = (Vec::new(), Vec::new(), Vec::new());
-        let ids_fit = entries.iter().all(|e| e.img <= u16::MAX as u32);
-        if B::CAPACITY == 64 && ids_fit && has_avx2() && std::env::var_os("EMX_NO_AVX2").is_none() {
+        if B::CAPACITY == 64 && has_avx2() && std::env::var_os("EMX_NO_AVX2").is_none() {
             // The padded starts first, then each array in one pass of
             // slice copies (this runs for every candidate engine of the
             // piece choice).
@@ -245,14 +242,14 @@ impl<B: Bits> CoverIndex<B> {
                 simd_start.push(len);
             }
             simd_masks = vec![0u64; len as usize];
-            simd_ids = vec![0u16; len as usize];
+            simd_ids = vec![0u32; len as usize];
             for (row, at) in gstart.chunks(n_groups + 1).zip(simd_start.chunks(n_groups + 1)) {
                 for (w, &to) in row.windows(2).zip(at) {
                     let (a, b, to) = (w[0] as usize, w[1] as usize, to as usize);
                     for ((m, id), e) in
                         simd_masks[to..to + b - a].iter_mut().zip(&mut simd_ids[to..to + b - a]).zip(&entries[a..b])
                     {
-                        (*m, *id) = (e.mask.low64(), e.img as u16);
+                        (*m, *id) = (e.mask.low64(), e.img);
                     }
                 }
             }
@@ -347,7 +344,7 @@ impl<B: Bits> CoverIndex<B> {
     /// list padded to whole blocks of 4 with entries of mask 0 (empty
     /// without AVX2).
     #[inline(always)]
-    pub fn simd_arrays(&self) -> (&[u64], &[u16]) {
+    pub fn simd_arrays(&self) -> (&[u64], &[u32]) {
         (&self.simd_masks, &self.simd_ids)
     }
 

@@ -76,7 +76,7 @@ pub(super) unsafe fn fits_into<B: Bits, const CHUNKED: bool>(
             let m = _mm256_loadu_si256(masks.add(i) as *const __m256i);
             let free = _mm256_cmpeq_epi64(_mm256_and_si256(m, occv), cellv);
             let bits = _mm256_movemask_pd(_mm256_castsi256_pd(free)) as u32;
-            let idv = _mm_cvtepu16_epi32(_mm_loadl_epi64(ids.add(i) as *const __m128i));
+            let idv = _mm_loadu_si128(ids.add(i) as *const __m128i);
             let packed = _mm_shuffle_epi8(idv, _mm_load_si128(PACKS.0[bits as usize].as_ptr() as *const __m128i));
             debug_assert!(n as usize + 4 <= out_len);
             _mm_storeu_si128(out.add(n as usize) as *mut __m128i, packed);
