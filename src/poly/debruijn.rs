@@ -85,7 +85,26 @@ pub struct RootIndex<B> {
     /// The cells as rows of a flat box, when they are: the single-cell
     /// check is then a few shifts instead of a walk over the halo.
     rows: Option<Rows<B>>,
+    /// The entries' cells and groups as a structure of arrays for the
+    /// AVX2 fit test of [`lean`], when it applies (the processor has AVX2,
+    /// at most 128 cells, no key with more than 64 entries).
+    simd: Option<Soa>,
 }
+
+/// Entry `i` of [`RootIndex::entries`] as three words: `lo[i]` its cells
+/// `0..64`, `hi[i]` its cells `64..128`, `grp[i]` the bit of its group.
+/// Invariant: the three vectors have the entries' length plus
+/// [`SOA_PAD`], the padding words zero (a 4-word load from any entry stays
+/// inside).
+#[derive(Clone, Debug)]
+struct Soa {
+    lo: Vec<u64>,
+    hi: Vec<u64>,
+    grp: Vec<u64>,
+}
+
+/// Padding words after the [`Soa`] arrays.
+const SOA_PAD: usize = 4;
 
 /// A flat box whose cell `c` has exactly the neighbours `c + 1` (if `c`
 /// is in `right`), `c - 1` (if in `left`), `c + width` and `c - width`
@@ -259,7 +278,20 @@ impl<B: Bits> RootIndex<B> {
             .collect();
         let prune_single = images.groups.iter().all(|g| g.size > 1);
         let rows = Rows::of(&nb);
-        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, rows }
+        let longest = (0..groups.len()).map(|key| gstart[key * g1 + n_groups] - gstart[key * g1]).max().unwrap_or(0);
+        let simd = (B::CAPACITY <= 128
+            && longest <= 64
+            && super::cover::has_avx2()
+            && std::env::var_os("EMX_NO_AVX2").is_none())
+        .then(|| {
+            let pad = |v: Vec<u64>| v.into_iter().chain([0; SOA_PAD]).collect::<Vec<u64>>();
+            Soa {
+                lo: pad(entries.iter().map(|e| e.mask.low64()).collect()),
+                hi: pad(entries.iter().map(|e| if B::CAPACITY > 64 { e.mask.shr(64).low64() } else { 0 }).collect()),
+                grp: pad(entries.iter().map(|e| 1u64 << e.grp).collect()),
+            }
+        });
+        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, rows, simd }
     }
 
     /// Window width in bits.
