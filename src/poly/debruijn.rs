@@ -94,8 +94,8 @@ pub struct RootIndex<B> {
 /// Entry `i` of [`RootIndex::entries`] as three words: `lo[i]` its cells
 /// `0..64`, `hi[i]` its cells `64..128`, `grp[i]` the bit of its group.
 /// Invariant: the three vectors have the entries' length plus
-/// [`SOA_PAD`], the padding words zero (a 4-word load from any entry stays
-/// inside).
+/// [`SOA_PAD`], the padding words zero (the 8 words from any entry, and
+/// from the end, are inside).
 #[derive(Clone, Debug)]
 struct Soa {
     lo: Vec<u64>,
@@ -104,7 +104,7 @@ struct Soa {
 }
 
 /// Padding words after the [`Soa`] arrays.
-const SOA_PAD: usize = 4;
+const SOA_PAD: usize = 8;
 
 /// A flat box whose cell `c` has exactly the neighbours `c + 1` (if `c`
 /// is in `right`), `c - 1` (if in `left`), `c + width` and `c - width`

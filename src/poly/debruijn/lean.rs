@@ -136,11 +136,13 @@ unsafe fn run_avx2<B: Bits, const MEMO: bool>(
 /// The fit bits of the `n` entries (`1..=64`) whose [`Soa`] words start at
 /// `lo`, `hi`, `grp`: bit `i` set iff entry `i` misses `occ` (as its words
 /// `occ_lo`, `occ_hi`; the high words only when `two`) and its group is in
-/// `avail`. No branch per entry: 4 entries per AVX2 instruction.
+/// `avail`. No branch per entry: 4 entries per AVX2 instruction; `n` may
+/// be 0.
 ///
 /// # Safety
-/// AVX2 is present (the caller is compiled for it) and the arrays hold
-/// `n` words rounded up to 4 from the pointers ([`super::SOA_PAD`]).
+/// AVX2 and BMI2 are present (the caller is compiled for them) and the
+/// arrays hold `max(n, 8)` words rounded up to 4 from the pointers
+/// ([`super::SOA_PAD`]).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
@@ -155,31 +157,36 @@ unsafe fn fit_bits(
     two: bool,
 ) -> u64 {
     use std::arch::x86_64::*;
-    debug_assert!((1..=64).contains(&n));
+    debug_assert!(n <= 64);
     let ol = _mm256_set1_epi64x(occ_lo as i64);
     let oh = _mm256_set1_epi64x(occ_hi as i64);
     let av = _mm256_set1_epi64x(avail as i64);
     let zero = _mm256_setzero_si256();
-    let mut bits = 0u64;
-    let mut i = 0;
-    loop {
-        let mut x = _mm256_and_si256(_mm256_loadu_si256(lo.add(i) as *const __m256i), ol);
-        if two {
-            x = _mm256_or_si256(x, _mm256_and_si256(_mm256_loadu_si256(hi.add(i) as *const __m256i), oh));
-        }
-        x = _mm256_or_si256(x, _mm256_andnot_si256(av, _mm256_loadu_si256(grp.add(i) as *const __m256i)));
-        let m = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(x, zero))) as u32 as u64;
-        bits |= m << i;
-        i += 4;
-        if i >= n {
-            break;
-        }
+    // A macro, not a closure: a closure is not compiled for AVX2 and would
+    // call the intrinsics.
+    macro_rules! chunk {
+        ($i:expr) => {{
+            let i: usize = $i;
+            let mut x = _mm256_and_si256(_mm256_loadu_si256(lo.add(i) as *const __m256i), ol);
+            if two {
+                x = _mm256_or_si256(x, _mm256_and_si256(_mm256_loadu_si256(hi.add(i) as *const __m256i), oh));
+            }
+            x = _mm256_or_si256(x, _mm256_andnot_si256(av, _mm256_loadu_si256(grp.add(i) as *const __m256i)));
+            _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(x, zero))) as u32 as u64
+        }};
     }
-    bits & (u64::MAX >> (64 - n))
+    // The first 8 entries without a loop test (most lists are short).
+    let mut bits = chunk!(0) | chunk!(4) << 4;
+    let mut i = 8;
+    while i < n {
+        bits |= chunk!(i) << i;
+        i += 4;
+    }
+    _bzhi_u64(bits, n as u32)
 }
 
 /// [`fit_bits`] where there is no AVX2 (never called: [`Soa`] is only
-/// built with AVX2).
+/// built with AVX2). `n` in `0..=64`.
 #[cfg(not(target_arch = "x86_64"))]
 #[allow(clippy::too_many_arguments)]
 unsafe fn fit_bits(
