@@ -91,16 +91,18 @@ pub struct RootIndex<B> {
     simd: Option<Soa>,
 }
 
-/// Entry `i` of [`RootIndex::entries`] as three words: `lo[i]` its cells
-/// `0..64`, `hi[i]` its cells `64..128`, `grp[i]` the bit of its group.
-/// Invariant: the three vectors have the entries' length plus
-/// [`SOA_PAD`], the padding words zero (the 8 words from any entry, and
-/// from the end, are inside).
+/// Entry `i` of [`RootIndex::entries`] as a structure of arrays: `lo[i]`
+/// its cells `0..64`, `hi[i]` its cells `64..128` (no `hi` for boxes of at
+/// most 64 cells), `grp[i]` the bit of its group, `img[i]` its image.
+/// Invariant: `lo`, `grp` (and `hi` when not empty) have the entries'
+/// length plus [`SOA_PAD`], the padding words zero (the 8 words from any
+/// entry, and from the end, are inside); `img` has the entries' length.
 #[derive(Clone, Debug)]
 struct Soa {
     lo: Vec<u64>,
     hi: Vec<u64>,
     grp: Vec<u64>,
+    img: Vec<u32>,
 }
 
 /// Padding words after the [`Soa`] arrays.
@@ -287,8 +289,13 @@ impl<B: Bits> RootIndex<B> {
             let pad = |v: Vec<u64>| v.into_iter().chain([0; SOA_PAD]).collect::<Vec<u64>>();
             Soa {
                 lo: pad(entries.iter().map(|e| e.mask.low64()).collect()),
-                hi: pad(entries.iter().map(|e| if B::CAPACITY > 64 { e.mask.shr(64).low64() } else { 0 }).collect()),
+                hi: if B::CAPACITY > 64 {
+                    pad(entries.iter().map(|e| e.mask.shr(64).low64()).collect())
+                } else {
+                    Vec::new()
+                },
                 grp: pad(entries.iter().map(|e| 1u64 << e.grp).collect()),
+                img: entries.iter().map(|e| e.img).collect(),
             }
         });
         RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, rows, simd }

@@ -46,9 +46,11 @@ struct Consts<'a, B> {
 pub struct LeanFrame {
     /// Groups still to try.
     gs: u64,
-    /// Address of `gstart[kg]` for the node's key (`kg` as in `Frame`).
+    /// Address of `gstart[kg]` for the node's key (`kg` as in `Frame`);
+    /// in [`run_avx2`], the index of the node's list.
     gp: usize,
-    /// Address of the entry after the one placed at this depth.
+    /// Address of the entry after the one placed at this depth; in
+    /// [`run_avx2`], its index plus one.
     at: usize,
     /// No solution under the placement made at this depth yet (cleared
     /// along the path when one is found).
@@ -208,8 +210,9 @@ unsafe fn fit_bits(
 /// The loop of [`run`] and [`run_avx2`]. `SIMD`: a node's scan is the set
 /// bits of its fit bits ([`fit_bits`], the frame's `gs`) over its list
 /// from the first to the last available group (the frame's `gp` is the
-/// list's address); otherwise it walks the runs of the available groups
-/// and tests each entry.
+/// list's index), and it reads the [`Soa`] only, not the entries;
+/// otherwise it walks the runs of the available groups and tests each
+/// entry.
 #[inline(always)]
 fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
     k: &Consts<'_, B>,
@@ -225,9 +228,9 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
     let gb = k.gstart.as_ptr();
     assert!(k.base <= st.d && st.d < frames.len() && st.d + st.n_left as usize <= frames.len());
     assert!(!SIMD || k.soa.is_some());
-    let (sl, sh, sg) = match k.soa {
-        Some(s) if SIMD => (s.lo.as_ptr(), s.hi.as_ptr(), s.grp.as_ptr()),
-        _ => (std::ptr::null(), std::ptr::null(), std::ptr::null()),
+    let (sl, sh, sg, si) = match k.soa {
+        Some(s) if SIMD => (s.lo.as_ptr(), s.hi.as_ptr(), s.grp.as_ptr(), s.img.as_ptr()),
+        _ => (std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null()),
     };
     let two = B::CAPACITY > 64;
     let fb = frames.as_mut_ptr();
@@ -260,10 +263,14 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
     let f_memo = at_depth(n_root.saturating_sub(MEMO_MIN as usize));
     let f_hand = at_depth(n_root.wrapping_sub(1 + handover as usize));
     let f_last = at_depth(n_root.wrapping_sub(1));
-    // With `SIMD`, `cur` is the address of the node's list and `gs` its
-    // fit bits still to try; `gp` and `end` are unused.
+    // With `SIMD`, `lbase` is the index of the node's list (in the
+    // entries and the `Soa`) and `gs` its fit bits still to try; `gp`,
+    // `cur` and `end` are unused.
     let mut gs: u64;
     let (mut gp, mut cur, mut end): (*const u32, *const Entry<B>, *const Entry<B>) = (gb, eb, eb);
+    let mut lbase = 0usize;
+    // Entry `i`'s cells and group bit, from the `Soa`.
+    let soa_entry = |i: usize| unsafe { (B::from_words(*sl.add(i), if two { *sh.add(i) } else { 0 }), *sg.add(i)) };
     let event = 'run: {
         // The node at `fp` starts: its key's groups, no run open yet; the
         // last piece is looked up instead.
@@ -288,7 +295,7 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                             // From the first to the last available group with entries.
                             let (lo, hi) = (gs.trailing_zeros() as usize, 64 - gs.leading_zeros() as usize);
                             let (from, to) = unsafe { (*gp.add(lo) as usize, *gp.add(hi) as usize) };
-                            cur = unsafe { eb.add(from) };
+                            lbase = from;
                             let hi_occ = if two { occ.shr(64).low64() } else { 0 };
                             gs = unsafe {
                                 fit_bits(
@@ -315,29 +322,33 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
             ($f:expr) => {
                 let f: LeanFrame = $f;
                 gs = f.gs;
-                let e = unsafe { &*(f.at as *const Entry<B>).sub(1) };
                 if SIMD {
-                    cur = f.gp as *const Entry<B>;
+                    lbase = f.gp;
+                    let (m, g) = soa_entry(f.at - 1);
+                    occ = occ.andnot(m);
+                    avail |= g;
                 } else {
+                    let e = unsafe { &*(f.at as *const Entry<B>).sub(1) };
                     gp = f.gp as *const u32;
                     cur = f.at as *const Entry<B>;
                     end = unsafe { eb.add(*gp.add(e.grp as usize + 1) as usize) };
+                    occ = occ.andnot(e.mask);
+                    avail |= 1 << e.grp;
                 }
-                occ = occ.andnot(e.mask);
-                avail |= 1 << e.grp;
             };
         }
-        // Place `e` (the address after it: `next`), check the child, push
-        // it and start it; `continue` on a dead child.
+        // Place the entry with cells `m`, group bit `gbit` and image `img`
+        // (the frame's `at`: `next`), check the child, push it and start
+        // it; `continue` on a dead child.
         macro_rules! place {
-            ($e:expr, $next:expr) => {
-                let e: &Entry<B> = $e;
-                occ = occ.or(e.mask);
-                avail ^= 1 << e.grp;
+            ($m:expr, $gbit:expr, $img:expr, $next:expr) => {
+                let (m, gbit): (B, u64) = ($m, $gbit);
+                occ = occ.or(m);
+                avail ^= gbit;
                 nodes += 1;
                 if (fp as usize) < f_single {
                     let free = occ.not();
-                    let h = unsafe { *halo.get_unchecked(e.img as usize) }.and(free);
+                    let h = unsafe { *halo.get_unchecked($img as usize) }.and(free);
                     let mut undo = !h.andnot(rows.with_free_neighbour(free)).is_zero();
                     if MEMO && !undo && (fp as usize) < f_memo {
                         let (o, a) = unsafe { slots.get_unchecked(DeadStates::<B>::slot_in(mask, &occ, avail)) };
@@ -347,12 +358,12 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                         }
                     }
                     if undo {
-                        occ = occ.andnot(e.mask);
-                        avail |= 1 << e.grp;
+                        occ = occ.andnot(m);
+                        avail |= gbit;
                         continue;
                     }
                 }
-                let gpw = if SIMD { cur as usize } else { gp as usize };
+                let gpw = if SIMD { lbase } else { gp as usize };
                 unsafe { *fp = LeanFrame { gs, gp: gpw, at: $next as usize, clean: true } };
                 if fp as usize == f_hand {
                     break 'run Event::Handover;
@@ -374,10 +385,10 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
         loop {
             if SIMD {
                 while gs != 0 {
-                    let e = unsafe { cur.add(gs.trailing_zeros() as usize) };
+                    let i = lbase + gs.trailing_zeros() as usize;
                     gs &= gs - 1;
-                    let next = unsafe { e.add(1) };
-                    place!(unsafe { &*e }, next);
+                    let (m, g) = soa_entry(i);
+                    place!(m, g, unsafe { *si.add(i) }, i + 1);
                 }
             } else {
                 loop {
@@ -387,7 +398,7 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                         if !e.mask.disjoint(&occ) {
                             continue;
                         }
-                        place!(e, cur);
+                        place!(e.mask, 1 << e.grp, e.img, cur);
                     }
                     if gs == 0 {
                         break;
@@ -460,8 +471,11 @@ impl<B: Bits> Walker<'_, B> {
         debug_assert!(frames.len() > base + self.n_left as usize);
         let fill_path = |path: &mut [u32], frames: &[LeanFrame], to: usize| {
             for (dd, f) in frames.iter().enumerate().take(to).skip(base) {
-                // SAFETY: `at` is past an entry of `k.entries` (the frame's placement).
-                path[dd] = unsafe { &*(f.at as *const Entry<B>).sub(1) }.img;
+                path[dd] = match k.soa {
+                    Some(soa) => soa.img[f.at - 1],
+                    // SAFETY: `at` is past an entry of `k.entries` (the frame's placement).
+                    None => unsafe { &*(f.at as *const Entry<B>).sub(1) }.img,
+                };
             }
         };
         // A solution under the placements of depths `base..to`: their
