@@ -93,7 +93,7 @@ pub struct RootIndex<B> {
 
 /// Entry `i` of [`RootIndex::entries`] as a structure of arrays: `lo[i]`
 /// its cells `0..64`, `hi[i]` its cells `64..128` (no `hi` for boxes of at
-/// most 64 cells), `grp[i]` the bit of its group, `img[i]` its image.
+/// most 64 cells), `grp[i]` its group, `img[i]` its image.
 /// Invariant: `lo`, `grp` (and `hi` when not empty) have the entries'
 /// length plus [`SOA_PAD`], the padding words zero (the 8 words from any
 /// entry, and from the end, are inside); `img` has the entries' length.
@@ -101,7 +101,7 @@ pub struct RootIndex<B> {
 struct Soa {
     lo: Vec<u64>,
     hi: Vec<u64>,
-    grp: Vec<u64>,
+    grp: Vec<u8>,
     img: Vec<u32>,
 }
 
@@ -294,7 +294,7 @@ impl<B: Bits> RootIndex<B> {
                 } else {
                     Vec::new()
                 },
-                grp: pad(entries.iter().map(|e| 1u64 << e.grp).collect()),
+                grp: entries.iter().map(|e| e.grp as u8).chain([0; SOA_PAD]).collect(),
                 img: entries.iter().map(|e| e.img).collect(),
             }
         });

@@ -136,7 +136,7 @@ unsafe fn run_avx2<B: Bits, const MEMO: bool>(
 }
 
 /// The fit bits of the `n` entries (`1..=64`) whose [`Soa`] words start at
-/// `lo`, `hi`, `grp`: bit `i` set iff entry `i` misses `occ` (as its words
+/// `lo`, `hi`, `grp` (its group, a byte): bit `i` set iff entry `i` misses `occ` (as its words
 /// `occ_lo`, `occ_hi`; the high words only when `two`) and its group is in
 /// `avail`. No branch per entry: 4 entries per AVX2 instruction; `n` may
 /// be 0.
@@ -151,7 +151,7 @@ unsafe fn run_avx2<B: Bits, const MEMO: bool>(
 unsafe fn fit_bits(
     lo: *const u64,
     hi: *const u64,
-    grp: *const u64,
+    grp: *const u8,
     n: usize,
     occ_lo: u64,
     occ_hi: u64,
@@ -159,6 +159,7 @@ unsafe fn fit_bits(
     two: bool,
 ) -> u64 {
     use std::arch::x86_64::*;
+    let one = _mm256_set1_epi64x(1);
     debug_assert!(n <= 64);
     let ol = _mm256_set1_epi64x(occ_lo as i64);
     let oh = _mm256_set1_epi64x(occ_hi as i64);
@@ -173,7 +174,9 @@ unsafe fn fit_bits(
             if two {
                 x = _mm256_or_si256(x, _mm256_and_si256(_mm256_loadu_si256(hi.add(i) as *const __m256i), oh));
             }
-            x = _mm256_or_si256(x, _mm256_andnot_si256(av, _mm256_loadu_si256(grp.add(i) as *const __m256i)));
+            // Bit 0 of `avail >> group`, zero when the group is used.
+            let g = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(std::ptr::read_unaligned(grp.add(i) as *const i32)));
+            x = _mm256_or_si256(x, _mm256_andnot_si256(_mm256_srlv_epi64(av, g), one));
             _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(x, zero))) as u32 as u64
         }};
     }
@@ -194,7 +197,7 @@ unsafe fn fit_bits(
 unsafe fn fit_bits(
     lo: *const u64,
     hi: *const u64,
-    grp: *const u64,
+    grp: *const u8,
     n: usize,
     occ_lo: u64,
     occ_hi: u64,
@@ -202,7 +205,7 @@ unsafe fn fit_bits(
     two: bool,
 ) -> u64 {
     (0..n).fold(0, |bits, i| {
-        let ok = *lo.add(i) & occ_lo == 0 && (!two || *hi.add(i) & occ_hi == 0) && *grp.add(i) & avail != 0;
+        let ok = *lo.add(i) & occ_lo == 0 && (!two || *hi.add(i) & occ_hi == 0) && avail >> *grp.add(i) & 1 != 0;
         bits | (ok as u64) << i
     })
 }
@@ -270,7 +273,8 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
     let (mut gp, mut cur, mut end): (*const u32, *const Entry<B>, *const Entry<B>) = (gb, eb, eb);
     let mut lbase = 0usize;
     // Entry `i`'s cells and group bit, from the `Soa`.
-    let soa_entry = |i: usize| unsafe { (B::from_words(*sl.add(i), if two { *sh.add(i) } else { 0 }), *sg.add(i)) };
+    let soa_entry =
+        |i: usize| unsafe { (B::from_words(*sl.add(i), if two { *sh.add(i) } else { 0 }), 1u64 << *sg.add(i)) };
     let event = 'run: {
         // The node at `fp` starts: its key's groups, no run open yet; the
         // last piece is looked up instead.
@@ -388,7 +392,8 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                     let i = lbase + gs.trailing_zeros() as usize;
                     gs &= gs - 1;
                     let (m, g) = soa_entry(i);
-                    place!(m, g, unsafe { *si.add(i) }, i + 1);
+                    let img = unsafe { *si.add(i) };
+                    place!(m, g, img, i + 1);
                 }
             } else {
                 loop {
