@@ -59,6 +59,9 @@ pub trait Bits: Copy + Eq + Debug + Default + Send + Sync + 'static {
     fn hash64(&self) -> u64;
     /// Cells `0..64` as a word (bit `i` is cell `i`).
     fn low64(&self) -> u64;
+    /// The set whose cells `0..64` are `lo` and `64..128` are `hi` (the
+    /// latter dropped past the capacity).
+    fn from_words(lo: u64, hi: u64) -> Self;
     /// The set `{i + n : i in self}` (members past the capacity dropped);
     /// `n < CAPACITY`.
     fn shl(self, n: u32) -> Self;
@@ -153,6 +156,10 @@ impl Bits for u64 {
         *self
     }
     #[inline]
+    fn from_words(lo: u64, _hi: u64) -> Self {
+        lo
+    }
+    #[inline]
     fn hash64(&self) -> u64 {
         *self
     }
@@ -176,6 +183,10 @@ impl Bits for u128 {
     #[inline]
     fn low64(&self) -> u64 {
         *self as u64
+    }
+    #[inline]
+    fn from_words(lo: u64, hi: u64) -> Self {
+        u128::from(hi) << 64 | u128::from(lo)
     }
     #[inline]
     fn hash64(&self) -> u64 {
@@ -210,6 +221,15 @@ impl<const N: usize> Bits for Wide<N> {
     #[inline]
     fn low64(&self) -> u64 {
         self.0[0]
+    }
+    #[inline]
+    fn from_words(lo: u64, hi: u64) -> Self {
+        let mut w = [0; N];
+        w[0] = lo;
+        if N > 1 {
+            w[1] = hi;
+        }
+        Wide(w)
     }
     #[inline]
     fn hash64(&self) -> u64 {

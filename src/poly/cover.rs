@@ -75,7 +75,7 @@ pub const SIMD_PAD: usize = 4;
 
 /// Whether the processor has AVX2 and the bit instructions the AVX2
 /// kernel is compiled with (checked at run time).
-fn has_avx2() -> bool {
+pub(super) fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::is_x86_feature_detected as has;

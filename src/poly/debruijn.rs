@@ -85,6 +85,40 @@ pub struct RootIndex<B> {
     /// The cells as rows of a flat box, when they are: the single-cell
     /// check is then a few shifts instead of a walk over the halo.
     rows: Option<Rows<B>>,
+    /// The entries' cells and groups as a structure of arrays for the
+    /// AVX2 fit test of [`lean`], when it applies (the processor has AVX2,
+    /// at most 128 cells, no key with more than 64 entries).
+    simd: Option<Soa>,
+}
+
+/// Entry `i` of [`RootIndex::entries`] as a structure of arrays: `lo[i]`
+/// its cells `0..64`, `hi[i]` its cells `64..128` (no `hi` for boxes of at
+/// most 64 cells), `grp[i]` its group, `img[i]` its image.
+/// Invariant: `lo`, `grp` (and `hi` when not empty) have the entries'
+/// length plus [`SOA_PAD`], the padding words zero (the 8 words from any
+/// entry, and from the end, are inside); `img` has the entries' length.
+#[derive(Clone, Debug)]
+struct Soa {
+    lo: Vec<u64>,
+    hi: Vec<u64>,
+    grp: Vec<u8>,
+    img: Vec<u32>,
+}
+
+/// Padding words after the [`Soa`] arrays.
+const SOA_PAD: usize = 8;
+
+/// The widest window when the lean loop's AVX2 copy applies: a key's fit
+/// bits cost little per entry there, and the narrower index misses the
+/// caches less (docs/poly.md, round 10: 10x6 41.3 against 41.5 ms, 12x5
+/// 19.1 against 20.3 ms, one-sided 30x3 15.8 against 16.4 ms at width 7).
+const SIMD_WINDOW: u32 = 6;
+
+/// Whether the processor and masks `B` allow a [`Soa`]: at most 128
+/// cells, AVX2 and the bit instructions (`EMX_NO_AVX2` in the environment
+/// says no).
+fn simd_possible<B: Bits>() -> bool {
+    B::CAPACITY <= 128 && super::cover::has_avx2() && std::env::var_os("EMX_NO_AVX2").is_none()
 }
 
 /// A flat box whose cell `c` has exactly the neighbours `c + 1` (if `c`
@@ -152,15 +186,23 @@ impl<B: Bits> Rows<B> {
 const INDEX_BUDGET: usize = 24 << 20;
 
 impl<B: Bits> RootIndex<B> {
-    /// Builds the index with the widest window (at most `max_width` bits)
-    /// that fits the memory budget. Needs at most 64 groups.
+    /// Builds the index with the widest window (at most `max_width` bits,
+    /// at most [`SIMD_WINDOW`] for the lean loop's AVX2 copy) that fits
+    /// the memory budget, and its [`Soa`] for that copy when no key has
+    /// more than 64 entries. Needs at most 64 groups.
     pub fn new(images: &Images, masks: &[B], max_width: u32) -> Self {
         assert!(images.groups.len() <= 64);
         let n = images.n_cells;
         let n_groups = images.groups.len();
         let entry = std::mem::size_of::<Entry<B>>();
         let per_key = 8 + 4 * (n_groups + 1);
-        let mut width = max_width.min(16);
+        let nb = images.neighbours();
+        let prune_single = images.groups.iter().all(|g| g.size > 1);
+        let rows = Rows::of(&nb);
+        // The lean loop's AVX2 copy applies (when no key has more than 64
+        // entries; triggers and copies of pieces are the walker's to see).
+        let lean_simd = rows.is_some() && prune_single && simd_possible::<B>();
+        let mut width = max_width.min(if lean_simd { SIMD_WINDOW } else { 16 });
         let copies = loop {
             let copies: usize = images
                 .cells
@@ -245,7 +287,6 @@ impl<B: Bits> RootIndex<B> {
             }
         }
         let last = LastPiece::new(images, masks);
-        let nb = images.neighbours();
         let halo = images
             .cells
             .iter()
@@ -257,9 +298,21 @@ impl<B: Bits> RootIndex<B> {
                     .andnot(masks[k])
             })
             .collect();
-        let prune_single = images.groups.iter().all(|g| g.size > 1);
-        let rows = Rows::of(&nb);
-        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, rows }
+        let longest = (0..groups.len()).map(|key| gstart[key * g1 + n_groups] - gstart[key * g1]).max().unwrap_or(0);
+        let simd = (longest <= 64 && lean_simd).then(|| {
+            let pad = |v: Vec<u64>| v.into_iter().chain([0; SOA_PAD]).collect::<Vec<u64>>();
+            Soa {
+                lo: pad(entries.iter().map(|e| e.mask.low64()).collect()),
+                hi: if B::CAPACITY > 64 {
+                    pad(entries.iter().map(|e| e.mask.shr(64).low64()).collect())
+                } else {
+                    Vec::new()
+                },
+                grp: entries.iter().map(|e| e.grp as u8).chain([0; SOA_PAD]).collect(),
+                img: entries.iter().map(|e| e.img).collect(),
+            }
+        });
+        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, rows, simd }
     }
 
     /// Window width in bits.

@@ -13,12 +13,22 @@
 //! found), the group of an entry comes with the entry, the pieces left are
 //! read off the frame pointer, and the cache's hit count is kept in memory.
 //! 10x6 pentominoes: 120 instructions per placement (docs/poly.md, round 9).
+//!
+//! [`run_avx2`] is the same loop compiled for AVX2, chosen at run time when
+//! the index has its [`Soa`]: a node's candidates are the set bits of its
+//! list's fit bits, computed 4 entries per instruction at the node's start
+//! ([`fit_bits`]), so the walk has no branch per entry, per run or per
+//! group. 10x6: mispredicted branches 3.09 -> 2.14 M (docs/poly.md,
+//! round 10).
 
 use super::super::hybrid::{Stop, Visit, Walker, POLL_MASK};
 use super::super::memo::DeadStates;
-use super::{Entry, LastPiece, Rows, MEMO_MIN};
+use super::{Entry, LastPiece, Rows, Soa, MEMO_MIN};
 use crate::poly::bits::Bits;
 use crate::search::{Flow, StopReason};
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests;
 
 /// What the loop reads and never changes.
 struct Consts<'a, B> {
@@ -35,6 +45,8 @@ struct Consts<'a, B> {
     handover: u32,
     /// Depth of the kernel's root.
     base: usize,
+    /// The entries as arrays for [`run_avx2`], when the index has them.
+    soa: Option<&'a Soa>,
 }
 
 /// One depth of the lean loop: where its scan stands. Addresses are kept
@@ -44,9 +56,11 @@ struct Consts<'a, B> {
 pub struct LeanFrame {
     /// Groups still to try.
     gs: u64,
-    /// Address of `gstart[kg]` for the node's key (`kg` as in `Frame`).
+    /// Address of `gstart[kg]` for the node's key (`kg` as in `Frame`);
+    /// in [`run_avx2`], the index of the node's list.
     gp: usize,
-    /// Address of the entry after the one placed at this depth.
+    /// Address of the entry after the one placed at this depth; in
+    /// [`run_avx2`], its index plus one.
     at: usize,
     /// No solution under the placement made at this depth yet (cleared
     /// along the path when one is found).
@@ -108,11 +122,130 @@ fn run<B: Bits, const MEMO: bool>(
     mask: usize,
     resume: Resume,
 ) -> Event {
+    run_body::<B, MEMO, false>(k, st, frames, slots, mask, resume)
+}
+
+/// [`run`] compiled for AVX2, with the fit bits of a node's whole list
+/// computed at its start, 4 entries per instruction.
+///
+/// # Safety
+/// The processor has AVX2, BMI1, BMI2, POPCNT and LZCNT, and `k.soa` is
+/// the index's [`Soa`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+#[inline(never)]
+unsafe fn run_avx2<B: Bits, const MEMO: bool>(
+    k: &Consts<'_, B>,
+    st: &mut State<B>,
+    frames: &mut [LeanFrame],
+    slots: &mut [(B, u64)],
+    mask: usize,
+    resume: Resume,
+) -> Event {
+    run_body::<B, MEMO, true>(k, st, frames, slots, mask, resume)
+}
+
+/// The fit bits of the `n` entries (`1..=64`) whose [`Soa`] words start at
+/// `lo`, `hi`, `grp` (its group, a byte): bit `i` set iff entry `i` misses `occ` (as its words
+/// `occ_lo`, `occ_hi`; the high words only when `two`) and its group is in
+/// `avail`. No branch per entry: 4 entries per AVX2 instruction; `n` may
+/// be 0.
+///
+/// # Safety
+/// AVX2 and BMI2 are present (the caller is compiled for them) and the
+/// arrays hold `max(n, 8)` words rounded up to 4 from the pointers
+/// ([`super::SOA_PAD`]).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn fit_bits(
+    lo: *const u64,
+    hi: *const u64,
+    grp: *const u8,
+    n: usize,
+    occ_lo: u64,
+    occ_hi: u64,
+    avail: u64,
+    two: bool,
+) -> u64 {
+    use std::arch::x86_64::*;
+    let one = _mm256_set1_epi64x(1);
+    debug_assert!(n <= 64);
+    let ol = _mm256_set1_epi64x(occ_lo as i64);
+    let oh = _mm256_set1_epi64x(occ_hi as i64);
+    let av = _mm256_set1_epi64x(avail as i64);
+    let zero = _mm256_setzero_si256();
+    // A macro, not a closure: a closure is not compiled for AVX2 and would
+    // call the intrinsics.
+    macro_rules! chunk {
+        ($i:expr) => {{
+            let i: usize = $i;
+            let mut x = _mm256_and_si256(_mm256_loadu_si256(lo.add(i) as *const __m256i), ol);
+            if two {
+                x = _mm256_or_si256(x, _mm256_and_si256(_mm256_loadu_si256(hi.add(i) as *const __m256i), oh));
+            }
+            // Bit 0 of `avail >> group`, zero when the group is used.
+            let g = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(std::ptr::read_unaligned(grp.add(i) as *const i32)));
+            x = _mm256_or_si256(x, _mm256_andnot_si256(_mm256_srlv_epi64(av, g), one));
+            _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(x, zero))) as u32 as u64
+        }};
+    }
+    // The first 8 entries without a loop test (most lists are short).
+    let mut bits = chunk!(0) | chunk!(4) << 4;
+    let mut i = 8;
+    while i < n {
+        bits |= chunk!(i) << i;
+        i += 4;
+    }
+    _bzhi_u64(bits, n as u32)
+}
+
+/// [`fit_bits`] where there is no AVX2 (never called: [`Soa`] is only
+/// built with AVX2). `n` in `0..=64`.
+#[cfg(not(target_arch = "x86_64"))]
+#[allow(clippy::too_many_arguments)]
+unsafe fn fit_bits(
+    lo: *const u64,
+    hi: *const u64,
+    grp: *const u8,
+    n: usize,
+    occ_lo: u64,
+    occ_hi: u64,
+    avail: u64,
+    two: bool,
+) -> u64 {
+    (0..n).fold(0, |bits, i| {
+        let ok = *lo.add(i) & occ_lo == 0 && (!two || *hi.add(i) & occ_hi == 0) && avail >> *grp.add(i) & 1 != 0;
+        bits | (ok as u64) << i
+    })
+}
+
+/// The loop of [`run`] and [`run_avx2`]. `SIMD`: a node's scan is the set
+/// bits of its fit bits ([`fit_bits`], the frame's `gs`) over its list
+/// from the first to the last available group (the frame's `gp` is the
+/// list's index), and it reads the [`Soa`] only, not the entries;
+/// otherwise it walks the runs of the available groups and tests each
+/// entry.
+#[inline(always)]
+fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
+    k: &Consts<'_, B>,
+    st: &mut State<B>,
+    frames: &mut [LeanFrame],
+    slots: &mut [(B, u64)],
+    mask: usize,
+    resume: Resume,
+) -> Event {
     let (groups, halo) = (k.groups, k.halo);
     let (rows, width, g1, handover) = (k.rows, k.width, k.g1, k.handover);
     let eb = k.entries.as_ptr();
     let gb = k.gstart.as_ptr();
     assert!(k.base <= st.d && st.d < frames.len() && st.d + st.n_left as usize <= frames.len());
+    assert!(!SIMD || k.soa.is_some());
+    let (sl, sh, sg, si) = match k.soa {
+        Some(s) if SIMD => (s.lo.as_ptr(), s.hi.as_ptr(), s.grp.as_ptr(), s.img.as_ptr()),
+        _ => (std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null()),
+    };
+    let two = B::CAPACITY > 64;
     let fb = frames.as_mut_ptr();
     let mut occ = st.occ;
     let mut avail = st.avail;
@@ -123,6 +256,8 @@ fn run<B: Bits, const MEMO: bool>(
     // the index invariant, scan positions stay within `entries` (a run's
     // bounds come from `gstart`), depths stay in `base..base + n_left <=
     // frames.len()` (asserted above), cache slots are masked to the table.
+    // With `SIMD` the `Soa` arrays are the entries' (asserted above) and a
+    // list's fit bits are those of its entries only.
     let froot = unsafe { fb.add(k.base) };
     let mut fp = unsafe { fb.add(st.d) };
     // The pieces left are not kept: at the node whose frame is `fp` they
@@ -141,7 +276,15 @@ fn run<B: Bits, const MEMO: bool>(
     let f_memo = at_depth(n_root.saturating_sub(MEMO_MIN as usize));
     let f_hand = at_depth(n_root.wrapping_sub(1 + handover as usize));
     let f_last = at_depth(n_root.wrapping_sub(1));
-    let (mut gs, mut gp, mut cur, mut end): (u64, *const u32, *const Entry<B>, *const Entry<B>);
+    // With `SIMD`, `lbase` is the index of the node's list (in the
+    // entries and the `Soa`) and `gs` its fit bits still to try; `gp`,
+    // `cur` and `end` are unused.
+    let mut gs: u64;
+    let (mut gp, mut cur, mut end): (*const u32, *const Entry<B>, *const Entry<B>) = (gb, eb, eb);
+    let mut lbase = 0usize;
+    // Entry `i`'s cells and group bit, from the `Soa`.
+    let soa_entry =
+        |i: usize| unsafe { (B::from_words(*sl.add(i), if two { *sh.add(i) } else { 0 }), 1u64 << *sg.add(i)) };
     let event = 'run: {
         // The node at `fp` starts: its key's groups, no run open yet; the
         // last piece is looked up instead.
@@ -161,7 +304,32 @@ fn run<B: Bits, const MEMO: bool>(
                     let key = (hole << width) | occ.window_after(hole, width) as usize;
                     gs = avail & unsafe { *groups.get_unchecked(key) };
                     gp = unsafe { gb.add(key * g1) };
-                    (cur, end) = (eb, eb);
+                    if SIMD {
+                        if gs != 0 {
+                            // From the first to the last available group with entries.
+                            let (lo, hi) = (gs.trailing_zeros() as usize, 64 - gs.leading_zeros() as usize);
+                            let (from, to) = unsafe { (*gp.add(lo) as usize, *gp.add(hi) as usize) };
+                            debug_assert!(
+                                from <= to && to - from <= 64 && to + super::SOA_PAD <= k.soa.map_or(0, |s| s.lo.len())
+                            );
+                            lbase = from;
+                            let hi_occ = if two { occ.shr(64).low64() } else { 0 };
+                            gs = unsafe {
+                                fit_bits(
+                                    sl.add(from),
+                                    sh.add(from),
+                                    sg.add(from),
+                                    to - from,
+                                    occ.low64(),
+                                    hi_occ,
+                                    avail,
+                                    two,
+                                )
+                            };
+                        }
+                    } else {
+                        (cur, end) = (eb, eb);
+                    }
                 }
             };
         }
@@ -171,12 +339,57 @@ fn run<B: Bits, const MEMO: bool>(
             ($f:expr) => {
                 let f: LeanFrame = $f;
                 gs = f.gs;
-                gp = f.gp as *const u32;
-                cur = f.at as *const Entry<B>;
-                let e = unsafe { &*cur.sub(1) };
-                end = unsafe { eb.add(*gp.add(e.grp as usize + 1) as usize) };
-                occ = occ.andnot(e.mask);
-                avail |= 1 << e.grp;
+                if SIMD {
+                    lbase = f.gp;
+                    let (m, g) = soa_entry(f.at - 1);
+                    occ = occ.andnot(m);
+                    avail |= g;
+                } else {
+                    let e = unsafe { &*(f.at as *const Entry<B>).sub(1) };
+                    gp = f.gp as *const u32;
+                    cur = f.at as *const Entry<B>;
+                    end = unsafe { eb.add(*gp.add(e.grp as usize + 1) as usize) };
+                    occ = occ.andnot(e.mask);
+                    avail |= 1 << e.grp;
+                }
+            };
+        }
+        // Place the entry with cells `m`, group bit `gbit` and image `img`
+        // (the frame's `at`: `next`), check the child, push it and start
+        // it; `continue` on a dead child.
+        macro_rules! place {
+            ($m:expr, $gbit:expr, $img:expr, $next:expr) => {
+                let (m, gbit): (B, u64) = ($m, $gbit);
+                occ = occ.or(m);
+                avail ^= gbit;
+                nodes += 1;
+                if (fp as usize) < f_single {
+                    let free = occ.not();
+                    let h = unsafe { *halo.get_unchecked($img as usize) }.and(free);
+                    let mut undo = !h.andnot(rows.with_free_neighbour(free)).is_zero();
+                    if MEMO && !undo && (fp as usize) < f_memo {
+                        let (o, a) = unsafe { slots.get_unchecked(DeadStates::<B>::slot_in(mask, &occ, avail)) };
+                        if *a == avail && *o == occ {
+                            unsafe { hits.write_volatile(hits.read_volatile() + 1) };
+                            undo = true;
+                        }
+                    }
+                    if undo {
+                        occ = occ.andnot(m);
+                        avail |= gbit;
+                        continue;
+                    }
+                }
+                let gpw = if SIMD { lbase } else { gp as usize };
+                unsafe { *fp = LeanFrame { gs, gp: gpw, at: $next as usize, clean: true } };
+                if fp as usize == f_hand {
+                    break 'run Event::Handover;
+                }
+                if nodes & POLL_MASK == 0 {
+                    break 'run Event::Poll;
+                }
+                fp = unsafe { fp.add(1) };
+                node_start!();
             };
         }
         match resume {
@@ -187,51 +400,33 @@ fn run<B: Bits, const MEMO: bool>(
             Resume::Finish => (gs, gp, cur, end) = (0, gb, eb, eb),
         }
         loop {
-            loop {
-                while cur < end {
-                    let e = unsafe { &*cur };
-                    cur = unsafe { cur.add(1) };
-                    if !e.mask.disjoint(&occ) {
-                        continue;
-                    }
-                    occ = occ.or(e.mask);
-                    avail ^= 1 << e.grp;
-                    nodes += 1;
-                    if (fp as usize) < f_single {
-                        let free = occ.not();
-                        let h = unsafe { *halo.get_unchecked(e.img as usize) }.and(free);
-                        let mut undo = !h.andnot(rows.with_free_neighbour(free)).is_zero();
-                        if MEMO && !undo && (fp as usize) < f_memo {
-                            let (o, a) = unsafe { slots.get_unchecked(DeadStates::<B>::slot_in(mask, &occ, avail)) };
-                            if *a == avail && *o == occ {
-                                unsafe { hits.write_volatile(hits.read_volatile() + 1) };
-                                undo = true;
-                            }
-                        }
-                        if undo {
-                            occ = occ.andnot(e.mask);
-                            avail |= 1 << e.grp;
+            if SIMD {
+                while gs != 0 {
+                    let i = lbase + gs.trailing_zeros() as usize;
+                    gs &= gs - 1;
+                    let (m, g) = soa_entry(i);
+                    let img = unsafe { *si.add(i) };
+                    place!(m, g, img, i + 1);
+                }
+            } else {
+                loop {
+                    while cur < end {
+                        let e = unsafe { &*cur };
+                        cur = unsafe { cur.add(1) };
+                        if !e.mask.disjoint(&occ) {
                             continue;
                         }
+                        place!(e.mask, 1 << e.grp, e.img, cur);
                     }
-                    unsafe { *fp = LeanFrame { gs, gp: gp as usize, at: cur as usize, clean: true } };
-                    if fp as usize == f_hand {
-                        break 'run Event::Handover;
+                    if gs == 0 {
+                        break;
                     }
-                    if nodes & POLL_MASK == 0 {
-                        break 'run Event::Poll;
+                    let g = gs.trailing_zeros() as usize;
+                    gs &= gs - 1;
+                    unsafe {
+                        cur = eb.add(*gp.add(g) as usize);
+                        end = eb.add(*gp.add(g + 1) as usize);
                     }
-                    fp = unsafe { fp.add(1) };
-                    node_start!();
-                }
-                if gs == 0 {
-                    break;
-                }
-                let g = gs.trailing_zeros() as usize;
-                gs &= gs - 1;
-                unsafe {
-                    cur = eb.add(*gp.add(g) as usize);
-                    end = eb.add(*gp.add(g + 1) as usize);
                 }
             }
             // This node is done: back to the parent's list.
@@ -282,6 +477,7 @@ impl<B: Bits> Walker<'_, B> {
             g1: idx.n_groups + 1,
             handover,
             base: self.depth,
+            soa: idx.simd.as_ref(),
         };
         let base = self.depth;
         #[cfg(debug_assertions)]
@@ -293,8 +489,11 @@ impl<B: Bits> Walker<'_, B> {
         debug_assert!(frames.len() > base + self.n_left as usize);
         let fill_path = |path: &mut [u32], frames: &[LeanFrame], to: usize| {
             for (dd, f) in frames.iter().enumerate().take(to).skip(base) {
-                // SAFETY: `at` is past an entry of `k.entries` (the frame's placement).
-                path[dd] = unsafe { &*(f.at as *const Entry<B>).sub(1) }.img;
+                path[dd] = match k.soa {
+                    Some(soa) => soa.img[f.at - 1],
+                    // SAFETY: `at` is past an entry of `k.entries` (the frame's placement).
+                    None => unsafe { &*(f.at as *const Entry<B>).sub(1) }.img,
+                };
             }
         };
         // A solution under the placements of depths `base..to`: their
@@ -306,11 +505,17 @@ impl<B: Bits> Walker<'_, B> {
         };
         let mut resume = Resume::Start;
         let result: Result<(), Stop> = loop {
-            let event = if dead.off {
-                run::<B, false>(&k, &mut st, &mut frames, &mut [], 0, resume)
-            } else {
-                let (slots, mask) = dead.table();
-                run::<B, true>(&k, &mut st, &mut frames, slots, mask, resume)
+            let off = dead.off;
+            let (slots, mask): (&mut [(B, u64)], usize) = if off { (&mut [], 0) } else { dead.table() };
+            let event = match (k.soa.is_some(), off) {
+                // SAFETY: the index has its `Soa` only when the processor
+                // has AVX2 and the bit instructions (`cover::has_avx2`).
+                #[cfg(target_arch = "x86_64")]
+                (true, true) => unsafe { run_avx2::<B, false>(&k, &mut st, &mut frames, slots, mask, resume) },
+                #[cfg(target_arch = "x86_64")]
+                (true, false) => unsafe { run_avx2::<B, true>(&k, &mut st, &mut frames, slots, mask, resume) },
+                (_, true) => run::<B, false>(&k, &mut st, &mut frames, slots, mask, resume),
+                (_, false) => run::<B, true>(&k, &mut st, &mut frames, slots, mask, resume),
             };
             let d = st.d;
             match event {
