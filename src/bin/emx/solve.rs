@@ -264,7 +264,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let edge_threads =
         matches!(instance.kind, input::InstanceKind::EdgeMatch(_)) && matches!(backend_name, "cp" | "scan" | "auto");
     if edge_threads {
-        given.retain(|&flag| flag != "--threads");
+        // cp and scan estimate their own trees too (`--estimate`).
+        given.retain(|&flag| flag != "--threads" && flag != "--estimate");
     }
     let uses_poly = backend_name == "poly"
         || (backend_name == "auto"
@@ -309,6 +310,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             "{flag} reports rates and estimates, not solution lists: drop --all/--first/--unique"
         );
         crate::usage_ensure!(args.format != Format::Svg, "{flag} draws nothing: use --format text or json");
+        if edge_threads {
+            return crate::sample::run_edge(&args, &instance, backend_name, &config);
+        }
         return crate::sample::run(&args, &instance, &config, &opts.limits);
     }
     if backend_name == "sat" {
