@@ -65,11 +65,7 @@ impl Tally {
         let n = self.probes.max(1) as f64;
         let mean_err = |sum: f64, sq: f64| {
             let mean = sum / n;
-            let err = if self.probes < 2 {
-                f64::NAN
-            } else {
-                ((sq - sum * mean).max(0.0) / (n - 1.0) / n).sqrt()
-            };
+            let err = if self.probes < 2 { f64::NAN } else { ((sq - sum * mean).max(0.0) / (n - 1.0) / n).sqrt() };
             (mean, err)
         };
         let (nodes, nodes_stderr) = mean_err(self.nodes, self.nodes_sq);

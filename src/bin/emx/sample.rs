@@ -147,13 +147,8 @@ pub fn run_edge(args: &SolveArgs, instance: &Instance, backend: &str, config: &B
                 e.nodes_per_sec / 1e6,
                 RATE_WINDOW.as_millis()
             );
-            let levels: Vec<String> = e
-                .per_depth
-                .iter()
-                .enumerate()
-                .filter(|(_, &x)| x > 0.0)
-                .map(|(d, x)| format!("{d}:{x:.2e}"))
-                .collect();
+            let levels: Vec<String> =
+                e.per_depth.iter().enumerate().filter(|(_, &x)| x > 0.0).map(|(d, x)| format!("{d}:{x:.2e}")).collect();
             println!("nodes by cells filled: {}", levels.join(" "));
         }
     }
@@ -162,7 +157,8 @@ pub fn run_edge(args: &SolveArgs, instance: &Instance, backend: &str, config: &B
 
 /// `s` seconds for a reader: seconds, and the larger unit when it helps.
 fn human_seconds(s: f64) -> String {
-    const UNITS: [(f64, &str); 4] = [(86400.0 * 365.25, "years"), (86400.0, "days"), (3600.0, "hours"), (60.0, "minutes")];
+    const UNITS: [(f64, &str); 4] =
+        [(86400.0 * 365.25, "years"), (86400.0, "days"), (3600.0, "hours"), (60.0, "minutes")];
     if !s.is_finite() {
         return "an unknown time (no rate measured)".to_string();
     }

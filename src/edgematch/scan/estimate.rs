@@ -91,8 +91,9 @@ mod tests {
     use crate::search::{Flow, Limits};
 
     /// The mean over many probes lies within a few standard errors of the
-    /// real node and board counts (with and without symmetry breaking, on
-    /// square and oblong boards); same seed, same estimate.
+    /// real node count (with and without symmetry breaking, on square and
+    /// oblong boards), the nodes by depth add up to it; same seed, same
+    /// estimate. (The board estimates: tests/integration/edgematch_estimate.rs.)
     #[test]
     fn estimate_is_unbiased_on_small_generated_puzzles() {
         for (rows, cols, colors, seed) in [(4, 4, 3, 1), (4, 6, 3, 4), (5, 5, 4, 2)] {
@@ -100,17 +101,11 @@ mod tests {
             let problem = to_problem(&g.puzzle);
             for symmetry in [true, false] {
                 let mut scan = Scan::with_config(&g.puzzle, &problem, ScanConfig { symmetry }).unwrap();
-                let mut boards = 0u64;
-                let stats = scan.search(&Limits::none(), &mut |_| {
-                    boards += 1;
-                    Flow::Continue
-                });
-                let walk_boards = boards as f64 / scan.pivot.as_ref().map_or(1, |p| p.weight()) as f64;
+                let stats = scan.search(&Limits::none(), &mut |_| Flow::Continue);
                 let est = scan.estimate(20_000, 3);
                 assert_eq!(est.per_depth, scan.estimate(20_000, 3).per_depth);
-                let what = format!("{rows}x{cols} symmetry {symmetry}: {est:?} against {} nodes, {walk_boards}", stats.nodes);
+                let what = format!("{rows}x{cols} symmetry {symmetry}: {est:?} against {} nodes", stats.nodes);
                 assert!((est.nodes - stats.nodes as f64).abs() <= 4.0 * est.nodes_stderr, "{what}");
-                assert!((est.solutions - walk_boards).abs() <= 4.0 * est.solutions_stderr.max(1e-9), "{what}");
                 let by_depth: f64 = est.per_depth.iter().sum();
                 assert!((by_depth - est.nodes).abs() <= 1e-9 * est.nodes, "{what}");
             }
