@@ -83,14 +83,20 @@ impl Tally {
     }
 }
 
-/// Fills in `estimate`'s rate and time from a run of `engine` stopped
-/// after `window` (placements per second of the real search; `nodes_per_sec`
-/// stays 0 when the run took no measurable time or made no node).
+/// Fills in `estimate`'s rate and time from a run of `engine` (on the
+/// calling thread) stopped after `window` of wall time: nodes per CPU
+/// second of the thread (per wall second where there is no CPU clock), so
+/// that the rate does not drop when other processes share the cores;
+/// `nodes_per_sec` stays 0 when the run took no measurable time or made no
+/// node.
 pub fn with_rate(engine: &mut dyn Engine, mut estimate: Estimate, window: Duration) -> Estimate {
     let limits = Limits::none().with_time_limit(Some(window));
-    let start = Instant::now();
+    let (start, cpu) = (Instant::now(), crate::local::thread_cpu_seconds());
     let stats = engine.run(&limits, &mut |_| Flow::Continue);
-    let t = start.elapsed().as_secs_f64();
+    let t = match (cpu, crate::local::thread_cpu_seconds()) {
+        (Some(a), Some(b)) => b - a,
+        _ => start.elapsed().as_secs_f64(),
+    };
     if t > 0.0 && stats.nodes > 0 {
         estimate.nodes_per_sec = stats.nodes as f64 / t;
         estimate.seconds = estimate.nodes / estimate.nodes_per_sec;

@@ -128,5 +128,5 @@ fn estimate_refusals() {
     // DLX does not estimate; --estimate there is refused as before.
     let out = emx(&["solve", &p, "--backend", "dlx", "--estimate", "100"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--estimate"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("backend `dlx`"));
 }

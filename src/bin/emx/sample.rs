@@ -142,7 +142,7 @@ pub fn run_edge(args: &SolveArgs, instance: &Instance, backend: &str, config: &B
             }
             println!();
             println!(
-                "time: about {} at {:.2} M nodes/s (measured on a {} ms run)",
+                "time: about {} of CPU at {:.2} M nodes per CPU second (measured on a {} ms run)",
                 human_seconds(e.seconds),
                 e.nodes_per_sec / 1e6,
                 RATE_WINDOW.as_millis()

@@ -147,7 +147,8 @@ pub struct PolyArgs {
     #[arg(long, value_name = "T,R,S")]
     pub sample: Option<String>,
     /// Knuth's estimate of the full search (nodes, solutions, time) from
-    /// PROBES random paths: PROBES[,SEED].
+    /// PROBES random paths: PROBES[,SEED]. Polycube engines, and cp and
+    /// scan on edge matching (`auto`: the engine it picks).
     #[arg(long, value_name = "PROBES[,SEED]")]
     pub estimate: Option<String>,
 }
@@ -276,6 +277,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             if flag == "--threads" {
                 crate::usage_bail!(
                     "--threads splits the search of the polycube engines (--backend poly) and of the edge-matching engines cp and scan; backend `{backend_name}` on {} runs on one thread",
+                    instance.file
+                );
+            }
+            if flag == "--estimate" {
+                crate::usage_bail!(
+                    "--estimate estimates the search of the polycube engines (--backend poly) and of the edge-matching engines cp and scan; backend `{backend_name}` on {} cannot",
                     instance.file
                 );
             }
