@@ -1,5 +1,6 @@
 //! `emx solve --sample` and `emx solve --estimate`: Monte-Carlo trials and
-//! Knuth's tree-size estimate with the polycube engines.
+//! Knuth's tree-size estimate with the polycube engines, and the estimate
+//! of cp and scan on edge matching ([`run_edge`]).
 
 use crate::solve::SolveArgs;
 use crate::{Format, EXIT_LIMIT, EXIT_OK};
