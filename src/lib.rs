@@ -20,6 +20,7 @@ pub mod fxhash;
 pub mod geometry;
 pub mod input;
 pub mod ir;
+pub mod knuth;
 pub mod local;
 pub mod parallel;
 pub mod poly;

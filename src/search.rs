@@ -230,6 +230,21 @@ pub trait Engine {
     fn estimate_nodes(&mut self, _probes: u32, _seed: u64) -> Option<f64> {
         None
     }
+    /// Knuth's estimate of the whole search in full (`--estimate` on edge
+    /// matching): from `probes` random paths seeded by `seed`, the nodes as
+    /// [`Engine::run`] counts them and the solutions the search finds
+    /// (before [`Engine::solution_weight`]), with their standard errors, and
+    /// the nodes by depth (cells filled); no rate ([`crate::knuth::with_rate`]
+    /// adds one). `None` when the engine cannot (the default). Must leave the
+    /// engine ready to run.
+    fn knuth_estimate(&mut self, _probes: u64, _seed: u64) -> Option<crate::poly::sample::Estimate> {
+        None
+    }
+    /// How many solutions each solution the search finds stands for (itself
+    /// and its images under the engine's symmetry breaking); 1 by default.
+    fn solution_weight(&self) -> u64 {
+        1
+    }
     /// Engine-specific counters of the latest run (name, value), e.g. the
     /// CP engine's backjumps and shaving probes; empty by default.
     fn counters(&self) -> Vec<(&'static str, u64)> {

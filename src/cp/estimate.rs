@@ -10,11 +10,12 @@
 //! not modelled, so the estimate is then an upper bound on the decisions.
 
 use super::search::{Choice, Searcher};
-use crate::poly::sample::Rng;
+use crate::knuth::Tally;
+use crate::poly::sample::{Estimate, Rng};
 
 /// A Knuth estimate of the CP search tree (one symmetry class per board,
 /// as the searcher counts).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct CpEstimate {
     /// Probes made.
     pub probes: u64,
@@ -25,6 +26,27 @@ pub struct CpEstimate {
     /// Standard error of the node estimate (standard deviation of the
     /// probes divided by the square root of their number).
     pub nodes_error: f64,
+    /// Standard error of the board estimate.
+    pub solutions_error: f64,
+    /// Mean estimated nodes by cells filled (index `d`: the placements
+    /// that, as decisions, fill the `d`-th cell).
+    pub per_depth: Vec<f64>,
+}
+
+impl From<CpEstimate> for Estimate {
+    /// The estimate without a rate.
+    fn from(e: CpEstimate) -> Estimate {
+        Estimate {
+            probes: e.probes,
+            nodes: e.nodes,
+            nodes_stderr: e.nodes_error,
+            solutions: e.solutions,
+            solutions_stderr: e.solutions_error,
+            nodes_per_sec: 0.0,
+            seconds: f64::NAN,
+            per_depth: e.per_depth,
+        }
+    }
 }
 
 impl Searcher {
@@ -32,7 +54,8 @@ impl Searcher {
     /// (root filtered), which it leaves as it found it.
     pub fn estimate(&mut self, probes: u64, seed: u64) -> CpEstimate {
         let mut rng = Rng::new(seed);
-        let (mut sum, mut sum_sq, mut sols) = (0.0f64, 0.0f64, 0.0f64);
+        let n_cells = self.core.m.n_cells;
+        let mut tally = Tally::new(n_cells + 1);
         let root = self.core.mark();
         // Each probe placement with the mark taken before it: undone level
         // by level, trail before board (a reserved tile's unassignment
@@ -41,11 +64,11 @@ impl Searcher {
         let singles = self.singletons_on();
         let two_way = singles && self.core.cfg.refutation && !self.core.cfg.rechoose;
         for _ in 0..probes {
-            let (mut weight, mut nodes) = (1.0f64, 0.0f64);
+            let (mut weight, mut nodes, mut sols) = (1.0f64, 0.0f64, 0.0f64);
             let mut ok = !singles || self.place_singles(0, &mut placed);
             while ok {
                 if self.core.st.n_empty == 0 {
-                    sols += weight;
+                    sols = weight;
                     break;
                 }
                 if let Choice::Fail = self.choose() {
@@ -55,7 +78,9 @@ impl Searcher {
                 let k = (end - start) as f64;
                 // With refutation the last sibling is forced, not a
                 // decision (see `Searcher::search`).
-                nodes += weight * if two_way { k - 1.0 } else { k };
+                let here = weight * if two_way { k - 1.0 } else { k };
+                nodes += here;
+                tally.at_depth(n_cells - self.core.st.n_empty + 1, here);
                 weight *= k;
                 let i = start + rng.below((end - start) as u64) as usize;
                 let (cell, t, r) = self.candidate(i);
@@ -69,12 +94,16 @@ impl Searcher {
             }
             self.core.undo_to(root);
             self.clear_frames();
-            sum += nodes;
-            sum_sq += nodes * nodes;
+            tally.end_probe(nodes, sols);
         }
-        let n = probes.max(1) as f64;
-        let mean = sum / n;
-        let var = (sum_sq / n - mean * mean).max(0.0);
-        CpEstimate { probes, nodes: mean, solutions: sols / n, nodes_error: (var / n).sqrt() }
+        let e = tally.estimate();
+        CpEstimate {
+            probes,
+            nodes: e.nodes,
+            solutions: e.solutions,
+            nodes_error: e.nodes_stderr,
+            solutions_error: e.solutions_stderr,
+            per_depth: e.per_depth,
+        }
     }
 }

@@ -145,6 +145,14 @@ impl Engine for CpEngine {
         Some(self.estimate(probes.into(), seed).nodes)
     }
 
+    fn knuth_estimate(&mut self, probes: u64, seed: u64) -> Option<crate::poly::sample::Estimate> {
+        Some(self.estimate(probes, seed).into())
+    }
+
+    fn solution_weight(&self) -> u64 {
+        self.images.len() as u64 + 1
+    }
+
     fn describe(&self) -> String {
         format!("cp {}", self.searcher.core.cfg)
     }

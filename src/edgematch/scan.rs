@@ -27,6 +27,7 @@ use crate::search::{Engine, Flow, Limits, Reporter, SearchStats, StopReason};
 use std::collections::HashMap;
 use std::time::Instant;
 
+mod estimate;
 mod parallel;
 
 /// Largest number of distinct colours the candidate table is built for
@@ -440,6 +441,15 @@ impl Engine for Scan {
     }
     fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
         self.search(limits, visit)
+    }
+    fn estimate_nodes(&mut self, probes: u32, seed: u64) -> Option<f64> {
+        Some(self.estimate(probes.into(), seed).nodes)
+    }
+    fn knuth_estimate(&mut self, probes: u64, seed: u64) -> Option<crate::poly::sample::Estimate> {
+        Some(self.estimate(probes, seed))
+    }
+    fn solution_weight(&self) -> u64 {
+        self.pivot.as_ref().map_or(1, Pivot::weight)
     }
 }
 

@@ -89,6 +89,10 @@ fn every_command_matches_its_documentation() {
     check("emx info (exact cover)", &run_json(&["info", cover, "--format", "json"]));
     check("emx solve", &run_json(&["solve", cover, "--format", "json", "--all"]));
     check("emx solve --estimate", &run_json(&["solve", soma, "--estimate", "50", "--format", "json"]));
+    for backend in ["cp", "scan"] {
+        let v = run_json(&["solve", e3, "--backend", backend, "--estimate", "50", "--format", "json"]);
+        check("emx solve --estimate (edge matching)", &v);
+    }
     check("emx solve --sample", &run_json(&["solve", soma, "--sample", "20,3,7", "--format", "json"]));
     let split_scratch = crate::Scratch::new("json-split");
     let split_dir = split_scratch.join("parts");

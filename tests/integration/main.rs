@@ -6,6 +6,7 @@ mod cli;
 mod cp;
 mod edgematch_counts;
 mod edgematch_errors;
+mod edgematch_estimate;
 mod edgematch_formats;
 mod edgematch_generate;
 mod edgematch_score;

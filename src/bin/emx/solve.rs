@@ -147,7 +147,8 @@ pub struct PolyArgs {
     #[arg(long, value_name = "T,R,S")]
     pub sample: Option<String>,
     /// Knuth's estimate of the full search (nodes, solutions, time) from
-    /// PROBES random paths: PROBES[,SEED].
+    /// PROBES random paths: PROBES[,SEED]. Polycube engines, and cp and
+    /// scan on edge matching (`auto`: the engine it picks).
     #[arg(long, value_name = "PROBES[,SEED]")]
     pub estimate: Option<String>,
 }
@@ -264,7 +265,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let edge_threads =
         matches!(instance.kind, input::InstanceKind::EdgeMatch(_)) && matches!(backend_name, "cp" | "scan" | "auto");
     if edge_threads {
-        given.retain(|&flag| flag != "--threads");
+        // cp and scan estimate their own trees too (`--estimate`).
+        given.retain(|&flag| flag != "--threads" && flag != "--estimate");
     }
     let uses_poly = backend_name == "poly"
         || (backend_name == "auto"
@@ -275,6 +277,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             if flag == "--threads" {
                 crate::usage_bail!(
                     "--threads splits the search of the polycube engines (--backend poly) and of the edge-matching engines cp and scan; backend `{backend_name}` on {} runs on one thread",
+                    instance.file
+                );
+            }
+            if flag == "--estimate" {
+                crate::usage_bail!(
+                    "--estimate estimates the search of the polycube engines (--backend poly) and of the edge-matching engines cp and scan; backend `{backend_name}` on {} cannot",
                     instance.file
                 );
             }
@@ -309,6 +317,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             "{flag} reports rates and estimates, not solution lists: drop --all/--first/--unique"
         );
         crate::usage_ensure!(args.format != Format::Svg, "{flag} draws nothing: use --format text or json");
+        if edge_threads {
+            return crate::sample::run_edge(&args, &instance, backend_name, &config);
+        }
         return crate::sample::run(&args, &instance, &config, &opts.limits);
     }
     if backend_name == "sat" {
