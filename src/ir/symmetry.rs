@@ -8,7 +8,6 @@
 //! set over the group, whatever the puzzle kind.
 
 use super::OptionId;
-use std::collections::HashSet;
 
 /// One non-identity symmetry of a problem.
 ///
@@ -99,8 +98,90 @@ fn canonical_in<'s, 'a>(
 #[derive(Debug)]
 pub struct UniqueFilter<'p> {
     symmetries: Vec<&'p Symmetry>,
-    seen: HashSet<Vec<OptionId>, crate::fxhash::FxBuildHasher>,
+    seen: ClassSet,
     scratch: CanonicalScratch,
+}
+
+/// The canonical forms seen, one after the other in one arena, found
+/// through an open-addressing table of their hashes: a form is hashed
+/// once, compared in full only with forms of the same hash, and copied
+/// (into the arena, no allocation of its own) only when new.
+///
+/// Invariant: form `c` is `keys[starts[c]..starts[c + 1]]`, the forms are
+/// distinct; `slots.len()` is 0 or a power of two at least twice the
+/// number of forms; every form has exactly one slot `(hash, c + 1)`, at or
+/// after (cyclically, with no empty slot between) the slot its hash's top
+/// bits name; an empty slot is `(0, 0)`.
+#[derive(Debug, Default)]
+struct ClassSet {
+    slots: Vec<(u64, usize)>,
+    keys: Vec<OptionId>,
+    starts: Vec<usize>,
+}
+
+impl ClassSet {
+    fn len(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+
+    /// FxHash of `key` two options to a word, then its length.
+    fn hash(key: &[OptionId]) -> u64 {
+        const K: u64 = 0xf135_7aea_2e62_a9c5;
+        let add = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+        let mut chunks = key.chunks_exact(2);
+        let mut h = (&mut chunks).fold(0, |h, c| add(h, c[0] as u64 | (c[1] as u64) << 32));
+        if let [last] = chunks.remainder() {
+            h = add(h, *last as u64);
+        }
+        add(h, key.len() as u64)
+    }
+
+    /// The slot of hash `h` in a table of `n` slots (a power of two): its
+    /// top bits (FxHash's low bits mix poorly).
+    fn home(h: u64, n: usize) -> usize {
+        (h >> (64 - n.trailing_zeros())) as usize
+    }
+
+    /// Adds `key`; returns whether it was new.
+    fn insert(&mut self, key: &[OptionId]) -> bool {
+        if 2 * (self.len() + 1) > self.slots.len() {
+            self.grow();
+        }
+        let h = Self::hash(key);
+        let mask = self.slots.len() - 1;
+        let mut i = Self::home(h, self.slots.len());
+        loop {
+            let (sh, c) = self.slots[i];
+            if c == 0 {
+                break;
+            }
+            if sh == h && self.keys[self.starts[c - 1]..self.starts[c]] == *key {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        self.keys.extend_from_slice(key);
+        self.starts.push(self.keys.len());
+        self.slots[i] = (h, self.len());
+        true
+    }
+
+    /// Doubles the table (at least 16 slots), placing the forms again by
+    /// their stored hashes.
+    fn grow(&mut self) {
+        let n = (2 * self.slots.len()).max(16);
+        let old = std::mem::replace(&mut self.slots, vec![(0, 0); n]);
+        for (h, c) in old.into_iter().filter(|s| s.1 != 0) {
+            let mut i = Self::home(h, n);
+            while self.slots[i].1 != 0 {
+                i = (i + 1) & (n - 1);
+            }
+            self.slots[i] = (h, c);
+        }
+    }
 }
 
 impl<'p> UniqueFilter<'p> {
@@ -111,7 +192,7 @@ impl<'p> UniqueFilter<'p> {
             Equivalence::Rotations => symmetries.iter().filter(|s| !s.reflection).collect(),
             Equivalence::RotationsAndMirrors => symmetries.iter().collect(),
         };
-        UniqueFilter { symmetries, seen: HashSet::default(), scratch: CanonicalScratch::default() }
+        UniqueFilter { symmetries, seen: ClassSet::default(), scratch: CanonicalScratch::default() }
     }
 
     /// Number of non-identity symmetries in use.
@@ -125,8 +206,7 @@ impl<'p> UniqueFilter<'p> {
             return true;
         }
         let key = canonical_in(solution, self.symmetries.iter().copied(), &mut self.scratch);
-        // Only a new class is copied into the set.
-        !self.seen.contains(key) && self.seen.insert(key.to_vec())
+        self.seen.insert(key)
     }
 
     /// Number of classes seen.
@@ -153,6 +233,16 @@ mod tests {
         assert!(f.insert(&[1, 3]));
         assert!(!f.insert(&[2, 0]));
         assert!(f.insert(&[0, 3]));
+        // Many classes: the table grows and still finds every one.
+        let shift =
+            Symmetry { name: "shift".into(), reflection: false, option_map: (0..4000).map(|o| o ^ 1).collect() };
+        let mut many = UniqueFilter::new(std::slice::from_ref(&shift), Equivalence::Rotations);
+        for round in 0..2 {
+            for a in (0..3998).step_by(2) {
+                assert_eq!(many.insert(&[a + round, a + 2 + round]), round == 0, "{a} {round}");
+            }
+        }
+        assert_eq!(many.classes(), 1999);
         let mut mirrors_only = UniqueFilter::new(std::slice::from_ref(&swap), Equivalence::None);
         assert!(mirrors_only.insert(&[1, 3]) && mirrors_only.insert(&[0, 2]));
     }
