@@ -4,8 +4,10 @@
 //! A symmetry maps every option to an option so that solutions map to
 //! solutions (a rotation of a polycube box, a quarter turn of an
 //! edge-matching board). Expressing it on options keeps `--unique` generic:
-//! the canonical form of a solution is the least sorted image of its option
-//! set over the group, whatever the puzzle kind.
+//! a class is found by a fingerprint of its option sets over the group (and
+//! told apart exactly by comparing images), whatever the puzzle kind; the
+//! canonical form of a solution is the least sorted image of its option
+//! set over the group.
 
 use super::OptionId;
 
@@ -95,27 +97,42 @@ fn canonical_in<'s, 'a>(
 }
 
 /// Keeps one solution per equivalence class.
+///
+/// A solution is hashed by a fingerprint of its class, not by its
+/// canonical form: each option has a random 64-bit key (fixed seed), a set
+/// of options the wrapping sum of its keys (no sorting), and a class the
+/// least sum over its images (the identity and every symmetry: the same
+/// for every member when the symmetries with the identity form a group,
+/// as a problem's rotations, or rotations and reflections, do). Classes
+/// with equal fingerprints are told apart exactly: a solution joins a
+/// stored class only when one of its images is that class's stored member.
 #[derive(Debug)]
 pub struct UniqueFilter<'p> {
     symmetries: Vec<&'p Symmetry>,
+    /// `keyed[0][o]`: the key of option `o`; `keyed[1 + i][o]`: the key of
+    /// its image under `symmetries[i]`.
+    keyed: Vec<Vec<u64>>,
     seen: ClassSet,
-    scratch: CanonicalScratch,
+    /// Sorted copies of a stored member and of an image, for the exact
+    /// comparison.
+    base: Vec<OptionId>,
+    image: Vec<OptionId>,
 }
 
-/// The canonical forms seen, one after the other in one arena, found
-/// through an open-addressing table of their hashes: a form is hashed
-/// once, compared in full only with forms of the same hash, and copied
-/// (into the arena, no allocation of its own) only when new.
+/// The classes seen: one member of each, one after
+/// the other in one arena, found through an open-addressing table of the
+/// classes' fingerprints; a member is copied (into the arena, no
+/// allocation of its own) only when it opens a class.
 ///
-/// Invariant: form `c` is `keys[starts[c]..starts[c + 1]]`, the forms are
-/// distinct; `slots.len()` is 0 or a power of two at least twice the
-/// number of forms; every form has exactly one slot `(hash, c + 1)`, at or
-/// after (cyclically, with no empty slot between) the slot its hash's top
-/// bits name; an empty slot is `(0, 0)`.
+/// Invariant: class `c`'s member is `members[starts[c]..starts[c + 1]]`
+/// (as found, unsorted); `slots.len()` is 0 or a power of two at least twice the number
+/// of classes; every class has exactly one slot `(fingerprint, c + 1)`, at
+/// or after (cyclically, with no empty slot between) the slot its
+/// fingerprint's top bits name; an empty slot is `(0, 0)`.
 #[derive(Debug, Default)]
 struct ClassSet {
     slots: Vec<(u64, usize)>,
-    keys: Vec<OptionId>,
+    members: Vec<OptionId>,
     starts: Vec<usize>,
 }
 
@@ -124,53 +141,15 @@ impl ClassSet {
         self.starts.len().saturating_sub(1)
     }
 
-    /// FxHash of `key` two options to a word, then its length.
-    fn hash(key: &[OptionId]) -> u64 {
-        const K: u64 = 0xf135_7aea_2e62_a9c5;
-        let add = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
-        let mut chunks = key.chunks_exact(2);
-        let mut h = (&mut chunks).fold(0, |h, c| add(h, c[0] as u64 | (c[1] as u64) << 32));
-        if let [last] = chunks.remainder() {
-            h = add(h, *last as u64);
-        }
-        add(h, key.len() as u64)
-    }
-
-    /// The slot of hash `h` in a table of `n` slots (a power of two): its
-    /// top bits (FxHash's low bits mix poorly).
+    /// The slot of fingerprint `h` in a table of `n` slots (a power of two):
+    /// the top bits of `h` times an odd constant (a least sum is small, its
+    /// own top bits mostly zero).
     fn home(h: u64, n: usize) -> usize {
-        (h >> (64 - n.trailing_zeros())) as usize
+        (h.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - n.trailing_zeros())) as usize
     }
 
-    /// Adds `key`; returns whether it was new.
-    fn insert(&mut self, key: &[OptionId]) -> bool {
-        if 2 * (self.len() + 1) > self.slots.len() {
-            self.grow();
-        }
-        let h = Self::hash(key);
-        let mask = self.slots.len() - 1;
-        let mut i = Self::home(h, self.slots.len());
-        loop {
-            let (sh, c) = self.slots[i];
-            if c == 0 {
-                break;
-            }
-            if sh == h && self.keys[self.starts[c - 1]..self.starts[c]] == *key {
-                return false;
-            }
-            i = (i + 1) & mask;
-        }
-        if self.starts.is_empty() {
-            self.starts.push(0);
-        }
-        self.keys.extend_from_slice(key);
-        self.starts.push(self.keys.len());
-        self.slots[i] = (h, self.len());
-        true
-    }
-
-    /// Doubles the table (at least 16 slots), placing the forms again by
-    /// their stored hashes.
+    /// Doubles the table (at least 16 slots), placing the classes again by
+    /// their stored fingerprints.
     fn grow(&mut self) {
         let n = (2 * self.slots.len()).max(16);
         let old = std::mem::replace(&mut self.slots, vec![(0, 0); n]);
@@ -184,15 +163,30 @@ impl ClassSet {
     }
 }
 
+/// The key of option `o` (SplitMix64 of its id).
+fn option_key(o: usize) -> u64 {
+    let mut z = (o as u64).wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 impl<'p> UniqueFilter<'p> {
     /// A filter over the symmetries allowed by `equivalence`.
     pub fn new(symmetries: &'p [Symmetry], equivalence: Equivalence) -> Self {
-        let symmetries = match equivalence {
+        let symmetries: Vec<&Symmetry> = match equivalence {
             Equivalence::None => vec![],
             Equivalence::Rotations => symmetries.iter().filter(|s| !s.reflection).collect(),
             Equivalence::RotationsAndMirrors => symmetries.iter().collect(),
         };
-        UniqueFilter { symmetries, seen: ClassSet::default(), scratch: CanonicalScratch::default() }
+        let n_options = symmetries.iter().map(|s| s.option_map.len()).max().unwrap_or(0);
+        let mut keyed = Vec::with_capacity(symmetries.len() + 1);
+        if !symmetries.is_empty() {
+            let keys: Vec<u64> = (0..n_options).map(option_key).collect();
+            keyed.extend(symmetries.iter().map(|s| s.option_map.iter().map(|&o| keys[o as usize]).collect()));
+            keyed.insert(0, keys);
+        }
+        UniqueFilter { symmetries, keyed, seen: ClassSet::default(), base: Vec::new(), image: Vec::new() }
     }
 
     /// Number of non-identity symmetries in use.
@@ -205,8 +199,60 @@ impl<'p> UniqueFilter<'p> {
         if self.symmetries.is_empty() {
             return true;
         }
-        let key = canonical_in(solution, self.symmetries.iter().copied(), &mut self.scratch);
-        self.seen.insert(key)
+        let fingerprint = self
+            .keyed
+            .iter()
+            .map(|keys| solution.iter().fold(0u64, |h, &o| h.wrapping_add(keys[o as usize])))
+            .min()
+            .expect("the identity is keyed");
+        if 2 * (self.seen.len() + 1) > self.seen.slots.len() {
+            self.seen.grow();
+        }
+        let mask = self.seen.slots.len() - 1;
+        let mut i = ClassSet::home(fingerprint, self.seen.slots.len());
+        loop {
+            let (h, c) = self.seen.slots[i];
+            if c == 0 {
+                break;
+            }
+            if h == fingerprint && self.is_member(c - 1, solution) {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+        let seen = &mut self.seen;
+        if seen.starts.is_empty() {
+            seen.starts.push(0);
+        }
+        seen.members.extend_from_slice(solution);
+        seen.starts.push(seen.members.len());
+        seen.slots[i] = (fingerprint, seen.len());
+        true
+    }
+
+    /// Whether `solution` or one of its images is class `c`'s stored
+    /// member (as sets: both sorted here, only when the fingerprints
+    /// match).
+    fn is_member(&mut self, c: usize, solution: &[OptionId]) -> bool {
+        let member = &self.seen.members[self.seen.starts[c]..self.seen.starts[c + 1]];
+        if member.len() != solution.len() {
+            return false;
+        }
+        self.base.clear();
+        self.base.extend_from_slice(member);
+        self.base.sort_unstable();
+        self.image.clear();
+        self.image.extend_from_slice(solution);
+        self.image.sort_unstable();
+        if self.base == self.image {
+            return true;
+        }
+        self.symmetries.iter().any(|s| {
+            self.image.clear();
+            self.image.extend(solution.iter().map(|&o| s.option_map[o as usize]));
+            self.image.sort_unstable();
+            self.base == self.image
+        })
     }
 
     /// Number of classes seen.
