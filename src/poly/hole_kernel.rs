@@ -271,19 +271,18 @@ fn widen<B: Bits, const SIMD: bool>(
 /// counts, AVX2 ones when the index has its arrays. For the recursive
 /// walks (the Knuth probes of the piece choice and of `auto`), which
 /// otherwise count with the scalar reference. Groups must be at most 64;
-/// `stride`: the longest list of one cell; `scratch`: any buffer (resized
-/// here to two slots).
+/// `out` must hold the longest list of one cell; `scratch`: any buffer
+/// (resized here to two slots).
 pub(super) fn node_candidates<B: Bits>(
     t: &Tables<B>,
     ci: &CoverIndex<B>,
     occ: B,
     avail: u64,
     kind: Kind,
-    stride: usize,
     scratch: &mut Vec<u32>,
     out: &mut [u32],
 ) -> usize {
-    let stride = stride + SIMD_PAD;
+    let stride = out.len() + SIMD_PAD;
     if scratch.len() < 2 * stride {
         scratch.resize(2 * stride, 0);
     }

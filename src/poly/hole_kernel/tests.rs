@@ -151,7 +151,7 @@ fn node_candidates_equal_reference() {
                 Kind::Emch(w) => emch::candidates(&t, &ci, occ, avail as u128, w, &mut want),
                 _ => crate::poly::mch::candidates(&t, &ci, occ, avail as u128, &mut want),
             };
-            let n = node_candidates(&t, &ci, occ, avail, kind, stride, &mut scratch, &mut got);
+            let n = node_candidates(&t, &ci, occ, avail, kind, &mut scratch, &mut got);
             assert_eq!(n, m, "occupancy {occ:#x}, groups {avail:#x}, {kind:?}");
             assert_eq!(got[..n], want[..m], "occupancy {occ:#x}, groups {avail:#x}, {kind:?}");
             compared += n;
