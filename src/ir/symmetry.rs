@@ -113,6 +113,9 @@ pub struct UniqueFilter<'p> {
     /// its image under `symmetries[i]`.
     keyed: Vec<Vec<u64>>,
     seen: ClassSet,
+    /// The key sums of the solution being inserted and of its images
+    /// (identity first, then `symmetries` in order).
+    sums: Vec<u64>,
     /// Sorted copies of a stored member and of an image, for the exact
     /// comparison.
     base: Vec<OptionId>,
@@ -186,7 +189,14 @@ impl<'p> UniqueFilter<'p> {
             keyed.extend(symmetries.iter().map(|s| s.option_map.iter().map(|&o| keys[o as usize]).collect()));
             keyed.insert(0, keys);
         }
-        UniqueFilter { symmetries, keyed, seen: ClassSet::default(), base: Vec::new(), image: Vec::new() }
+        UniqueFilter {
+            symmetries,
+            keyed,
+            seen: ClassSet::default(),
+            sums: Vec::new(),
+            base: Vec::new(),
+            image: Vec::new(),
+        }
     }
 
     /// Number of non-identity symmetries in use.
@@ -199,12 +209,10 @@ impl<'p> UniqueFilter<'p> {
         if self.symmetries.is_empty() {
             return true;
         }
-        let fingerprint = self
-            .keyed
-            .iter()
-            .map(|keys| solution.iter().fold(0u64, |h, &o| h.wrapping_add(keys[o as usize])))
-            .min()
-            .expect("the identity is keyed");
+        self.sums.clear();
+        self.sums
+            .extend(self.keyed.iter().map(|keys| solution.iter().fold(0u64, |h, &o| h.wrapping_add(keys[o as usize]))));
+        let fingerprint = *self.sums.iter().min().expect("the identity is keyed");
         if 2 * (self.seen.len() + 1) > self.seen.slots.len() {
             self.seen.grow();
         }
@@ -231,28 +239,38 @@ impl<'p> UniqueFilter<'p> {
     }
 
     /// Whether `solution` or one of its images is class `c`'s stored
-    /// member (as sets: both sorted here, only when the fingerprints
-    /// match).
+    /// member (as sets, sorted here, only when the fingerprints match).
+    /// Only the images whose key sum (in `sums`) is the member's own can
+    /// be it: usually one, so one sorted comparison.
     fn is_member(&mut self, c: usize, solution: &[OptionId]) -> bool {
         let member = &self.seen.members[self.seen.starts[c]..self.seen.starts[c + 1]];
         if member.len() != solution.len() {
             return false;
         }
+        let own = member.iter().fold(0u64, |h, &o| h.wrapping_add(self.keyed[0][o as usize]));
         self.base.clear();
-        self.base.extend_from_slice(member);
-        self.base.sort_unstable();
-        self.image.clear();
-        self.image.extend_from_slice(solution);
-        self.image.sort_unstable();
-        if self.base == self.image {
-            return true;
-        }
-        self.symmetries.iter().any(|s| {
+        for (i, &sum) in self.sums.iter().enumerate() {
+            if sum != own {
+                continue;
+            }
+            if self.base.is_empty() {
+                self.base.extend_from_slice(member);
+                self.base.sort_unstable();
+            }
             self.image.clear();
-            self.image.extend(solution.iter().map(|&o| s.option_map[o as usize]));
+            match i {
+                0 => self.image.extend_from_slice(solution),
+                _ => {
+                    let map = &self.symmetries[i - 1].option_map;
+                    self.image.extend(solution.iter().map(|&o| map[o as usize]));
+                }
+            }
             self.image.sort_unstable();
-            self.base == self.image
-        })
+            if self.base == self.image {
+                return true;
+            }
+        }
+        false
     }
 
     /// Number of classes seen.
