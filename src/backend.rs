@@ -84,7 +84,7 @@ pub fn make<'a>(
         // (benches/edgematch.rs); DLX when scan's colour table would be too
         // large. Plain DLX otherwise.
         "auto" => match &instance.kind {
-            InstanceKind::Polycube(_) if crate::poly::handles(instance.problem()) => {
+            InstanceKind::Polycube(_) if instance.poly_handles() => {
                 poly().map(|e| Box::new(e) as Box<dyn Engine>).map_err(not_applicable)
             }
             // The CP engine where it was measured faster (docs/cp.md):

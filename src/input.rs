@@ -105,6 +105,10 @@ pub struct PolycubeInstance {
     pub puzzles_in_file: usize,
     /// The puzzle-level verifier, prepared once.
     pub verifier: polycube::Verifier,
+    /// Whether the polycube engines take `built.problem`
+    /// ([`crate::poly::handles`]), found out once by
+    /// [`Instance::poly_handles`].
+    pub poly_handles: std::sync::OnceLock<bool>,
 }
 
 /// A loaded puzzle, ready for any back-end.
@@ -123,6 +127,15 @@ impl Instance {
             InstanceKind::Polycube(p) => &p.built.problem,
             InstanceKind::EdgeMatch(e) => &e.problem,
             InstanceKind::Cover(c) => &c.problem,
+        }
+    }
+
+    /// Whether this is a polycube puzzle the polycube engines take
+    /// ([`crate::poly::handles`], checked once per instance).
+    pub fn poly_handles(&self) -> bool {
+        match &self.kind {
+            InstanceKind::Polycube(p) => *p.poly_handles.get_or_init(|| crate::poly::handles(&p.built.problem)),
+            _ => false,
         }
     }
 
@@ -304,6 +317,7 @@ pub fn load_text(
                     puzzle,
                     built,
                     puzzles_in_file: n,
+                    poly_handles: std::sync::OnceLock::new(),
                 })),
             })
         }

@@ -93,6 +93,9 @@ pub struct Problem {
     pub geometry: Option<Geometry>,
     /// Known symmetries (for `--unique` and symmetry breaking).
     pub symmetries: Vec<Symmetry>,
+    /// [`verify`]'s bit-set check, prepared on its first call (`None`
+    /// inside: the problem has colours, multiplicities or too many items).
+    cover_check: std::sync::OnceLock<Option<Box<verify::CoverCheck>>>,
 }
 
 impl Problem {
@@ -354,6 +357,7 @@ impl ProblemBuilder {
             entries,
             geometry,
             symmetries: Vec::new(),
+            cover_check: std::sync::OnceLock::new(),
         })
     }
 }

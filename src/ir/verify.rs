@@ -49,7 +49,104 @@ pub enum VerifyError {
 /// Checks that `solution` covers every primary item exactly its multiplicity
 /// times, uses each uncoloured secondary item at most once, and gives every
 /// coloured secondary item a single colour.
+///
+/// A problem without colours or multiplicities is checked with its
+/// options' item sets as bit sets ([`CoverCheck`], prepared from the
+/// problem on the first call); a solution that check does not accept, and
+/// every solution of another problem, goes through the check by counts,
+/// which also says what is wrong.
 pub fn verify(problem: &Problem, solution: &Solution) -> Result<(), VerifyError> {
+    let check = problem.cover_check.get_or_init(|| CoverCheck::new(problem).map(Box::new));
+    if check.as_ref().is_some_and(|c| c.accepts(&solution.options)) {
+        return Ok(());
+    }
+    verify_by_counts(problem, solution)
+}
+
+/// Bit-set words of the largest problem [`CoverCheck`] prepares.
+const CHECK_WORDS: usize = 16;
+
+/// A problem's options as bit sets of items, for the fast path of
+/// [`verify`]: a solution is checked with an AND and an OR per word of
+/// each chosen option and one comparison per word at the end. Prepared
+/// from the problem's items and options only (never from a solver's
+/// structures), once per problem.
+///
+/// Invariant: built from the problem that holds it (whose items and
+/// options never change after [`super::ProblemBuilder::build`]); every
+/// primary item has multiplicity 1, no entry is coloured, every option
+/// has at least one item, and there are at most `64 * CHECK_WORDS` items.
+/// Option `o`'s items are the bits `masks[starts[o]..starts[o + 1]]`, each
+/// a `(word, bits)` pair, words strictly increasing; `primary` holds the
+/// bits of the primary items.
+#[derive(Clone, Debug)]
+pub(super) struct CoverCheck {
+    starts: Vec<u32>,
+    masks: Vec<(u32, u64)>,
+    primary: Vec<u64>,
+}
+
+impl CoverCheck {
+    /// The prepared check of `problem`, or `None` when it has colours,
+    /// multiplicities, an empty option or too many items.
+    fn new(problem: &Problem) -> Option<CoverCheck> {
+        let n_items = problem.items().len();
+        let n_primary = problem.n_primary();
+        let words = n_items.div_ceil(64);
+        let unit = |k: &ItemKind| matches!(k, ItemKind::Primary { multiplicity: 1 });
+        if words > CHECK_WORDS || !problem.items()[..n_primary].iter().all(|i| unit(&i.kind)) {
+            return None;
+        }
+        let mut starts = Vec::with_capacity(problem.n_options() + 1);
+        let mut masks: Vec<(u32, u64)> = Vec::with_capacity(problem.n_entries());
+        starts.push(0u32);
+        for o in 0..problem.n_options() as u32 {
+            let at = masks.len();
+            for e in problem.option(o) {
+                if e.color != NO_COLOR {
+                    return None;
+                }
+                let (w, bit) = (e.item / 64, 1u64 << (e.item % 64));
+                let fresh = masks.len() == at;
+                match masks.last_mut() {
+                    Some(last) if !fresh && last.0 == w => last.1 |= bit,
+                    _ => masks.push((w, bit)),
+                }
+            }
+            if masks.len() == at {
+                return None;
+            }
+            starts.push(masks.len() as u32);
+        }
+        let mut primary = vec![0u64; words];
+        for i in 0..n_primary {
+            primary[i / 64] |= 1 << (i % 64);
+        }
+        Some(CoverCheck { starts, masks, primary })
+    }
+
+    /// Whether `options` is an exact cover: every option exists, no item is
+    /// used twice (so no option is chosen twice: each has an item), and
+    /// every primary item is covered. `false` does not say what is wrong.
+    fn accepts(&self, options: &[u32]) -> bool {
+        let mut covered = [0u64; CHECK_WORDS];
+        for &o in options {
+            let o = o as usize;
+            let (Some(&a), Some(&b)) = (self.starts.get(o), self.starts.get(o + 1)) else { return false };
+            for &(w, bits) in &self.masks[a as usize..b as usize] {
+                let c = &mut covered[w as usize];
+                if *c & bits != 0 {
+                    return false;
+                }
+                *c |= bits;
+            }
+        }
+        covered.iter().zip(&self.primary).all(|(&c, &p)| c & p == p)
+    }
+}
+
+/// [`verify`] by counting the uses of every item.
+fn verify_by_counts(problem: &Problem, solution: &Solution) -> Result<(), VerifyError> {
     let n_items = problem.items().len();
     let n_primary = problem.n_primary();
     // Counts on the stack for the usual sizes (a verification per solution
@@ -156,6 +253,42 @@ mod tests {
         assert!(matches!(verify(&pr, &Solution { options: vec![0, 0] }), Err(VerifyError::RepeatedOption(0))));
         assert!(matches!(verify(&pr, &Solution { options: vec![9] }), Err(VerifyError::UnknownOption(9))));
         assert!(matches!(verify(&pr, &Solution { options: vec![0, 1, 2] }), Err(VerifyError::ColorConflict { .. })));
+    }
+
+    /// The bit-set check and the check by counts agree on every subset of
+    /// options of a small uncoloured problem (with a secondary item), and
+    /// on options out of range and chosen twice.
+    #[test]
+    fn bit_sets_agree_with_counts() {
+        let mut b = ProblemBuilder::new("b");
+        let items: Vec<_> = (0..70).map(|i| b.primary(format!("p{i}"))).collect();
+        let s = b.secondary("s");
+        b.option_items([items[0], items[1], items[69]]); // 0
+        b.option_items((2..69).map(|i| items[i])); // 1
+        b.option_items([items[0], items[1], s]); // 2
+        b.option_items([items[69], s]); // 3
+        b.option_items([items[2]]); // 4
+        b.option_items((3..69).map(|i| items[i])); // 5
+        let pr = b.build(None).unwrap();
+        let check = CoverCheck::new(&pr).expect("no colours, no multiplicities");
+        let mut valid = 0;
+        for set in 0u32..64 {
+            let options: Vec<u32> = (0..6).filter(|o| set >> o & 1 != 0).collect();
+            let sol = Solution { options: options.clone() };
+            let by_counts = verify_by_counts(&pr, &sol);
+            assert_eq!(check.accepts(&options), by_counts.is_ok(), "{options:?}");
+            assert_eq!(verify(&pr, &sol), by_counts);
+            valid += by_counts.is_ok() as u32;
+        }
+        assert_eq!(valid, 2, "0+1 and 0+4+5 (2 and 3 share the secondary item)");
+        for options in [vec![0, 1, 1], vec![1, 0, 0], vec![0, 1, 6], vec![4, 4, 0, 5]] {
+            assert!(!check.accepts(&options));
+            assert_eq!(
+                verify(&pr, &Solution { options: options.clone() }),
+                verify_by_counts(&pr, &Solution { options })
+            );
+        }
+        assert!(CoverCheck::new(&coloured()).is_none());
     }
 
     #[test]

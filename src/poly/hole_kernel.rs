@@ -264,6 +264,81 @@ fn widen<B: Bits, const SIMD: bool>(
     }
 }
 
+/// The candidates of one MCH or EMCH node (`kind`), written to `out`
+/// exactly as [`super::mch::candidates`] and [`super::emch::candidates`]
+/// write them (the same hole, the same images in the same order: the
+/// kernel's choice, tested against them), counted with the kernel's
+/// counts, AVX2 ones when the index has its arrays. For the recursive
+/// walks (the Knuth probes of the piece choice and of `auto`), which
+/// otherwise count with the scalar reference. Groups must be at most 64;
+/// `out` must hold the longest list of one cell; `scratch`: any buffer
+/// (resized here to two slots).
+pub(super) fn node_candidates<B: Bits>(
+    t: &Tables<B>,
+    ci: &CoverIndex<B>,
+    occ: B,
+    avail: u64,
+    kind: Kind,
+    scratch: &mut Vec<u32>,
+    out: &mut [u32],
+) -> usize {
+    let stride = out.len() + SIMD_PAD;
+    if scratch.len() < 2 * stride {
+        scratch.resize(2 * stride, 0);
+    }
+    let mut slots = Slots { buf: &mut scratch[..2 * stride], stride, best: 0 };
+    #[cfg(target_arch = "x86_64")]
+    if ci.has_simd() {
+        // SAFETY: the index has its AVX2 arrays only when the processor
+        // has AVX2 (and the bit instructions `hole_loop_avx2` names).
+        let n = unsafe { choose_avx2(t, ci, occ, avail, kind, &mut slots) } as usize;
+        let at = slots.best * stride;
+        out[..n].copy_from_slice(&scratch[at..at + n]);
+        return n;
+    }
+    let n = choose_scalar(t, ci, occ, avail, kind, &mut slots) as usize;
+    let at = slots.best * stride;
+    out[..n].copy_from_slice(&scratch[at..at + n]);
+    n
+}
+
+/// [`choose_mch`] or [`choose_emch`] by `kind`, scalar counts.
+fn choose_scalar<B: Bits>(
+    t: &Tables<B>,
+    ci: &CoverIndex<B>,
+    occ: B,
+    avail: u64,
+    kind: Kind,
+    slots: &mut Slots<'_>,
+) -> u32 {
+    match kind {
+        Kind::Emch(w) => choose_emch::<B, false>(t, ci, occ, avail, || w, slots),
+        _ => choose_mch::<B, false>(t, ci, occ, avail, slots),
+    }
+}
+
+/// [`choose_scalar`] with the AVX2 counts.
+///
+/// # Safety
+/// As [`Walker::hole_loop_avx2`]: the processor has AVX2, BMI1, BMI2,
+/// POPCNT and LZCNT, and the cover index has its AVX2 arrays.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+unsafe fn choose_avx2<B: Bits>(
+    t: &Tables<B>,
+    ci: &CoverIndex<B>,
+    occ: B,
+    avail: u64,
+    kind: Kind,
+    slots: &mut Slots<'_>,
+) -> u32 {
+    debug_assert!(ci.has_simd());
+    match kind {
+        Kind::Emch(w) => choose_emch::<B, true>(t, ci, occ, avail, || w, slots),
+        _ => choose_mch::<B, true>(t, ci, occ, avail, slots),
+    }
+}
+
 impl<B: Bits> Walker<'_, B> {
     /// The MCH / EMCH loop, entered at a node with pieces left, triggers
     /// checked and an MCH or EMCH stage; hands over to [`Walker::node`] when

@@ -22,7 +22,7 @@ use super::sample::Rng;
 use super::schedule::{Schedule, Stage};
 use super::tables::Tables;
 use super::volume::{regions_ok, VolumeTable};
-use super::{bdlx, debruijn, emch, mch};
+use super::{bdlx, debruijn, emch, hole_kernel, mch};
 
 mod node;
 
@@ -208,6 +208,7 @@ impl<B: Bits> Shared<B> {
             lean_frames: vec![debruijn::LeanFrame::default(); n_left as usize + 1],
             hole_frames: Vec::new(),
             hole_buf: Vec::new(),
+            probe_buf: Vec::new(),
             dead: DeadStates::default(),
             probe_memo: HashMap::default(),
             lbuf: Vec::new(),
@@ -325,6 +326,9 @@ pub struct Walker<'s, B> {
     /// The MCH / EMCH kernel's stack and candidate slots.
     pub(super) hole_frames: Vec<HoleFrame>,
     pub(super) hole_buf: Vec<u32>,
+    /// The two candidate slots of [`super::hole_kernel::node_candidates`] at the
+    /// recursive walks' MCH and EMCH nodes.
+    pub(super) probe_buf: Vec<u32>,
     /// The de Bruijn kernel's cache of dead states.
     pub(super) dead: DeadStates<B>,
     /// The candidates of the states probes met above [`PROBE_MEMO_DEPTH`]

@@ -468,8 +468,8 @@ impl Engine for PolyEngine<'_> {
                 return reporter.report(&buf);
             };
             fixed += r.weight(&buf);
-            r.expand(problem, &buf, eq, &mut copies);
-            for c in &copies {
+            let n = r.expand(problem, &buf, eq, &mut copies);
+            for c in &copies[..n] {
                 if reporter.report(c) == Flow::Stop {
                     return Flow::Stop;
                 }

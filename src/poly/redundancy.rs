@@ -275,51 +275,69 @@ impl Redundancy {
     /// of the constrained image's orbit, so no copy is produced twice),
     /// the solution and one mirror image when only rotations are
     /// identified but reflections were broken, else the solution alone.
+    /// They are written to `out[..n]`, reusing its vectors (no allocation
+    /// per solution once they have grown); returns `n`.
     pub fn expand(
         &self,
         problem: &Problem,
         options: &[OptionId],
         equivalence: Equivalence,
         out: &mut Vec<Vec<OptionId>>,
-    ) {
-        out.clear();
-        let apply = |s: usize| -> Vec<OptionId> {
+    ) -> usize {
+        // Writes the image of the solution under symmetry `s` (`usize::MAX`:
+        // the identity) to `out[at]`.
+        let put = |out: &mut Vec<Vec<OptionId>>, at: usize, s: usize| {
+            if out.len() <= at {
+                out.resize_with(at + 1, Vec::new);
+            }
+            let v = &mut out[at];
+            v.clear();
             if s == usize::MAX {
-                options.to_vec()
+                v.extend_from_slice(options);
             } else {
-                options.iter().map(|&o| problem.symmetries[s].option_map[o as usize]).collect()
+                let map = &problem.symmetries[s].option_map;
+                v.extend(options.iter().map(|&o| map[o as usize]));
             }
         };
         match equivalence {
             Equivalence::None => {
                 let maps = options.iter().map(|&o| &self.orbit_maps[o as usize]).find(|m| !m.is_empty());
                 match maps {
-                    Some(maps) => out.extend(maps.iter().map(|&s| apply(s))),
-                    None => out.push(options.to_vec()),
-                }
-            }
-            Equivalence::Rotations if self.mirror && !self.mirror_is_rotation => {
-                out.push(options.to_vec());
-                let reflection = self.syms.iter().copied().find(|&s| problem.symmetries[s].reflection);
-                if let Some(m) = reflection {
-                    let image = apply(m);
-                    // The mirror image is a new solution up to rotation
-                    // unless the identity or a rotation maps the solution
-                    // onto it (same set: the image has as many distinct
-                    // options, so inclusion is equality).
-                    let same = |map: &dyn Fn(OptionId) -> OptionId| options.iter().all(|&o| image.contains(&map(o)));
-                    let rotated = same(&|o| o)
-                        || problem
-                            .symmetries
-                            .iter()
-                            .filter(|s| !s.reflection)
-                            .any(|s| same(&|o| s.option_map[o as usize]));
-                    if !rotated {
-                        out.push(image);
+                    Some(maps) => {
+                        for (at, &s) in maps.iter().enumerate() {
+                            put(out, at, s);
+                        }
+                        maps.len()
+                    }
+                    None => {
+                        put(out, 0, usize::MAX);
+                        1
                     }
                 }
             }
-            _ => out.push(options.to_vec()),
+            Equivalence::Rotations if self.mirror && !self.mirror_is_rotation => {
+                put(out, 0, usize::MAX);
+                let reflection = self.syms.iter().copied().find(|&s| problem.symmetries[s].reflection);
+                let Some(m) = reflection else { return 1 };
+                put(out, 1, m);
+                let image = &out[1];
+                // The mirror image is a new solution up to rotation
+                // unless the identity or a rotation maps the solution
+                // onto it (same set: the image has as many distinct
+                // options, so inclusion is equality).
+                let same = |map: &dyn Fn(OptionId) -> OptionId| options.iter().all(|&o| image.contains(&map(o)));
+                let rotated = same(&|o| o)
+                    || problem.symmetries.iter().filter(|s| !s.reflection).any(|s| same(&|o| s.option_map[o as usize]));
+                if rotated {
+                    1
+                } else {
+                    2
+                }
+            }
+            _ => {
+                put(out, 0, usize::MAX);
+                1
+            }
         }
     }
 

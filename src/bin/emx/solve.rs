@@ -271,7 +271,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let uses_poly = backend_name == "poly"
         || (backend_name == "auto"
             && matches!(instance.kind, input::InstanceKind::Polycube(_))
-            && emx::poly::handles(problem));
+            && instance.poly_handles());
     if !uses_poly {
         if let Some(&flag) = given.first() {
             if flag == "--threads" {

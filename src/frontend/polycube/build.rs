@@ -175,8 +175,21 @@ fn box_symmetries(
     blocked: &[bool],
 ) -> (Vec<Symmetry>, usize, usize) {
     let geo = problem.geometry.as_ref().expect("built with geometry");
-    let option_by_cells: HashMap<&[u32], u32, crate::fxhash::FxBuildHasher> =
-        geo.placements.iter().enumerate().map(|(o, p)| (p.cells.as_slice(), o as u32)).collect();
+    // Placements are found by their cell sets: in a box of at most 128
+    // cells by the bit set of the cells (no sorting, one word to hash and
+    // compare), else by the sorted cell list.
+    let small = blocked.len() <= 128;
+    let mask_of = |cells: &mut dyn Iterator<Item = u32>| cells.fold(0u128, |m, c| m | 1u128 << c);
+    let option_by_mask: HashMap<u128, u32, crate::fxhash::FxBuildHasher> = match small {
+        true => {
+            geo.placements.iter().enumerate().map(|(o, p)| (mask_of(&mut p.cells.iter().copied()), o as u32)).collect()
+        }
+        false => HashMap::default(),
+    };
+    let option_by_cells: HashMap<&[u32], u32, crate::fxhash::FxBuildHasher> = match small {
+        true => HashMap::default(),
+        false => geo.placements.iter().enumerate().map(|(o, p)| (p.cells.as_slice(), o as u32)).collect(),
+    };
     let all = Transform::all();
     let mut out = Vec::new();
     let (mut rotations, mut with_mirrors) = (0, 0);
@@ -202,10 +215,15 @@ fn box_symmetries(
         let mut option_map = Vec::with_capacity(geo.placements.len());
         let mut image = Vec::new();
         for p in &geo.placements {
-            image.clear();
-            image.extend(p.cells.iter().map(|&c| map_cell(c)));
-            image.sort_unstable();
-            match option_by_cells.get(image.as_slice()) {
+            let found = if small {
+                option_by_mask.get(&mask_of(&mut p.cells.iter().map(|&c| map_cell(c))))
+            } else {
+                image.clear();
+                image.extend(p.cells.iter().map(|&c| map_cell(c)));
+                image.sort_unstable();
+                option_by_cells.get(image.as_slice())
+            };
+            match found {
                 Some(&o)
                     if groups[geo.placements[o as usize].piece as usize].names.len()
                         == groups[p.piece as usize].names.len() =>

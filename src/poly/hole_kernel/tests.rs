@@ -114,3 +114,48 @@ fn simd_counts_equal_scalar_counts() {
     }
     assert!(compared > 1000, "the random boards leave fits to compare");
 }
+
+/// The recursive walks' candidates ([`node_candidates`], AVX2 counts when
+/// the index has them) are those of the references [`crate::poly::mch::candidates`]
+/// and [`crate::poly::emch::candidates`]: the same images in the same
+/// order, so a probe takes the same branch with the same weight.
+#[test]
+fn node_candidates_equal_reference() {
+    let (images, ci) = tetris_index();
+    let t = Tables::<u64>::new(&images);
+    let stride = 4096;
+    let (mut scratch, mut got, mut want) = (Vec::new(), vec![0u32; stride], vec![0u32; stride]);
+    let mut x = 0x6a09_e667_f3bc_c908_u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut compared = 0;
+    for round in 0..600 {
+        let (mut occ, mut avail) = (0u64, (1u64 << images.groups.len()) - 1);
+        for _ in 0..round % 11 {
+            for _ in 0..200 {
+                let k = (next() % t.mask.len() as u64) as usize;
+                let g = t.group[k] as usize;
+                if avail >> g & 1 != 0 && t.mask[k] & occ == 0 {
+                    (occ, avail) = (occ | t.mask[k], avail & !(1 << g));
+                    break;
+                }
+            }
+        }
+        let w = Widen { threshold: 2, levels: 6 };
+        for kind in [Kind::Mch, Kind::Emch(Widen::default()), Kind::Emch(w)] {
+            let m = match kind {
+                Kind::Emch(w) => emch::candidates(&t, &ci, occ, avail as u128, w, &mut want),
+                _ => crate::poly::mch::candidates(&t, &ci, occ, avail as u128, &mut want),
+            };
+            let n = node_candidates(&t, &ci, occ, avail, kind, &mut scratch, &mut got);
+            assert_eq!(n, m, "occupancy {occ:#x}, groups {avail:#x}, {kind:?}");
+            assert_eq!(got[..n], want[..m], "occupancy {occ:#x}, groups {avail:#x}, {kind:?}");
+            compared += n;
+        }
+    }
+    assert!(compared > 1000, "the random boards leave candidates to compare");
+}

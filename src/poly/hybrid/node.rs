@@ -162,6 +162,13 @@ impl<B: Bits> Walker<'_, B> {
                 }
                 n
             }
+            _ if matches!(kind, Kind::Mch | Kind::Emch(_)) && self.s.images.groups.len() <= 64 => {
+                let ci = self.s.cover.as_ref().expect("MCH and EMCH have a cover index");
+                let mut scratch = std::mem::take(&mut self.probe_buf);
+                let n = hole_kernel::node_candidates(t, ci, occ, avail as u64, kind, &mut scratch, out);
+                self.probe_buf = scratch;
+                n
+            }
             _ => match kind {
                 Kind::DeBruijn => debruijn::candidates(t, occ, avail, out),
                 Kind::Mch => mch::candidates(t, self.s.cover.as_ref().expect("MCH has a cover index"), occ, avail, out),
