@@ -241,9 +241,9 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
     let gb = k.gstart.as_ptr();
     assert!(k.base <= st.d && st.d < frames.len() && st.d + st.n_left as usize <= frames.len());
     assert!(!SIMD || k.soa.is_some());
-    let (sl, sh, sg, si) = match k.soa {
-        Some(s) if SIMD => (s.lo.as_ptr(), s.hi.as_ptr(), s.grp.as_ptr(), s.img.as_ptr()),
-        _ => (std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null()),
+    let (sl, sh, sg, si, sk) = match k.soa {
+        Some(s) if SIMD => (s.lo.as_ptr(), s.hi.as_ptr(), s.grp.as_ptr(), s.img.as_ptr(), s.keys.as_ptr()),
+        _ => (std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null()),
     };
     let two = B::CAPACITY > 64;
     let fb = frames.as_mut_ptr();
@@ -302,32 +302,21 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                 } else {
                     let hole = occ.not().lowest().expect("free cells remain while pieces do");
                     let key = (hole << width) | occ.window_after(hole, width) as usize;
-                    gs = avail & unsafe { *groups.get_unchecked(key) };
-                    gp = unsafe { gb.add(key * g1) };
                     if SIMD {
-                        if gs != 0 {
-                            // From the first to the last available group with entries.
-                            let (lo, hi) = (gs.trailing_zeros() as usize, 64 - gs.leading_zeros() as usize);
-                            let (from, to) = unsafe { (*gp.add(lo) as usize, *gp.add(hi) as usize) };
-                            debug_assert!(
-                                from <= to && to - from <= 64 && to + super::SOA_PAD <= k.soa.map_or(0, |s| s.lo.len())
-                            );
-                            lbase = from;
-                            let hi_occ = if two { occ.shr(64).low64() } else { 0 };
-                            gs = unsafe {
-                                fit_bits(
-                                    sl.add(from),
-                                    sh.add(from),
-                                    sg.add(from),
-                                    to - from,
-                                    occ.low64(),
-                                    hi_occ,
-                                    avail,
-                                    two,
-                                )
-                            };
-                        }
+                        // The key's whole list: the fit bits drop the
+                        // entries of used groups (no load of `groups` on
+                        // the way to the list).
+                        let kw = unsafe { *sk.add(key) };
+                        let (from, n) = (kw as u32 as usize, (kw >> 32) as usize);
+                        debug_assert!(n <= 64 && from + n + super::SOA_PAD <= k.soa.map_or(0, |s| s.lo.len()));
+                        lbase = from;
+                        let hi_occ = if two { occ.shr(64).low64() } else { 0 };
+                        gs = unsafe {
+                            fit_bits(sl.add(from), sh.add(from), sg.add(from), n, occ.low64(), hi_occ, avail, two)
+                        };
                     } else {
+                        gs = avail & unsafe { *groups.get_unchecked(key) };
+                        gp = unsafe { gb.add(key * g1) };
                         (cur, end) = (eb, eb);
                     }
                 }
