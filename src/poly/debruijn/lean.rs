@@ -241,13 +241,9 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
     let gb = k.gstart.as_ptr();
     assert!(k.base <= st.d && st.d < frames.len() && st.d + st.n_left as usize <= frames.len());
     assert!(!SIMD || k.soa.is_some());
-    let (sl, sh, sg, sk, shl, shh) = match k.soa {
-        Some(s) if SIMD => {
-            (s.lo.as_ptr(), s.hi.as_ptr(), s.grp.as_ptr(), s.keys.as_ptr(), s.halo_lo.as_ptr(), s.halo_hi.as_ptr())
-        }
-        _ => {
-            (std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null())
-        }
+    let (sl, sh, sg, si, sk) = match k.soa {
+        Some(s) if SIMD => (s.lo.as_ptr(), s.hi.as_ptr(), s.grp.as_ptr(), s.img.as_ptr(), s.keys.as_ptr()),
+        _ => (std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null()),
     };
     let two = B::CAPACITY > 64;
     let fb = frames.as_mut_ptr();
@@ -347,18 +343,18 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                 }
             };
         }
-        // Place the entry with cells `m`, group bit `gbit` and halo `halo`
+        // Place the entry with cells `m`, group bit `gbit` and image `img`
         // (the frame's `at`: `next`), check the child, push it and start
         // it; `continue` on a dead child.
         macro_rules! place {
-            ($m:expr, $gbit:expr, $halo:expr, $next:expr) => {
+            ($m:expr, $gbit:expr, $img:expr, $next:expr) => {
                 let (m, gbit): (B, u64) = ($m, $gbit);
                 occ = occ.or(m);
                 avail ^= gbit;
                 nodes += 1;
                 if (fp as usize) < f_single {
                     let free = occ.not();
-                    let h = $halo.and(free);
+                    let h = unsafe { *halo.get_unchecked($img as usize) }.and(free);
                     let mut undo = !h.andnot(rows.with_free_neighbour(free)).is_zero();
                     if MEMO && !undo && (fp as usize) < f_memo {
                         let (o, a) = unsafe { slots.get_unchecked(DeadStates::<B>::slot_in(mask, &occ, avail)) };
@@ -398,8 +394,8 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                     let i = lbase + gs.trailing_zeros() as usize;
                     gs &= gs - 1;
                     let (m, g) = soa_entry(i);
-                    let h = unsafe { B::from_words(*shl.add(i), if two { *shh.add(i) } else { 0 }) };
-                    place!(m, g, h, i + 1);
+                    let img = unsafe { *si.add(i) };
+                    place!(m, g, img, i + 1);
                 }
             } else {
                 loop {
@@ -409,7 +405,7 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                         if !e.mask.disjoint(&occ) {
                             continue;
                         }
-                        place!(e.mask, 1 << e.grp, unsafe { *halo.get_unchecked(e.img as usize) }, cur);
+                        place!(e.mask, 1 << e.grp, e.img, cur);
                     }
                     if gs == 0 {
                         break;

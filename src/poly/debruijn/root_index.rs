@@ -63,11 +63,6 @@ pub(super) struct Soa {
     pub(super) hi: Vec<u64>,
     pub(super) grp: Vec<u8>,
     pub(super) img: Vec<u32>,
-    /// Entry `i`'s halo (the cells next to its image): words `0..64` in
-    /// `halo_lo[i]`, `64..128` in `halo_hi[i]` (empty for at most 64
-    /// cells), so a placement reads it without the image id.
-    pub(super) halo_lo: Vec<u64>,
-    pub(super) halo_hi: Vec<u64>,
     /// Per key, its whole list (all groups): the first entry's index in
     /// the low 32 bits, the list's length (at most 64) in the high ones.
     pub(super) keys: Vec<u64>,
@@ -266,7 +261,6 @@ impl<B: Bits> RootIndex<B> {
                     .andnot(masks[k])
             })
             .collect();
-        let halo: Vec<B> = halo;
         let longest = (0..groups.len()).map(|key| gstart[key * g1 + n_groups] - gstart[key * g1]).max().unwrap_or(0);
         let simd = (longest <= 64 && lean_simd).then(|| {
             let pad = |v: Vec<u64>| v.into_iter().chain([0; SOA_PAD]).collect::<Vec<u64>>();
@@ -279,12 +273,6 @@ impl<B: Bits> RootIndex<B> {
                 },
                 grp: entries.iter().map(|e| e.grp as u8).chain([0; SOA_PAD]).collect(),
                 img: entries.iter().map(|e| e.img).collect(),
-                halo_lo: entries.iter().map(|e| halo[e.img as usize].low64()).collect(),
-                halo_hi: if B::CAPACITY > 64 {
-                    entries.iter().map(|e| halo[e.img as usize].shr(64).low64()).collect()
-                } else {
-                    Vec::new()
-                },
                 keys: (0..groups.len())
                     .map(|key| {
                         let (from, to) = (gstart[key * g1], gstart[key * g1 + n_groups]);
