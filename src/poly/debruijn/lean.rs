@@ -200,8 +200,8 @@ unsafe fn fit_bits(
         }};
     }
     // The first 8 entries without a loop test (most lists are short).
-    let mut bits = chunk!(0) | chunk!(4) << 4 | chunk!(8) << 8;
-    let mut i = 12;
+    let mut bits = chunk!(0) | chunk!(4) << 4;
+    let mut i = 8;
     while i < n {
         bits |= chunk!(i) << i;
         i += 4;
@@ -271,9 +271,8 @@ unsafe fn fit_alive_bits(
     }
     let (f0, a0) = chunk!(0);
     let (f4, a4) = chunk!(4);
-    let (f8, a8) = chunk!(8);
-    let (mut fits, mut alive) = (f0 | f4 << 4 | f8 << 8, a0 | a4 << 4 | a8 << 8);
-    let mut i = 12;
+    let (mut fits, mut alive) = (f0 | f4 << 4, a0 | a4 << 4);
+    let mut i = 8;
     while i < n {
         let (f, a) = chunk!(i);
         fits |= f << i;

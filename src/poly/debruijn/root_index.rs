@@ -69,7 +69,7 @@ pub(super) struct Soa {
 }
 
 /// Padding words after the [`Soa`] arrays.
-pub(super) const SOA_PAD: usize = 12;
+pub(super) const SOA_PAD: usize = 8;
 
 /// The widest window when the lean loop's AVX2 copy applies: a key's fit
 /// bits cost little per entry there, and the narrower index misses the
