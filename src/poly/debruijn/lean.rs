@@ -437,6 +437,23 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                                 )
                             };
                             gs = alive;
+                            // The cache slots of the live children, early:
+                            // their look-ups then find them near.
+                            #[cfg(target_arch = "x86_64")]
+                            if MEMO && (fp as usize) < f_memo {
+                                let mut a = alive;
+                                while a != 0 {
+                                    let i = from + a.trailing_zeros() as usize;
+                                    a &= a - 1;
+                                    let (m, g) = soa_entry(i);
+                                    let slot = DeadStates::<B>::slot_in(mask, &occ.or(m), avail ^ g);
+                                    unsafe {
+                                        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                                            slots.as_ptr().add(slot) as *const i8,
+                                        )
+                                    };
+                                }
+                            }
                             let before = nodes;
                             nodes += u64::from(fits.count_ones() - alive.count_ones());
                             if (before ^ nodes) & !POLL_MASK != 0 {
