@@ -447,15 +447,10 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                                     a &= a - 1;
                                     let (m, g) = soa_entry(i);
                                     let slot = DeadStates::<B>::slot_in(mask, &occ.or(m), avail ^ g);
-                                    let o2 = occ.or(m);
-                                    let h2 = o2.not().lowest().unwrap_or(0);
-                                    let key2 = (h2 << width) | o2.window_after(h2, width) as usize;
                                     unsafe {
-                                        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                                        _mm_prefetch::<_MM_HINT_T0>(slots.as_ptr().add(slot) as *const i8);
-                                        let kw = *sk.add(key2);
-                                        _mm_prefetch::<_MM_HINT_T0>(sl.add(kw as u32 as usize) as *const i8);
-                                        _mm_prefetch::<_MM_HINT_T0>(sg.add(kw as u32 as usize) as *const i8);
+                                        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                                            slots.as_ptr().add(slot) as *const i8,
+                                        )
                                     };
                                 }
                             }
