@@ -393,28 +393,6 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
     let soa_entry =
         |i: usize| unsafe { (B::from_words(*sl.add(i), if two { *sh.add(i) } else { 0 }), 1u64 << *sg.add(i)) };
     let event = 'run: {
-        // The cache slots of the children `bits` of the list at `from`,
-        // fetched at the node's start: their look-ups then find them near.
-        macro_rules! prefetch_slots {
-            ($bits:expr, $from:expr) => {
-                #[cfg(target_arch = "x86_64")]
-                if MEMO && (fp as usize) < f_memo {
-                    let mut a: u64 = $bits;
-                    while a != 0 {
-                        let i = $from + a.trailing_zeros() as usize;
-                        a &= a - 1;
-                        let (m, g) = soa_entry(i);
-                        let slot = DeadStates::<B>::slot_in(mask, &occ.or(m), avail ^ g);
-                        // SAFETY: the slot is masked to the table.
-                        unsafe {
-                            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                                slots.as_ptr().add(slot) as *const i8,
-                            )
-                        };
-                    }
-                }
-            };
-        }
         // The node at `fp` starts: its key's groups, no run open yet; the
         // last piece is looked up instead.
         macro_rules! node_start {
@@ -459,7 +437,23 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                                 )
                             };
                             gs = alive;
-                            prefetch_slots!(alive, from);
+                            // The cache slots of the live children, early:
+                            // their look-ups then find them near.
+                            #[cfg(target_arch = "x86_64")]
+                            if MEMO && (fp as usize) < f_memo {
+                                let mut a = alive;
+                                while a != 0 {
+                                    let i = from + a.trailing_zeros() as usize;
+                                    a &= a - 1;
+                                    let (m, g) = soa_entry(i);
+                                    let slot = DeadStates::<B>::slot_in(mask, &occ.or(m), avail ^ g);
+                                    unsafe {
+                                        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                                            slots.as_ptr().add(slot) as *const i8,
+                                        )
+                                    };
+                                }
+                            }
                             let before = nodes;
                             nodes += u64::from(fits.count_ones() - alive.count_ones());
                             if (before ^ nodes) & !POLL_MASK != 0 {
@@ -471,9 +465,6 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                             gs = unsafe {
                                 fit_bits(sl.add(from), sh.add(from), sg.add(from), n, occ.low64(), hi_occ, avail, two)
                             };
-                            if (fp as usize) < f_single {
-                                prefetch_slots!(gs, from);
-                            }
                         }
                     } else {
                         gs = avail & unsafe { *groups.get_unchecked(key) };
