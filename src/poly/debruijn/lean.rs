@@ -19,7 +19,12 @@
 //! list's fit bits, computed 4 entries per instruction at the node's start
 //! ([`fit_bits`]), so the walk has no branch per entry, per run or per
 //! group. 10x6: mispredicted branches 3.09 -> 2.14 M (docs/poly.md,
-//! round 10).
+//! round 10). Since round 11 the list is the key's whole list, found by one
+//! dense word per key ([`Soa::keys`]: no load of `groups` and `gstart` on
+//! the way), and on boxes of at most 64 cells the same pass makes the
+//! single-cell check of every fitting entry ([`fit_alive_bits`]): only live
+//! placements are walked, the dead ones are counted as nodes at the node's
+//! start, and the cache slots of the live children are prefetched there.
 
 use super::super::hybrid::{Stop, Visit, Walker, POLL_MASK};
 use super::super::memo::DeadStates;
