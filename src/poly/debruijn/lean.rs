@@ -19,7 +19,12 @@
 //! list's fit bits, computed 4 entries per instruction at the node's start
 //! ([`fit_bits`]), so the walk has no branch per entry, per run or per
 //! group. 10x6: mispredicted branches 3.09 -> 2.14 M (docs/poly.md,
-//! round 10).
+//! round 10). Since round 11 the list is the key's whole list, found by one
+//! dense word per key ([`Soa::keys`]: no load of `groups` and `gstart` on
+//! the way), and on boxes of at most 64 cells the same pass makes the
+//! single-cell check of every fitting entry ([`fit_alive_bits`]): only live
+//! placements are walked, the dead ones are counted as nodes at the node's
+//! start, and the cache slots of the live children are prefetched there.
 
 use super::super::hybrid::{Stop, Visit, Walker, POLL_MASK};
 use super::super::memo::DeadStates;
@@ -79,6 +84,9 @@ struct State<B> {
     /// Cache hits since the last report to [`DeadStates::add_hits`]
     /// (counted in memory: rare, and kept out of the loop's registers).
     hits: u64,
+    /// At [`Event::PollScan`]: the node's candidates still to try and its
+    /// list's index (`gs` and `lbase` of [`run_avx2`]).
+    scan: (u64, usize),
 }
 
 /// Where [`run`] resumes.
@@ -90,6 +98,8 @@ enum Resume {
     Undo,
     /// The node at depth `d` is done: back to its parent.
     Finish,
+    /// Go on with the scan of the node at depth `d` from `scan`.
+    Scan,
 }
 
 /// Why [`run`] returned.
@@ -104,6 +114,10 @@ enum Event {
     Poll,
     /// The node at depth `d` has one piece left and image `k` fills it.
     Last(u32),
+    /// The dead placements of the node at depth `d`, counted at its start
+    /// by [`run_avx2`], took the node count past a multiple of the poll
+    /// interval (its scan position in `scan`).
+    PollScan,
 }
 
 /// The search from `resume` to the next event. `slots`/`mask`: the cache
@@ -200,6 +214,79 @@ unsafe fn fit_bits(
     _bzhi_u64(bits, n as u32)
 }
 
+/// [`fit_bits`] for boxes of at most 64 cells (one word), with the
+/// single-cell check of each fitting entry too: returns the fit bits and,
+/// among them, the bits of the entries whose placement leaves no free cell
+/// without a free neighbour that `iso` (the free cells already without
+/// one) does not hold. A free cell isolated by a placement is next to it,
+/// so this is the halo test of [`run`]'s placement. `right`, `left`,
+/// `w`: the box's [`Rows`]; `occ` has the bits past the last cell set.
+///
+/// # Safety
+/// As [`fit_bits`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn fit_alive_bits(
+    lo: *const u64,
+    grp: *const u8,
+    n: usize,
+    occ: u64,
+    avail: u64,
+    right: u64,
+    left: u64,
+    w: u32,
+    iso: u64,
+) -> (u64, u64) {
+    use std::arch::x86_64::*;
+    debug_assert!(n <= 64);
+    let one = _mm256_set1_epi64x(1);
+    let oc = _mm256_set1_epi64x(occ as i64);
+    let av = _mm256_set1_epi64x(avail as i64);
+    let rr = _mm256_set1_epi64x(right as i64);
+    let ll = _mm256_set1_epi64x(left as i64);
+    let is = _mm256_set1_epi64x(iso as i64);
+    let wc = _mm_cvtsi32_si128(w as i32);
+    let ones = _mm256_set1_epi64x(-1);
+    let zero = _mm256_setzero_si256();
+    macro_rules! chunk {
+        ($i:expr) => {{
+            let i: usize = $i;
+            let m = _mm256_loadu_si256(lo.add(i) as *const __m256i);
+            let g = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(std::ptr::read_unaligned(grp.add(i) as *const i32)));
+            let x = _mm256_or_si256(_mm256_and_si256(m, oc), _mm256_andnot_si256(_mm256_srlv_epi64(av, g), one));
+            let fit = _mm256_cmpeq_epi64(x, zero);
+            // The free cells after the placement, those with a free
+            // neighbour, the newly isolated ones.
+            let f = _mm256_xor_si256(_mm256_or_si256(m, oc), ones);
+            let nb = _mm256_or_si256(
+                _mm256_or_si256(
+                    _mm256_and_si256(_mm256_srli_epi64(f, 1), rr),
+                    _mm256_and_si256(_mm256_slli_epi64(f, 1), ll),
+                ),
+                _mm256_or_si256(_mm256_srl_epi64(f, wc), _mm256_sll_epi64(f, wc)),
+            );
+            let lone = _mm256_andnot_si256(is, _mm256_andnot_si256(nb, f));
+            let alive = _mm256_and_si256(fit, _mm256_cmpeq_epi64(lone, zero));
+            (
+                _mm256_movemask_pd(_mm256_castsi256_pd(fit)) as u32 as u64,
+                _mm256_movemask_pd(_mm256_castsi256_pd(alive)) as u32 as u64,
+            )
+        }};
+    }
+    let (f0, a0) = chunk!(0);
+    let (f4, a4) = chunk!(4);
+    let (mut fits, mut alive) = (f0 | f4 << 4, a0 | a4 << 4);
+    let mut i = 8;
+    while i < n {
+        let (f, a) = chunk!(i);
+        fits |= f << i;
+        alive |= a << i;
+        i += 4;
+    }
+    (_bzhi_u64(fits, n as u32), _bzhi_u64(alive, n as u32))
+}
+
 /// [`fit_bits`] where there is no AVX2 (never called: [`Soa`] is only
 /// built with AVX2). `n` in `0..=64`.
 #[cfg(not(target_arch = "x86_64"))]
@@ -217,6 +304,31 @@ unsafe fn fit_bits(
     (0..n).fold(0, |bits, i| {
         let ok = *lo.add(i) & occ_lo == 0 && (!two || *hi.add(i) & occ_hi == 0) && avail >> *grp.add(i) & 1 != 0;
         bits | (ok as u64) << i
+    })
+}
+
+/// [`fit_alive_bits`] where there is no AVX2 (never called, as
+/// [`fit_bits`] there).
+#[cfg(not(target_arch = "x86_64"))]
+#[allow(clippy::too_many_arguments)]
+unsafe fn fit_alive_bits(
+    lo: *const u64,
+    grp: *const u8,
+    n: usize,
+    occ: u64,
+    avail: u64,
+    right: u64,
+    left: u64,
+    w: u32,
+    iso: u64,
+) -> (u64, u64) {
+    (0..n).fold((0, 0), |(fits, alive), i| {
+        let m = *lo.add(i);
+        let fit = m & occ == 0 && avail >> *grp.add(i) & 1 != 0;
+        let f = !(m | occ);
+        let nb = (f >> 1 & right) | (f << 1 & left) | f >> w | f << w;
+        let ok = fit && f & !nb & !iso == 0;
+        (fits | (fit as u64) << i, alive | (ok as u64) << i)
     })
 }
 
@@ -241,9 +353,9 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
     let gb = k.gstart.as_ptr();
     assert!(k.base <= st.d && st.d < frames.len() && st.d + st.n_left as usize <= frames.len());
     assert!(!SIMD || k.soa.is_some());
-    let (sl, sh, sg, si) = match k.soa {
-        Some(s) if SIMD => (s.lo.as_ptr(), s.hi.as_ptr(), s.grp.as_ptr(), s.img.as_ptr()),
-        _ => (std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null()),
+    let (sl, sh, sg, si, sk) = match k.soa {
+        Some(s) if SIMD => (s.lo.as_ptr(), s.hi.as_ptr(), s.grp.as_ptr(), s.img.as_ptr(), s.keys.as_ptr()),
+        _ => (std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null()),
     };
     let two = B::CAPACITY > 64;
     let fb = frames.as_mut_ptr();
@@ -302,32 +414,66 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                 } else {
                     let hole = occ.not().lowest().expect("free cells remain while pieces do");
                     let key = (hole << width) | occ.window_after(hole, width) as usize;
-                    gs = avail & unsafe { *groups.get_unchecked(key) };
-                    gp = unsafe { gb.add(key * g1) };
                     if SIMD {
-                        if gs != 0 {
-                            // From the first to the last available group with entries.
-                            let (lo, hi) = (gs.trailing_zeros() as usize, 64 - gs.leading_zeros() as usize);
-                            let (from, to) = unsafe { (*gp.add(lo) as usize, *gp.add(hi) as usize) };
-                            debug_assert!(
-                                from <= to && to - from <= 64 && to + super::SOA_PAD <= k.soa.map_or(0, |s| s.lo.len())
-                            );
-                            lbase = from;
+                        // The key's whole list: the fit bits drop the
+                        // entries of used groups (no load of `groups` on
+                        // the way to the list).
+                        let kw = unsafe { *sk.add(key) };
+                        let (from, n) = (kw as u32 as usize, (kw >> 32) as usize);
+                        debug_assert!(n <= 64 && from + n + super::SOA_PAD <= k.soa.map_or(0, |s| s.lo.len()));
+                        lbase = from;
+                        if !two && (fp as usize) < f_single {
+                            // The single-cell check of every fitting entry
+                            // here: only the live placements are walked;
+                            // the dead ones are counted as nodes now.
+                            let free = occ.not();
+                            let iso = free.andnot(rows.with_free_neighbour(free)).low64();
+                            let (fits, alive) = unsafe {
+                                fit_alive_bits(
+                                    sl.add(from),
+                                    sg.add(from),
+                                    n,
+                                    occ.low64(),
+                                    avail,
+                                    rows.right.low64(),
+                                    rows.left.low64(),
+                                    rows.width,
+                                    iso,
+                                )
+                            };
+                            gs = alive;
+                            // The cache slots of the live children, early:
+                            // their look-ups then find them near.
+                            #[cfg(target_arch = "x86_64")]
+                            if MEMO && (fp as usize) < f_memo {
+                                let mut a = alive;
+                                while a != 0 {
+                                    let i = from + a.trailing_zeros() as usize;
+                                    a &= a - 1;
+                                    let (m, g) = soa_entry(i);
+                                    let slot = DeadStates::<B>::slot_in(mask, &occ.or(m), avail ^ g);
+                                    unsafe {
+                                        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                                            slots.as_ptr().add(slot) as *const i8,
+                                        )
+                                    };
+                                }
+                            }
+                            let before = nodes;
+                            nodes += u64::from(fits.count_ones() - alive.count_ones());
+                            if (before ^ nodes) & !POLL_MASK != 0 {
+                                st.scan = (gs, lbase);
+                                break 'run Event::PollScan;
+                            }
+                        } else {
                             let hi_occ = if two { occ.shr(64).low64() } else { 0 };
                             gs = unsafe {
-                                fit_bits(
-                                    sl.add(from),
-                                    sh.add(from),
-                                    sg.add(from),
-                                    to - from,
-                                    occ.low64(),
-                                    hi_occ,
-                                    avail,
-                                    two,
-                                )
+                                fit_bits(sl.add(from), sh.add(from), sg.add(from), n, occ.low64(), hi_occ, avail, two)
                             };
                         }
                     } else {
+                        gs = avail & unsafe { *groups.get_unchecked(key) };
+                        gp = unsafe { gb.add(key * g1) };
                         (cur, end) = (eb, eb);
                     }
                 }
@@ -363,10 +509,15 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                 occ = occ.or(m);
                 avail ^= gbit;
                 nodes += 1;
+                // With `SIMD` on one word the node's start has dropped the
+                // dead placements.
                 if (fp as usize) < f_single {
-                    let free = occ.not();
-                    let h = unsafe { *halo.get_unchecked($img as usize) }.and(free);
-                    let mut undo = !h.andnot(rows.with_free_neighbour(free)).is_zero();
+                    let mut undo = false;
+                    if !(SIMD && !two) {
+                        let free = occ.not();
+                        let h = unsafe { *halo.get_unchecked($img as usize) }.and(free);
+                        undo = !h.andnot(rows.with_free_neighbour(free)).is_zero();
+                    }
                     if MEMO && !undo && (fp as usize) < f_memo {
                         let (o, a) = unsafe { slots.get_unchecked(DeadStates::<B>::slot_in(mask, &occ, avail)) };
                         if *a == avail && *o == occ {
@@ -398,6 +549,7 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                 restore!(unsafe { *fp });
             }
             Resume::Finish => (gs, gp, cur, end) = (0, gb, eb, eb),
+            Resume::Scan => (gs, lbase) = st.scan,
         }
         loop {
             if SIMD {
@@ -482,8 +634,15 @@ impl<B: Bits> Walker<'_, B> {
         let base = self.depth;
         #[cfg(debug_assertions)]
         let (occ_entry, n_left_entry) = (self.occ, self.n_left);
-        let mut st =
-            State { occ: self.occ, avail: self.avail as u64, n_left: self.n_left, nodes: self.nodes, d: base, hits: 0 };
+        let mut st = State {
+            occ: self.occ,
+            avail: self.avail as u64,
+            n_left: self.n_left,
+            nodes: self.nodes,
+            d: base,
+            hits: 0,
+            scan: (0, 0),
+        };
         let mut frames = std::mem::take(&mut self.lean_frames);
         let mut dead = std::mem::take(&mut self.dead);
         debug_assert!(frames.len() > base + self.n_left as usize);
@@ -550,10 +709,18 @@ impl<B: Bits> Walker<'_, B> {
                     resume = Resume::Undo;
                 }
                 Event::Poll => resume = Resume::Start,
+                Event::PollScan => resume = Resume::Scan,
             }
-            // The poll, after a placement (`Handover`, `Poll`).
-            if st.nodes & POLL_MASK == 0 {
-                self.nodes = st.nodes;
+            // The poll, after a placement (`Handover`, `Poll`) or at the
+            // multiple of the interval that a node's dead placements
+            // passed (`PollScan`: the walker's count is that multiple
+            // while it polls, as its `tick` wants).
+            let poll_at = match event {
+                Event::PollScan => Some(st.nodes & !POLL_MASK),
+                _ => (st.nodes & POLL_MASK == 0).then_some(st.nodes),
+            };
+            if let Some(at) = poll_at {
+                self.nodes = at;
                 dead.add_hits(std::mem::take(&mut st.hits));
                 dead.review(st.nodes);
                 if let Err(stop) = self.tick() {

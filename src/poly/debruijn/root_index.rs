@@ -63,6 +63,9 @@ pub(super) struct Soa {
     pub(super) hi: Vec<u64>,
     pub(super) grp: Vec<u8>,
     pub(super) img: Vec<u32>,
+    /// Per key, its whole list (all groups): the first entry's index in
+    /// the low 32 bits, the list's length (at most 64) in the high ones.
+    pub(super) keys: Vec<u64>,
 }
 
 /// Padding words after the [`Soa`] arrays.
@@ -270,6 +273,12 @@ impl<B: Bits> RootIndex<B> {
                 },
                 grp: entries.iter().map(|e| e.grp as u8).chain([0; SOA_PAD]).collect(),
                 img: entries.iter().map(|e| e.img).collect(),
+                keys: (0..groups.len())
+                    .map(|key| {
+                        let (from, to) = (gstart[key * g1], gstart[key * g1 + n_groups]);
+                        u64::from(from) | u64::from(to - from) << 32
+                    })
+                    .collect(),
             }
         });
         RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, rows, simd }

@@ -1,6 +1,6 @@
 //! The AVX2 fit bits against the definition, entry by entry.
 
-use super::fit_bits;
+use super::{fit_alive_bits, fit_bits};
 
 /// [`fit_bits`] in a function compiled for AVX2, as [`super::run_avx2`] has it.
 ///
@@ -62,4 +62,125 @@ fn fit_bits_equal_the_entrywise_test() {
         misses += n as u32 - want.count_ones();
     }
     assert!(fits > 5_000 && misses > 5_000, "both outcomes tested ({fits}, {misses})");
+}
+
+/// [`fit_alive_bits`] compiled for AVX2.
+///
+/// # Safety
+/// As [`fit_alive_bits`].
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn fit_alive_bits_avx2(
+    lo: *const u64,
+    grp: *const u8,
+    n: usize,
+    occ: u64,
+    avail: u64,
+    right: u64,
+    left: u64,
+    w: u32,
+    iso: u64,
+) -> (u64, u64) {
+    fit_alive_bits(lo, grp, n, occ, avail, right, left, w, iso)
+}
+
+#[test]
+fn fit_alive_bits_equal_the_halo_test() {
+    use super::super::Rows;
+    use crate::poly::bits::Bits;
+    if !crate::poly::cover::has_avx2() {
+        eprintln!("skipped: no AVX2 on this processor");
+        return;
+    }
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    // Boxes of `w` rows of `h` cells (cell `c`'s neighbours `c +- 1` in
+    // its row, `c +- w`), the bits past the last cell occupied.
+    let (mut alive_n, mut dead_n) = (0u32, 0u32);
+    for (h, rows) in [(6usize, 10usize), (5, 12), (4, 15), (3, 20), (8, 8)] {
+        let cells = h * rows;
+        let nb: Vec<Vec<u32>> = (0..cells)
+            .map(|c| {
+                let mut v = Vec::new();
+                if c % h + 1 < h {
+                    v.push(c as u32 + 1);
+                }
+                if c % h > 0 {
+                    v.push(c as u32 - 1);
+                }
+                if c + h < cells {
+                    v.push((c + h) as u32);
+                }
+                if c >= h {
+                    v.push((c - h) as u32);
+                }
+                v
+            })
+            .collect();
+        let r = Rows::<u64>::of(&nb).expect("a box in rows");
+        let past = if cells == 64 { 0 } else { !0u64 << cells };
+        const LEN: usize = 100;
+        const PAD: usize = super::super::SOA_PAD;
+        // Pieces of 2 to 5 cells in a row or column, anywhere.
+        let lo: Vec<u64> = (0..LEN + PAD)
+            .map(|i| {
+                if i >= LEN {
+                    return 0;
+                }
+                let (len, c) = (2 + next() % 4, next() as usize % cells);
+                let step = if next() % 2 == 0 { 1 } else { h };
+                (0..len as usize).map(|j| c + j * step).filter(|&d| d < cells).fold(0, |m, d| m | 1 << d)
+            })
+            .collect();
+        let grp: Vec<u8> = (0..LEN + PAD).map(|i| if i < LEN { (next() % 12) as u8 } else { 0 }).collect();
+        for round in 0..2000 {
+            let n = (next() % 65).min(LEN as u64) as usize;
+            let from = (next() as usize) % (LEN - n + 1);
+            let occ = (next() & next() & !past) | past;
+            let avail = if round % 3 == 0 { u64::MAX } else { next() | next() };
+            let free = !occ;
+            let iso = free.andnot(r.with_free_neighbour(free));
+            let mut want = (0u64, 0u64);
+            for i in 0..n {
+                let (m, g) = (lo[from + i], grp[from + i]);
+                if m & occ != 0 || avail >> g & 1 == 0 {
+                    continue;
+                }
+                want.0 |= 1 << i;
+                // The halo test of the scalar loop.
+                let halo =
+                    (0..cells).filter(|&c| m >> c & 1 != 0).flat_map(|c| nb[c].iter()).fold(0u64, |a, &b| a | 1 << b)
+                        & !m;
+                let after = !(occ | m);
+                if (halo & after).andnot(r.with_free_neighbour(after)) == 0 {
+                    want.1 |= 1 << i;
+                    alive_n += 1;
+                } else {
+                    dead_n += 1;
+                }
+            }
+            // SAFETY: AVX2 checked above; `from + n <= LEN`, the arrays
+            // have `PAD` words after `LEN`.
+            let got = unsafe {
+                fit_alive_bits_avx2(
+                    lo[from..].as_ptr(),
+                    grp[from..].as_ptr(),
+                    n,
+                    occ,
+                    avail,
+                    r.right,
+                    r.left,
+                    r.width,
+                    iso,
+                )
+            };
+            assert_eq!(got, want, "{rows}x{h}, round {round}: {n} entries from {from}");
+        }
+    }
+    assert!(alive_n > 1_000 && dead_n > 1_000, "both outcomes tested ({alive_n}, {dead_n})");
 }
