@@ -149,27 +149,28 @@ impl<B: Bits> CoverIndex<B> {
         let per_entry = std::mem::size_of::<Entry<B>>();
         let per_key = 16 + 4 * (n_groups + 1);
         let width_of = |c: usize, cap: usize| neighbours[c].len().min(cap);
-        loop {
-            let mut bytes = 0usize;
+        // Keys and entries at that width (the index's exact size).
+        let (n_keys, n_entries) = loop {
+            let (mut keys, mut n_entries) = (0usize, 0usize);
             for c in 0..n {
                 let w = width_of(c, cap);
                 let used = &neighbours[c][..w];
-                bytes += (1usize << w) * per_key;
+                keys += 1usize << w;
                 for &k in &covering[c] {
                     let inside = images.cells[k as usize].iter().filter(|b| used.contains(b)).count();
-                    bytes += (1usize << (w - inside)) * per_entry;
+                    n_entries += 1usize << (w - inside);
                 }
             }
-            if cap == 0 || bytes <= INDEX_BUDGET {
-                break;
+            if cap == 0 || keys * per_key + n_entries * per_entry <= INDEX_BUDGET {
+                break (keys, n_entries);
             }
             cap -= 1;
-        }
+        };
         let mut nb = Vec::with_capacity(n);
         let mut first = Vec::with_capacity(n + 1);
-        let mut groups = Vec::new();
-        let mut gstart = Vec::new();
-        let mut entries: Vec<Entry<B>> = Vec::new();
+        let mut groups = Vec::with_capacity(n_keys);
+        let mut gstart = Vec::with_capacity(n_keys * (n_groups + 1));
+        let mut entries: Vec<Entry<B>> = Vec::with_capacity(n_entries);
         let mut nbmask = Vec::with_capacity(n);
         for c in 0..n {
             let w = width_of(c, cap);
@@ -226,6 +227,7 @@ impl<B: Bits> CoverIndex<B> {
                 groups.push(present);
             }
         }
+        debug_assert!(entries.len() == n_entries && groups.len() == n_keys, "sizes as counted");
         let pext = B::CAPACITY == 64 && fast_pext();
         let (mut simd_masks, mut simd_ids, mut simd_start) = (Vec::new(), Vec::new(), Vec::new());
         if B::CAPACITY == 64 && has_avx2() && std::env::var_os("EMX_NO_AVX2").is_none() {

@@ -96,6 +96,7 @@ pub fn image_problem(images: &Images) -> Problem {
         b.primary(format!("c{c}"));
     }
     let groups: Vec<u32> = images.groups.iter().map(|g| b.primary_with_multiplicity(g.name.clone(), g.count)).collect();
+    b.reserve(images.len(), images.cells.iter().map(|cs| cs.len() + 1).sum());
     for k in 0..images.len() {
         let g = groups[images.group[k] as usize];
         b.option_items(std::iter::once(g).chain(images.cells[k].iter().copied()));

@@ -117,7 +117,16 @@ pub fn build_grouped(puzzle: &Puzzle, name: &str, group_identical: bool) -> Resu
         }
     }
 
-    let mut placements = Vec::new();
+    // At most one image per orientation and position: room for them all.
+    let (mut n_images, mut n_entries) = (0usize, 0usize);
+    for o in groups.iter().flat_map(|g| &g.orientations) {
+        let e = o.extent();
+        let at = (0..3).map(|a| (dims[a] as i32 - e[a] + 1).max(0) as usize).product::<usize>();
+        n_images += at;
+        n_entries += at * (o.cells().len() + 1);
+    }
+    b.reserve(n_images, n_entries);
+    let mut placements = Vec::with_capacity(n_images);
     for (g, grp) in groups.iter_mut().enumerate() {
         let item = if grp.names.len() == 1 {
             b.primary(grp.names[0].clone())
