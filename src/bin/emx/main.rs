@@ -220,7 +220,30 @@ fn run() -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(code))
 }
 
+/// Tunes glibc's allocator for the set-up: blocks up to [`MMAP_BELOW`] come
+/// from the heap (glibc's default maps every block of 128 KB or more on
+/// its own and unmaps it when freed, so the next large block faults in
+/// fresh pages again), and freed memory stays in the heap for the next
+/// tables (up to [`TRIM_ABOVE`] kept at the top).
+fn tune_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if std::env::var_os("EMX_EXP_NOMALLOPT").is_none() {
+        // SAFETY: `mallopt` only sets allocator parameters; called before
+        // any thread exists.
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_BELOW);
+            libc::mallopt(libc::M_TRIM_THRESHOLD, TRIM_ABOVE);
+        }
+    }
+}
+
+/// See [`tune_allocator`].
+const MMAP_BELOW: libc::c_int = 8 << 20;
+/// See [`tune_allocator`].
+const TRIM_ABOVE: libc::c_int = 16 << 20;
+
 fn main() -> ExitCode {
+    tune_allocator();
     match run() {
         Ok(code) => code,
         Err(err) => {
