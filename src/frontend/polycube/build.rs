@@ -47,14 +47,16 @@ fn cell_name(p: Point, dims: [u32; 3]) -> String {
 pub fn estimate(puzzle: &Puzzle) -> crate::size_cap::IrEstimate {
     let dims = puzzle.dims.map(|d| d as i32);
     let group = Transform::group(puzzle.one_side, false);
-    let mut seen: std::collections::HashSet<Shape> = std::collections::HashSet::new();
+    let mut seen: std::collections::HashSet<Shape, crate::fxhash::FxBuildHasher> = Default::default();
     let (mut options, mut entries) = (0u64, 0u64);
     for d in puzzle.pieces.iter().filter(|d| !d.stationary) {
         let shape = Shape::new(d.cells.iter().copied());
-        if !seen.insert(shape.canonical(&group)) {
+        let orientations = shape.orientations(&group);
+        // The least orientation is `Shape::canonical`.
+        if !seen.insert(orientations.iter().min().cloned().unwrap_or_else(|| shape.clone())) {
             continue;
         }
-        for orient in shape.orientations(&group) {
+        for orient in orientations {
             let e = orient.extent();
             let images: u64 = (0..3).map(|a| (dims[a] - e[a] + 1).max(0) as u64).product();
             options += images;
@@ -103,15 +105,18 @@ pub fn build_grouped(puzzle: &Puzzle, name: &str, group_identical: bool) -> Resu
 
     // Group identical shapes (up to the allowed rotations).
     let mut groups: Vec<PieceGroup> = Vec::new();
-    let mut by_canon: HashMap<Shape, usize> = HashMap::new();
+    let mut by_canon: HashMap<Shape, usize, crate::fxhash::FxBuildHasher> = HashMap::default();
     for d in puzzle.pieces.iter().filter(|d| !d.stationary) {
         let shape = Shape::new(d.cells.iter().copied());
-        let canon = shape.canonical(&group);
+        // The canonical form is the least orientation (`Shape::canonical`
+        // over the distinct images of the group's transforms): one pass.
+        let orientations = shape.orientations(&group);
+        let canon = orientations.iter().min().cloned().unwrap_or_else(|| shape.clone());
+        debug_assert!(canon == shape.canonical(&group));
         match by_canon.get(&canon).filter(|_| group_identical) {
             Some(&g) => groups[g].names.push(d.name.clone()),
             None => {
                 by_canon.insert(canon, groups.len());
-                let orientations = shape.orientations(&group);
                 groups.push(PieceGroup { names: vec![d.name.clone()], shape, orientations, images: 0 });
             }
         }
