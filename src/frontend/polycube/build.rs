@@ -207,6 +207,17 @@ fn box_symmetries(
     let all = Transform::all();
     let mut out = Vec::new();
     let (mut rotations, mut with_mirrors) = (0, 0);
+    // The symmetries found so far as (cell map, option map), the identity
+    // first. Whether a symmetry maps the problem onto itself, and how it
+    // maps the options, depend on its cell map only; when that map is the
+    // composition of two found ones, it is a symmetry (placements go to
+    // placements of as many copies through both) and its option map is the
+    // composition too: an option's image is the option with the image cell
+    // set, the last one in option order if several share it (as the
+    // lookups below give). So only the symmetries outside the group the
+    // found ones generate are looked up option by option (Soma cube: 47
+    // times 688 look-ups before; docs/poly.md, round 11).
+    let mut found: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
     'sym: for s in BoxSymmetry::of_box(puzzle.dims, &all) {
         if s.transform == Transform::IDENTITY {
             // Maps everything onto itself; counted, not listed.
@@ -222,6 +233,26 @@ fn box_symmetries(
                 geo.cell(s.apply([x, y, z]).map(|v| v as u32))
             })
             .collect();
+        if found.is_empty() {
+            let ids = |n: usize| (0..n as u32).collect::<Vec<u32>>();
+            found.push((ids(blocked.len()), ids(geo.placements.len())));
+        }
+        let composed = found.iter().find_map(|(a, am)| {
+            found
+                .iter()
+                .find(|(b, _)| cell_map.iter().zip(b).all(|(&c, &bc)| a[bc as usize] == c))
+                .map(|(_, bm)| bm.iter().map(|&o| am[o as usize]).collect::<Vec<u32>>())
+        });
+        if let Some(option_map) = composed {
+            let reflection = !s.transform.is_rotation();
+            with_mirrors += 1;
+            if !reflection {
+                rotations += 1;
+            }
+            found.push((cell_map, option_map.clone()));
+            out.push(Symmetry { name: format!("{:?}", s.transform), reflection, option_map });
+            continue;
+        }
         let map_cell = |c: u32| cell_map[c as usize];
         if (0..blocked.len() as u32).any(|c| blocked[c as usize] && !blocked[map_cell(c) as usize]) {
             continue;
@@ -252,6 +283,7 @@ fn box_symmetries(
         if !reflection {
             rotations += 1;
         }
+        found.push((cell_map, option_map.clone()));
         out.push(Symmetry { name: format!("{:?}", s.transform), reflection, option_map });
     }
     (out, rotations, with_mirrors)
