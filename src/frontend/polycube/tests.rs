@@ -147,11 +147,14 @@ fn verifier_memo_agrees_with_the_full_check() {
     assert!(v.verify_solution(&other_built.problem, &tiling).is_err());
 }
 
+/// A symmetry as (name, reflection, option map).
+type SymRow = (String, bool, Vec<u32>);
+
 /// The box symmetries of a built problem, recomputed from scratch: every
 /// symmetry of the box mapping the stationary cells onto themselves and
 /// every option onto the last option with the image cell set, of a group
 /// with as many copies (`Built::rotations` and the like from the same).
-fn symmetries_directly(p: &Puzzle, built: &Built) -> (Vec<(String, bool, Vec<u32>)>, usize, usize) {
+fn symmetries_directly(p: &Puzzle, built: &Built) -> (Vec<SymRow>, usize, usize) {
     use crate::geometry::{BoxSymmetry, Transform};
     let geo = built.problem.geometry.as_ref().unwrap();
     let mut by_cells: std::collections::HashMap<Vec<u32>, u32> = Default::default();
