@@ -220,7 +220,10 @@ impl<B> std::ops::Deref for Slots<B> {
             Slots::Heap(v) => v,
             // SAFETY: by the invariant, `len` initialised slots at `ptr`.
             #[cfg(target_os = "linux")]
-            Slots::Mapped { ptr, len } => unsafe { std::slice::from_raw_parts(ptr.as_ptr(), *len) },
+            Slots::Mapped { ptr, len } => {
+                debug_assert!(*len > 0 && ptr.as_ptr() as usize % HUGE_PAGE == 0);
+                unsafe { std::slice::from_raw_parts(ptr.as_ptr(), *len) }
+            }
         }
     }
 }
@@ -231,7 +234,10 @@ impl<B> std::ops::DerefMut for Slots<B> {
             Slots::Heap(v) => v,
             // SAFETY: by the invariant, `len` initialised slots at `ptr`, owned by `self`.
             #[cfg(target_os = "linux")]
-            Slots::Mapped { ptr, len } => unsafe { std::slice::from_raw_parts_mut(ptr.as_ptr(), *len) },
+            Slots::Mapped { ptr, len } => {
+                debug_assert!(*len > 0 && ptr.as_ptr() as usize % HUGE_PAGE == 0);
+                unsafe { std::slice::from_raw_parts_mut(ptr.as_ptr(), *len) }
+            }
         }
     }
 }
@@ -240,7 +246,9 @@ impl<B> Drop for Slots<B> {
     fn drop(&mut self) {
         #[cfg(target_os = "linux")]
         if let Slots::Mapped { ptr, len } = self {
-            // SAFETY: by the invariant, the mapping is ours and this size.
+            // SAFETY: by the invariant, the mapping is ours and this size
+            // (the slots are plain integers: nothing to drop in them).
+            debug_assert!(*len * std::mem::size_of::<(B, u64)>() % HUGE_PAGE == 0);
             unsafe { libc::munmap(ptr.as_ptr().cast(), *len * std::mem::size_of::<(B, u64)>()) };
         }
     }

@@ -154,19 +154,23 @@ fn install_interrupt_handler() {
     INTERRUPT.get_or_init(|| Arc::new(AtomicBool::new(false)));
     // SAFETY: `sa` is fully initialised (zeroed, then an empty mask) before
     // `sigaction` reads it; `on_sigint` only does async-signal-safe work.
-    // If it fails, Ctrl-C keeps its default effect (see below).
-    unsafe {
+    // If it fails, Ctrl-C keeps its default effect: the process ends, and
+    // unfinished outputs stay under their temporary names, never at their
+    // targets.
+    let rc = unsafe {
         let mut sa: libc::sigaction = std::mem::zeroed();
         sa.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
         sa.sa_flags = libc::SA_RESTART;
         libc::sigemptyset(&mut sa.sa_mask);
-        libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut());
-    }
+        libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut())
+    };
+    debug_assert_eq!(rc, 0, "sigaction(SIGINT)");
     emx::write::before_first_temp(install_removing_handler);
 }
 
 /// The signal handler while no output is in progress: atomics, `write`
-/// and `_exit` only.
+/// and `_exit` only (so, unlike `process::exit`, it does not flush a
+/// partly written line of standard output).
 extern "C" fn on_sigint(_: libc::c_int) {
     if let Some(flag) = INTERRUPT.get() {
         if POLLED.load(Ordering::SeqCst) && !flag.swap(true, Ordering::SeqCst) {
@@ -227,13 +231,13 @@ fn run() -> anyhow::Result<ExitCode> {
 /// tables (up to [`TRIM_ABOVE`] kept at the top).
 fn tune_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    if std::env::var_os("EMX_EXP_NOMALLOPT").is_none() {
-        // SAFETY: `mallopt` only sets allocator parameters; called before
-        // any thread exists.
-        unsafe {
-            libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_BELOW);
-            libc::mallopt(libc::M_TRIM_THRESHOLD, TRIM_ABOVE);
-        }
+    {
+        // SAFETY: `mallopt` only sets allocator parameters; called first in
+        // `main`, before any thread exists. It returns 1 on success.
+        let ok = unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_BELOW) + libc::mallopt(libc::M_TRIM_THRESHOLD, TRIM_ABOVE)
+        };
+        debug_assert_eq!(ok, 2, "mallopt");
     }
 }
 
