@@ -31,6 +31,17 @@ pub fn remove_unfinished() {
     }
 }
 
+/// Called before each temporary file is made (see [`before_first_temp`]).
+static BEFORE_TEMP: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Has `hook` called before every temporary file is made (the first
+/// registration wins): the CLI installs its file-removing Ctrl-C handler
+/// there, lazily, so runs that write no file spawn no handler thread. The
+/// hook must be cheap after its first call.
+pub fn before_first_temp(hook: fn()) {
+    let _ = BEFORE_TEMP.set(hook);
+}
+
 /// What a written output is allowed: a size cap and a cancel flag.
 #[derive(Clone, Debug, Default)]
 pub struct OutputGuard {
@@ -122,6 +133,9 @@ pub fn atomically<T>(
     guard: &OutputGuard,
     write: impl FnOnce(&mut AtomicWriter) -> io::Result<T>,
 ) -> io::Result<T> {
+    if let Some(hook) = BEFORE_TEMP.get() {
+        hook();
+    }
     let tmp = temp_path(path);
     unfinished().push(tmp.clone());
     let result = (|| {
@@ -152,6 +166,9 @@ pub fn text_atomically(path: &Path, guard: &OutputGuard, text: &str) -> io::Resu
 /// manifest, written last with [`text_atomically`], is the commit point
 /// (one sync per part made a 178 000-part split take 8.5 minutes).
 pub fn small_text_unsynced(path: &Path, text: &str) -> io::Result<()> {
+    if let Some(hook) = BEFORE_TEMP.get() {
+        hook();
+    }
     let tmp = temp_path(path);
     unfinished().push(tmp.clone());
     let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));

@@ -43,24 +43,58 @@ impl Matrix {
     pub fn new(problem: &Problem) -> Self {
         let n_items = problem.items().len() as u32;
         let n_primary = problem.n_primary() as u32;
-        let mut nodes = Vec::with_capacity(n_items as usize + 2 + problem.n_entries() + problem.n_options());
+        let bounds = (0..n_items).map(|i| problem.multiplicity(i));
+        let rows = problem.options().map(|row| row.iter().map(|e| (e.item, e.color)));
+        debug_assert!(problem.options().all(|r| r.iter().all(|e| e.color == NO_COLOR || e.item >= n_primary)));
+        Self::from_rows(n_primary, bounds, problem.n_entries(), problem.n_options(), rows)
+    }
+
+    /// Builds the arena of an uncoloured problem given directly: items
+    /// `0..bounds.len()`, the first `n_primary` primary with those bounds
+    /// (multiplicities; 0 for the secondary ones), and `rows`, each option's
+    /// items in increasing order (as [`Problem::option`] lists them), with
+    /// `n_entries` entries in all. The same arena as [`Self::new`] of the
+    /// problem these make, without building that problem first.
+    pub fn from_items<'r>(
+        n_primary: u32,
+        bounds: &[u32],
+        n_entries: usize,
+        rows: impl ExactSizeIterator<Item = &'r [u32]>,
+    ) -> Self {
+        let n_options = rows.len();
+        let rows = rows.map(|row| {
+            debug_assert!(row.windows(2).all(|w| w[0] < w[1]) && row.iter().all(|&i| (i as usize) < bounds.len()));
+            row.iter().map(|&i| (i, NO_COLOR))
+        });
+        Self::from_rows(n_primary, bounds.iter().copied(), n_entries, n_options, rows)
+    }
+
+    fn from_rows(
+        n_primary: u32,
+        bounds: impl ExactSizeIterator<Item = u32>,
+        n_entries: usize,
+        n_options: usize,
+        rows: impl Iterator<Item = impl Iterator<Item = (u32, u32)>>,
+    ) -> Self {
+        let n_items = bounds.len() as u32;
+        let mut nodes = Vec::with_capacity(n_items as usize + 2 + n_entries + n_options);
         for i in 0..=n_items {
             nodes.push(Node { top: 0, up: i, down: i, color: 0 });
         }
         let mut bound = vec![0u32; n_items as usize + 1];
-        for i in 0..n_items {
-            bound[i as usize + 1] = problem.multiplicity(i);
+        for (i, b) in bounds.enumerate() {
+            bound[i + 1] = b;
         }
         // Leading spacer.
         let mut spacer = nodes.len() as u32;
         nodes.push(Node { top: 0, up: 0, down: 0, color: 0 });
-        for (o, row) in problem.options().enumerate() {
+        for (o, row) in rows.enumerate() {
             let first = nodes.len() as u32;
-            for e in row {
-                let col = e.item + 1;
+            for (item, color) in row {
+                let col = item + 1;
                 let x = nodes.len() as u32;
                 let last = nodes[col as usize].up;
-                nodes.push(Node { top: col as i32, up: last, down: col, color: e.color });
+                nodes.push(Node { top: col as i32, up: last, down: col, color });
                 nodes[last as usize].down = x;
                 nodes[col as usize].up = x;
                 nodes[col as usize].top += 1;
@@ -77,7 +111,6 @@ impl Matrix {
             llink[i as usize] = if i == 0 { n_primary } else { i - 1 };
             rlink[i as usize] = if i == n_primary { 0 } else { i + 1 };
         }
-        debug_assert!(problem.options().all(|r| r.iter().all(|e| e.color == NO_COLOR || e.item >= n_primary)));
         Matrix { n_primary, nodes, llink, rlink, bound, updates: 0 }
     }
 
@@ -421,5 +454,32 @@ impl Matrix {
         self.uncommit_row_except(x);
         self.uncommit(x);
         self.unhide_row(x);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Matrix;
+    use crate::frontend::polycube;
+    use crate::poly::hybrid::{image_matrix, image_problem};
+    use crate::poly::model::Images;
+
+    fn same(a: &Matrix, b: &Matrix) -> bool {
+        format!("{:?}", a.nodes) == format!("{:?}", b.nodes)
+            && (a.n_primary, &a.llink, &a.rlink, &a.bound) == (b.n_primary, &b.llink, &b.rlink, &b.bound)
+    }
+
+    #[test]
+    fn image_matrix_is_the_arena_of_the_image_problem() {
+        let soma = std::fs::read_to_string("instances/polycube/somacube_def.txt").unwrap();
+        // Identical pieces (three dominoes): one group with multiplicity 3.
+        let dominoes = "D:xDim=3:yDim=2:zDim=1\nC:name=A:layout=0 0 0, 1 0 0\nC:name=B:layout=0 0 0, 1 0 0\nC:name=C:layout=0 0 0, 0 1 0\n~D\n";
+        for text in [soma.as_str(), dominoes] {
+            let puzzle = polycube::parse(text, "t").unwrap().remove(0);
+            let built = polycube::build(&puzzle, "t").unwrap();
+            let images = Images::from_problem(&built.problem, Default::default()).unwrap();
+            assert!(text != dominoes || images.groups[0].count == 3);
+            assert!(same(&image_matrix(&images), &Matrix::new(&image_problem(&images))));
+        }
     }
 }

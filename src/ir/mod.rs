@@ -239,6 +239,13 @@ impl ProblemBuilder {
         ProblemBuilder { name: name.into(), colors: vec![String::new()], option_starts: vec![0], ..Default::default() }
     }
 
+    /// Makes room for `options` more options of `entries` entries in all
+    /// (a hint: one allocation instead of a run of doublings and copies).
+    pub fn reserve(&mut self, options: usize, entries: usize) {
+        self.option_starts.reserve(options);
+        self.entries.reserve(entries);
+    }
+
     fn add_item(&mut self, name: String, kind: ItemKind) -> ItemId {
         let id = self.items.len() as ItemId;
         if self.item_by_name.insert(name.clone(), id).is_some() && self.duplicate.is_none() {

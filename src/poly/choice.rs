@@ -250,19 +250,11 @@ impl<'a> PolyEngine<'a> {
         // A candidate whose root DLX would branch elsewhere (a cell with
         // fewer images than the piece keeps) is probed on an engine built
         // for it.
-        let mut cands: Vec<Candidate<'a>> = Vec::new();
-        for (i, found) in std::iter::once(Some(chosen))
-            .chain(names.iter().map(|name| {
-                let piece = Some(name.clone());
-                let mode = if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } };
-                redundancy::kept(problem, images, &mode).ok().flatten()
-            }))
-            .enumerate()
-        {
-            let Some((g, kept)) = found else { continue };
+        let candidate = |i: usize, (g, kept): (u16, Vec<usize>)| {
             let roots = branches_on(g, &kept).then(|| kept.iter().map(|&k| k as u32).collect());
-            cands.push(Candidate { i, probes: Probes::new(1), roots, engine: None });
-        }
+            Candidate { i, probes: Probes::new(1), roots, engine: None }
+        };
+        let mut cands: Vec<Candidate<'a>> = vec![candidate(0, chosen)];
         let build = |i: usize| {
             let redundancy = match i {
                 0 => plain.redundancy.clone(),
@@ -321,6 +313,16 @@ impl<'a> PolyEngine<'a> {
         screen(&mut cands[..1]);
         if cands[0].probes.is_empty() || cands[0].probes.nodes() < PIECE_MIN_NODES {
             return Some(None);
+        }
+        // The other candidates' filters only now: on a small puzzle they
+        // cost more than its search (Soma cube: 2.3 M instructions; docs/poly.md,
+        // round 11).
+        for (i, name) in names.iter().enumerate() {
+            let piece = Some(name.clone());
+            let mode = if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } };
+            if let Some(found) = redundancy::kept(problem, images, &mode).ok().flatten() {
+                cands.push(candidate(i + 1, found));
+            }
         }
         screen(&mut cands[1..]);
         // The best few by `(estimate, candidate)` get every probe (ties go

@@ -149,28 +149,30 @@ impl<B: Bits> CoverIndex<B> {
         let per_entry = std::mem::size_of::<Entry<B>>();
         let per_key = 16 + 4 * (n_groups + 1);
         let width_of = |c: usize, cap: usize| neighbours[c].len().min(cap);
-        loop {
-            let mut bytes = 0usize;
+        // Keys and entries at that width (the index's exact size).
+        let (n_keys, n_entries) = loop {
+            let (mut keys, mut n_entries) = (0usize, 0usize);
             for c in 0..n {
                 let w = width_of(c, cap);
                 let used = &neighbours[c][..w];
-                bytes += (1usize << w) * per_key;
+                keys += 1usize << w;
                 for &k in &covering[c] {
                     let inside = images.cells[k as usize].iter().filter(|b| used.contains(b)).count();
-                    bytes += (1usize << (w - inside)) * per_entry;
+                    n_entries += 1usize << (w - inside);
                 }
             }
-            if cap == 0 || bytes <= INDEX_BUDGET {
-                break;
+            if cap == 0 || keys * per_key + n_entries * per_entry <= INDEX_BUDGET {
+                break (keys, n_entries);
             }
             cap -= 1;
-        }
+        };
         let mut nb = Vec::with_capacity(n);
         let mut first = Vec::with_capacity(n + 1);
-        let mut groups = Vec::new();
-        let mut gstart = Vec::new();
-        let mut entries: Vec<Entry<B>> = Vec::new();
+        let mut groups = Vec::with_capacity(n_keys);
+        let mut gstart = Vec::with_capacity(n_keys * (n_groups + 1));
+        let mut entries: Vec<Entry<B>> = Vec::with_capacity(n_entries);
         let mut nbmask = Vec::with_capacity(n);
+        let mut count: Vec<u32> = Vec::new();
         for c in 0..n {
             let w = width_of(c, cap);
             // Unused positions name the cell itself, free whenever it is
@@ -193,39 +195,50 @@ impl<B: Bits> CoverIndex<B> {
                     (0..w).filter(|&i| images.cells[k as usize].contains(&(row[i] as u32))).fold(0, |p, i| p | 1 << i)
                 })
                 .collect();
-            // Each group's images and their patterns, as slices (the
-            // images are sorted by group): the loop below runs for every
-            // pattern, 13 times per Tetris Cube piece choice.
             let ks = &covering[c];
-            let mut bounds = Vec::with_capacity(n_groups + 1);
-            bounds.push(0);
-            for g in 0..n_groups {
-                let mut end = *bounds.last().expect("starts at 0");
-                while end < ks.len() && images.group[ks[end] as usize] as usize == g {
-                    end += 1;
-                }
-                bounds.push(end);
-            }
             let entries_of: Vec<Entry<B>> = ks
                 .iter()
                 .map(|&k| Entry { mask: masks[k as usize], img: k, grp: images.group[k as usize] as u32 })
                 .collect();
-            for p in 0..1u64 << w {
+            // By counting, as the root index does: an image is in the lists
+            // of the patterns that leave its used neighbours free (the
+            // subsets of the complement of its pattern); taken in (group,
+            // image) order, each list comes out in image order. The work is
+            // the index's size, not patterns times images (docs/poly.md,
+            // round 11). `count[p * n_groups + g]`: images of group `g`
+            // under pattern `p`, then the next free position of that list.
+            let n_pat = 1usize << w;
+            let all = (n_pat - 1) as u64;
+            count.clear();
+            count.resize(n_pat * n_groups, 0);
+            for (&u, e) in uses.iter().zip(&entries_of) {
+                let g = e.grp as usize;
+                subsets(!u & all, |p| count[p * n_groups + g] += 1);
+            }
+            let mut filled = entries.len();
+            for p in 0..n_pat {
                 let mut present = 0u128;
-                for g in 0..n_groups {
-                    gstart.push(entries.len() as u32);
-                    let (a, b) = (bounds[g], bounds[g + 1]);
-                    let before = entries.len();
-                    entries
-                        .extend(uses[a..b].iter().zip(&entries_of[a..b]).filter(|(&u, _)| u & p == 0).map(|(_, &e)| e));
-                    if entries.len() > before {
-                        present |= 1 << g;
-                    }
+                for (g, slot) in count[p * n_groups..(p + 1) * n_groups].iter_mut().enumerate() {
+                    gstart.push(filled as u32);
+                    present |= u128::from(*slot != 0) << g;
+                    let k = *slot as usize;
+                    *slot = filled as u32;
+                    filled += k;
                 }
-                gstart.push(entries.len() as u32);
+                gstart.push(filled as u32);
                 groups.push(present);
             }
+            entries.resize(filled, Entry { mask: B::default(), img: 0, grp: 0 });
+            for (&u, e) in uses.iter().zip(&entries_of) {
+                let g = e.grp as usize;
+                subsets(!u & all, |p| {
+                    let at = &mut count[p * n_groups + g];
+                    entries[*at as usize] = *e;
+                    *at += 1;
+                });
+            }
         }
+        debug_assert!(entries.len() == n_entries && groups.len() == n_keys, "sizes as counted");
         let pext = B::CAPACITY == 64 && fast_pext();
         let (mut simd_masks, mut simd_ids, mut simd_start) = (Vec::new(), Vec::new(), Vec::new());
         if B::CAPACITY == 64 && has_avx2() && std::env::var_os("EMX_NO_AVX2").is_none() {
@@ -379,6 +392,19 @@ impl<B: Bits> CoverIndex<B> {
     }
 }
 
+/// Calls `f` with every subset of `free` (`free` included, 0 last).
+#[inline(always)]
+fn subsets(free: u64, mut f: impl FnMut(usize)) {
+    let mut p = free;
+    loop {
+        f(p as usize);
+        if p == 0 {
+            break;
+        }
+        p = (p - 1) & free;
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -411,6 +437,38 @@ pub(crate) mod tests {
             for c in 0..images.n_cells {
                 let occ = x & !(1u64 << c);
                 assert_eq!(ci.key(c, &occ), ci.key_by_neighbours(c, &occ), "cell {c}, occupancy {occ:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn lists_hold_exactly_the_fitting_images_in_order() {
+        for (text, n_pieces) in [("tetriscube", 12), ("somacube", 7)] {
+            let path = format!("instances/polycube/{text}_def.txt");
+            let puzzle = polycube::parse(&std::fs::read_to_string(path).unwrap(), "t").unwrap().remove(0);
+            let built = polycube::build(&puzzle, "t").unwrap();
+            let images = Images::from_problem(&built.problem, Default::default()).unwrap();
+            assert_eq!(images.groups.len(), n_pieces);
+            let masks: Vec<u64> = images.cells.iter().map(|cs| cs.iter().fold(0u64, |m, &b| m | 1 << b)).collect();
+            let ci = CoverIndex::<u64>::new(&images, &masks);
+            let g1 = ci.n_groups + 1;
+            for c in 0..images.n_cells {
+                let keys = ci.first.get(c + 1).map_or(ci.groups.len(), |&f| f as usize) - ci.first[c] as usize;
+                let w = keys.trailing_zeros() as usize;
+                assert_eq!(keys, 1 << w);
+                for p in 0..keys {
+                    let key = ci.first[c] as usize + p;
+                    for g in 0..ci.n_groups {
+                        let want: Vec<u32> = (0..images.len() as u32)
+                            .filter(|&k| images.group[k as usize] as usize == g && masks[k as usize] & 1 << c != 0)
+                            .filter(|&k| (0..w).all(|i| p & 1 << i == 0 || masks[k as usize] & 1 << ci.nb[c][i] == 0))
+                            .collect();
+                        let (a, b) = (ci.gstart[key * g1 + g] as usize, ci.gstart[key * g1 + g + 1] as usize);
+                        let got: Vec<u32> = ci.entries[a..b].iter().map(|e| e.img).collect();
+                        assert_eq!(got, want, "{text}: cell {c}, pattern {p}, group {g}");
+                        assert_eq!(ci.groups[key] >> g & 1 == 1, !want.is_empty());
+                    }
+                }
             }
         }
     }

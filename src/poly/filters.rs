@@ -109,7 +109,7 @@ pub fn fit_fixpoint<B: Bits>(images: Images, fixpoint: bool) -> (Images, usize) 
         if keep.iter().all(|&k| k) {
             return (current, rounds);
         }
-        current = current.retain(|k| keep[k]);
+        current = current.into_kept(&keep);
         rounds += 1;
         if !fixpoint {
             return (current, rounds);

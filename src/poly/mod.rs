@@ -287,7 +287,7 @@ impl<'a> PolyEngine<'a> {
         if one_shot(plan.parity_filter) {
             let table = parity::ParityTable::new(&images).map_err(|e| format!("parity filter unavailable: {e}"))?;
             let keep = filters::parity(&images, &table);
-            images = images.retain(|k| keep[k]);
+            images = images.into_kept(&keep);
         }
         counts.after_parity = images.len();
         if one_shot(plan.volume_filter) {
@@ -299,7 +299,7 @@ impl<'a> PolyEngine<'a> {
                 257..=512 => filters::volume::<Wide<8>>(&images, &table),
                 _ => filters::volume::<Wide<16>>(&images, &table),
             };
-            images = images.retain(|k| keep[k]);
+            images = images.into_kept(&keep);
         }
         counts.after_volume = images.len();
         if plan.fit_filter != FitFilter::Off {

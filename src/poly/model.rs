@@ -182,6 +182,20 @@ impl Images {
         }
     }
 
+    /// The images `k` with `keep[k]`, in the same order: [`Self::retain`]
+    /// on an owned set, which moves the kept cell lists instead of copying
+    /// them (and freeing the originals).
+    pub fn into_kept(mut self, keep: &[bool]) -> Images {
+        assert_eq!(keep.len(), self.len(), "one flag per image");
+        let mut flags = keep.iter();
+        self.group.retain(|_| *flags.next().expect("one flag per image"));
+        let mut flags = keep.iter();
+        self.option.retain(|_| *flags.next().expect("one flag per image"));
+        let mut flags = keep.iter();
+        self.cells.retain(|_| *flags.next().expect("one flag per image"));
+        self
+    }
+
     fn clone_header(&self) -> Images {
         Images {
             dims: self.dims,

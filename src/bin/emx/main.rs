@@ -144,18 +144,64 @@ fn interrupt_flag() -> Arc<AtomicBool> {
 /// sets it and the search stops cleanly. Otherwise, or on a second Ctrl-C,
 /// the temporary files of unfinished outputs are removed (the targets were
 /// never touched) and emx exits with code 3.
+///
+/// Until the first temporary file is made there is nothing to remove, and a
+/// plain signal handler does it all (an atomic flag, or a message and
+/// `_exit`); the `ctrlc` handler, which needs a thread of its own (about
+/// 0.15 ms of a 4.5 ms small run; docs/poly.md, round 11), is installed
+/// only then, through [`emx::write::before_first_temp`].
 fn install_interrupt_handler() {
-    let flag = INTERRUPT.get_or_init(|| Arc::new(AtomicBool::new(false))).clone();
-    // If a handler cannot be installed, Ctrl-C keeps its default effect:
-    // the process ends, and unfinished outputs stay under their temporary
-    // names, never at their targets.
-    let _ = ctrlc::set_handler(move || {
+    INTERRUPT.get_or_init(|| Arc::new(AtomicBool::new(false)));
+    // SAFETY: `sa` is fully initialised (zeroed, then an empty mask) before
+    // `sigaction` reads it; `on_sigint` only does async-signal-safe work.
+    // If it fails, Ctrl-C keeps its default effect: the process ends, and
+    // unfinished outputs stay under their temporary names, never at their
+    // targets.
+    let rc = unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        sa.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut sa.sa_mask);
+        libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut())
+    };
+    debug_assert_eq!(rc, 0, "sigaction(SIGINT)");
+    emx::write::before_first_temp(install_removing_handler);
+}
+
+/// The signal handler while no output is in progress: atomics, `write`
+/// and `_exit` only (so, unlike `process::exit`, it does not flush a
+/// partly written line of standard output).
+extern "C" fn on_sigint(_: libc::c_int) {
+    if let Some(flag) = INTERRUPT.get() {
         if POLLED.load(Ordering::SeqCst) && !flag.swap(true, Ordering::SeqCst) {
             return;
         }
-        emx::write::remove_unfinished();
-        eprintln!("emx: interrupted: unfinished outputs removed");
-        std::process::exit(EXIT_LIMIT.into());
+    }
+    const MSG: &[u8] = b"emx: interrupted: unfinished outputs removed\n";
+    // SAFETY: `write` and `_exit` are async-signal-safe; `MSG` is static.
+    unsafe {
+        libc::write(2, MSG.as_ptr().cast(), MSG.len());
+        libc::_exit(EXIT_LIMIT.into());
+    }
+}
+
+/// Replaces [`on_sigint`] by a `ctrlc` handler that also removes the
+/// temporary files of unfinished outputs (once; before the first is made).
+fn install_removing_handler() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let flag = INTERRUPT.get_or_init(|| Arc::new(AtomicBool::new(false))).clone();
+        // If a handler cannot be installed, [`on_sigint`] stays: the process
+        // ends on a second Ctrl-C, and unfinished outputs stay under their
+        // temporary names, never at their targets.
+        let _ = ctrlc::set_handler(move || {
+            if POLLED.load(Ordering::SeqCst) && !flag.swap(true, Ordering::SeqCst) {
+                return;
+            }
+            emx::write::remove_unfinished();
+            eprintln!("emx: interrupted: unfinished outputs removed");
+            std::process::exit(EXIT_LIMIT.into());
+        });
     });
 }
 
@@ -178,7 +224,30 @@ fn run() -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(code))
 }
 
+/// Tunes glibc's allocator for the set-up: blocks up to [`MMAP_BELOW`] come
+/// from the heap (glibc's default maps every block of 128 KB or more on
+/// its own and unmaps it when freed, so the next large block faults in
+/// fresh pages again), and freed memory stays in the heap for the next
+/// tables (up to [`TRIM_ABOVE`] kept at the top).
+fn tune_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: `mallopt` only sets allocator parameters; called first in
+        // `main`, before any thread exists. It returns 1 on success.
+        let ok = unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_BELOW) + libc::mallopt(libc::M_TRIM_THRESHOLD, TRIM_ABOVE)
+        };
+        debug_assert_eq!(ok, 2, "mallopt");
+    }
+}
+
+/// See [`tune_allocator`].
+const MMAP_BELOW: libc::c_int = 8 << 20;
+/// See [`tune_allocator`].
+const TRIM_ABOVE: libc::c_int = 16 << 20;
+
 fn main() -> ExitCode {
+    tune_allocator();
     match run() {
         Ok(code) => code,
         Err(err) => {

@@ -47,14 +47,16 @@ fn cell_name(p: Point, dims: [u32; 3]) -> String {
 pub fn estimate(puzzle: &Puzzle) -> crate::size_cap::IrEstimate {
     let dims = puzzle.dims.map(|d| d as i32);
     let group = Transform::group(puzzle.one_side, false);
-    let mut seen: std::collections::HashSet<Shape> = std::collections::HashSet::new();
+    let mut seen: std::collections::HashSet<Shape, crate::fxhash::FxBuildHasher> = Default::default();
     let (mut options, mut entries) = (0u64, 0u64);
     for d in puzzle.pieces.iter().filter(|d| !d.stationary) {
         let shape = Shape::new(d.cells.iter().copied());
-        if !seen.insert(shape.canonical(&group)) {
+        let orientations = shape.orientations(&group);
+        // The least orientation is `Shape::canonical`.
+        if !seen.insert(orientations.iter().min().cloned().unwrap_or_else(|| shape.clone())) {
             continue;
         }
-        for orient in shape.orientations(&group) {
+        for orient in orientations {
             let e = orient.extent();
             let images: u64 = (0..3).map(|a| (dims[a] - e[a] + 1).max(0) as u64).product();
             options += images;
@@ -103,21 +105,33 @@ pub fn build_grouped(puzzle: &Puzzle, name: &str, group_identical: bool) -> Resu
 
     // Group identical shapes (up to the allowed rotations).
     let mut groups: Vec<PieceGroup> = Vec::new();
-    let mut by_canon: HashMap<Shape, usize> = HashMap::new();
+    let mut by_canon: HashMap<Shape, usize, crate::fxhash::FxBuildHasher> = HashMap::default();
     for d in puzzle.pieces.iter().filter(|d| !d.stationary) {
         let shape = Shape::new(d.cells.iter().copied());
-        let canon = shape.canonical(&group);
+        // The canonical form is the least orientation (`Shape::canonical`
+        // over the distinct images of the group's transforms): one pass.
+        let orientations = shape.orientations(&group);
+        let canon = orientations.iter().min().cloned().unwrap_or_else(|| shape.clone());
+        debug_assert!(canon == shape.canonical(&group));
         match by_canon.get(&canon).filter(|_| group_identical) {
             Some(&g) => groups[g].names.push(d.name.clone()),
             None => {
                 by_canon.insert(canon, groups.len());
-                let orientations = shape.orientations(&group);
                 groups.push(PieceGroup { names: vec![d.name.clone()], shape, orientations, images: 0 });
             }
         }
     }
 
-    let mut placements = Vec::new();
+    // At most one image per orientation and position: room for them all.
+    let (mut n_images, mut n_entries) = (0usize, 0usize);
+    for o in groups.iter().flat_map(|g| &g.orientations) {
+        let e = o.extent();
+        let at = (0..3).map(|a| (dims[a] as i32 - e[a] + 1).max(0) as usize).product::<usize>();
+        n_images += at;
+        n_entries += at * (o.cells().len() + 1);
+    }
+    b.reserve(n_images, n_entries);
+    let mut placements = Vec::with_capacity(n_images);
     for (g, grp) in groups.iter_mut().enumerate() {
         let item = if grp.names.len() == 1 {
             b.primary(grp.names[0].clone())
@@ -193,6 +207,17 @@ fn box_symmetries(
     let all = Transform::all();
     let mut out = Vec::new();
     let (mut rotations, mut with_mirrors) = (0, 0);
+    // The symmetries found so far as (cell map, option map), the identity
+    // first. Whether a symmetry maps the problem onto itself, and how it
+    // maps the options, depend on its cell map only; when that map is the
+    // composition of two found ones, it is a symmetry (placements go to
+    // placements of as many copies through both) and its option map is the
+    // composition too: an option's image is the option with the image cell
+    // set, the last one in option order if several share it (as the
+    // lookups below give). So only the symmetries outside the group the
+    // found ones generate are looked up option by option (Soma cube: 47
+    // times 688 look-ups before; docs/poly.md, round 11).
+    let mut found: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
     'sym: for s in BoxSymmetry::of_box(puzzle.dims, &all) {
         if s.transform == Transform::IDENTITY {
             // Maps everything onto itself; counted, not listed.
@@ -208,6 +233,26 @@ fn box_symmetries(
                 geo.cell(s.apply([x, y, z]).map(|v| v as u32))
             })
             .collect();
+        if found.is_empty() {
+            let ids = |n: usize| (0..n as u32).collect::<Vec<u32>>();
+            found.push((ids(blocked.len()), ids(geo.placements.len())));
+        }
+        let composed = found.iter().find_map(|(a, am)| {
+            found
+                .iter()
+                .find(|(b, _)| cell_map.iter().zip(b).all(|(&c, &bc)| a[bc as usize] == c))
+                .map(|(_, bm)| bm.iter().map(|&o| am[o as usize]).collect::<Vec<u32>>())
+        });
+        if let Some(option_map) = composed {
+            let reflection = !s.transform.is_rotation();
+            with_mirrors += 1;
+            if !reflection {
+                rotations += 1;
+            }
+            found.push((cell_map, option_map.clone()));
+            out.push(Symmetry { name: format!("{:?}", s.transform), reflection, option_map });
+            continue;
+        }
         let map_cell = |c: u32| cell_map[c as usize];
         if (0..blocked.len() as u32).any(|c| blocked[c as usize] && !blocked[map_cell(c) as usize]) {
             continue;
@@ -238,6 +283,7 @@ fn box_symmetries(
         if !reflection {
             rotations += 1;
         }
+        found.push((cell_map, option_map.clone()));
         out.push(Symmetry { name: format!("{:?}", s.transform), reflection, option_map });
     }
     (out, rotations, with_mirrors)

@@ -146,3 +146,70 @@ fn verifier_memo_agrees_with_the_full_check() {
         .expect("the 3x2 box has a tiling");
     assert!(v.verify_solution(&other_built.problem, &tiling).is_err());
 }
+
+/// A symmetry as (name, reflection, option map).
+type SymRow = (String, bool, Vec<u32>);
+
+/// The box symmetries of a built problem, recomputed from scratch: every
+/// symmetry of the box mapping the stationary cells onto themselves and
+/// every option onto the last option with the image cell set, of a group
+/// with as many copies (`Built::rotations` and the like from the same).
+fn symmetries_directly(p: &Puzzle, built: &Built) -> (Vec<SymRow>, usize, usize) {
+    use crate::geometry::{BoxSymmetry, Transform};
+    let geo = built.problem.geometry.as_ref().unwrap();
+    let mut by_cells: std::collections::HashMap<Vec<u32>, u32> = Default::default();
+    for (o, pl) in geo.placements.iter().enumerate() {
+        let mut cs = pl.cells.clone();
+        cs.sort_unstable();
+        by_cells.insert(cs, o as u32);
+    }
+    let blocked: std::collections::HashSet<u32> = geo.fixed.iter().flat_map(|f| f.cells.iter().copied()).collect();
+    let copies = |o: u32| built.groups[geo.placements[o as usize].piece as usize].names.len();
+    let (mut out, mut rot, mut all) = (Vec::new(), 0, 0);
+    'sym: for s in BoxSymmetry::of_box(p.dims, &Transform::all()) {
+        let map = |c: u32| geo.cell(s.apply(geo.coords(c).map(|v| v as i32)).map(|v| v as u32));
+        if blocked.iter().any(|&c| !blocked.contains(&map(c))) {
+            continue;
+        }
+        let mut option_map = Vec::new();
+        for (o, pl) in geo.placements.iter().enumerate() {
+            let mut cs: Vec<u32> = pl.cells.iter().map(|&c| map(c)).collect();
+            cs.sort_unstable();
+            match by_cells.get(&cs) {
+                Some(&to) if copies(to) == copies(o as u32) => option_map.push(to),
+                _ => continue 'sym,
+            }
+        }
+        all += 1;
+        rot += usize::from(s.transform.is_rotation());
+        if s.transform != Transform::IDENTITY {
+            out.push((format!("{:?}", s.transform), !s.transform.is_rotation(), option_map));
+        }
+    }
+    (out, rot, all)
+}
+
+#[test]
+fn box_symmetries_equal_a_direct_computation() {
+    let mut files = 0;
+    for entry in std::fs::read_dir("instances/polycube").unwrap() {
+        let path = entry.unwrap().path();
+        if !path.to_string_lossy().ends_with("_def.txt") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let p = parse(&text, "t").unwrap().remove(0);
+        if p.dims.iter().product::<u32>() > 200 {
+            continue;
+        }
+        for grouped in [true, false] {
+            let built = build_grouped(&p, "t", grouped).unwrap();
+            let got: Vec<(String, bool, Vec<u32>)> =
+                built.problem.symmetries.iter().map(|s| (s.name.clone(), s.reflection, s.option_map.clone())).collect();
+            let (want, rot, all) = symmetries_directly(&p, &built);
+            assert_eq!((got, built.rotations, built.rotations_and_mirrors), (want, rot, all), "{path:?} {grouped}");
+        }
+        files += 1;
+    }
+    assert!(files >= 12, "{files} files checked");
+}

@@ -263,14 +263,17 @@ impl<B: Bits> RootIndex<B> {
             .collect();
         let longest = (0..groups.len()).map(|key| gstart[key * g1 + n_groups] - gstart[key * g1]).max().unwrap_or(0);
         let simd = (longest <= 64 && lean_simd).then(|| {
-            let pad = |v: Vec<u64>| v.into_iter().chain([0; SOA_PAD]).collect::<Vec<u64>>();
+            // Written once at their final size (a collected copy padded
+            // afterwards was a second array of the entries' length).
+            fn pad(words: impl ExactSizeIterator<Item = u64>) -> Vec<u64> {
+                let mut v = Vec::with_capacity(words.len() + SOA_PAD);
+                v.extend(words);
+                v.extend([0; SOA_PAD]);
+                v
+            }
             Soa {
-                lo: pad(entries.iter().map(|e| e.mask.low64()).collect()),
-                hi: if B::CAPACITY > 64 {
-                    pad(entries.iter().map(|e| e.mask.shr(64).low64()).collect())
-                } else {
-                    Vec::new()
-                },
+                lo: pad(entries.iter().map(|e| e.mask.low64())),
+                hi: if B::CAPACITY > 64 { pad(entries.iter().map(|e| e.mask.shr(64).low64())) } else { Vec::new() },
                 grp: entries.iter().map(|e| e.grp as u8).chain([0; SOA_PAD]).collect(),
                 img: entries.iter().map(|e| e.img).collect(),
                 keys: (0..groups.len())
