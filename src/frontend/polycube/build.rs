@@ -243,41 +243,37 @@ fn box_symmetries(
                 .find(|(b, _)| cell_map.iter().zip(b).all(|(&c, &bc)| a[bc as usize] == c))
                 .map(|(_, bm)| bm.iter().map(|&o| am[o as usize]).collect::<Vec<u32>>())
         });
-        if let Some(option_map) = composed {
-            let reflection = !s.transform.is_rotation();
-            with_mirrors += 1;
-            if !reflection {
-                rotations += 1;
-            }
-            found.push((cell_map, option_map.clone()));
-            out.push(Symmetry { name: format!("{:?}", s.transform), reflection, option_map });
-            continue;
-        }
-        let map_cell = |c: u32| cell_map[c as usize];
-        if (0..blocked.len() as u32).any(|c| blocked[c as usize] && !blocked[map_cell(c) as usize]) {
-            continue;
-        }
-        let mut option_map = Vec::with_capacity(geo.placements.len());
-        let mut image = Vec::new();
-        for p in &geo.placements {
-            let found = if small {
-                option_by_mask.get(&mask_of(&mut p.cells.iter().map(|&c| map_cell(c))))
-            } else {
-                image.clear();
-                image.extend(p.cells.iter().map(|&c| map_cell(c)));
-                image.sort_unstable();
-                option_by_cells.get(image.as_slice())
-            };
-            match found {
-                Some(&o)
-                    if groups[geo.placements[o as usize].piece as usize].names.len()
-                        == groups[p.piece as usize].names.len() =>
-                {
-                    option_map.push(o)
+        let option_map = match composed {
+            Some(option_map) => option_map,
+            None => {
+                let map_cell = |c: u32| cell_map[c as usize];
+                if (0..blocked.len() as u32).any(|c| blocked[c as usize] && !blocked[map_cell(c) as usize]) {
+                    continue;
                 }
-                _ => continue 'sym,
+                let mut option_map = Vec::with_capacity(geo.placements.len());
+                let mut image = Vec::new();
+                for p in &geo.placements {
+                    let found = if small {
+                        option_by_mask.get(&mask_of(&mut p.cells.iter().map(|&c| map_cell(c))))
+                    } else {
+                        image.clear();
+                        image.extend(p.cells.iter().map(|&c| map_cell(c)));
+                        image.sort_unstable();
+                        option_by_cells.get(image.as_slice())
+                    };
+                    match found {
+                        Some(&o)
+                            if groups[geo.placements[o as usize].piece as usize].names.len()
+                                == groups[p.piece as usize].names.len() =>
+                        {
+                            option_map.push(o)
+                        }
+                        _ => continue 'sym,
+                    }
+                }
+                option_map
             }
-        }
+        };
         let reflection = !s.transform.is_rotation();
         with_mirrors += 1;
         if !reflection {
