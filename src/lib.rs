@@ -30,4 +30,6 @@ pub mod search;
 pub mod size_cap;
 pub mod solution_file;
 pub mod solve;
+#[cfg(test)]
+mod test_rng;
 pub mod write;

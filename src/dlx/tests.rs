@@ -44,19 +44,7 @@ fn knuth_colour_example() {
     assert_eq!(s, vec![1, 3]);
 }
 
-/// A tiny deterministic generator for the randomised comparison.
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use crate::test_rng::XorShift;
 
 fn random_problem(rng: &mut XorShift) -> crate::ir::Problem {
     let mut b = ProblemBuilder::new("random");

@@ -214,39 +214,40 @@ unsafe fn fit_bits(
     _bzhi_u64(bits, n as u32)
 }
 
+/// What the single-cell check of a placement reads in a box of at most 64
+/// cells: the box's [`Rows`] (`right`, `left`: the cells that have a
+/// neighbour on that side; `w`: the row width) and `iso`, the free cells
+/// that already have no free neighbour before the placement.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Halo {
+    pub(super) right: u64,
+    pub(super) left: u64,
+    pub(super) w: u32,
+    pub(super) iso: u64,
+}
+
 /// [`fit_bits`] for boxes of at most 64 cells (one word), with the
 /// single-cell check of each fitting entry too: returns the fit bits and,
 /// among them, the bits of the entries whose placement leaves no free cell
 /// without a free neighbour that `iso` (the free cells already without
 /// one) does not hold. A free cell isolated by a placement is next to it,
-/// so this is the halo test of [`run`]'s placement. `right`, `left`,
-/// `w`: the box's [`Rows`]; `occ` has the bits past the last cell set.
+/// so this is the halo test of [`run`]'s placement. `occ` has the bits
+/// past the last cell set.
 ///
 /// # Safety
 /// As [`fit_bits`].
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn fit_alive_bits(
-    lo: *const u64,
-    grp: *const u8,
-    n: usize,
-    occ: u64,
-    avail: u64,
-    right: u64,
-    left: u64,
-    w: u32,
-    iso: u64,
-) -> (u64, u64) {
+unsafe fn fit_alive_bits(lo: *const u64, grp: *const u8, n: usize, occ: u64, avail: u64, halo: Halo) -> (u64, u64) {
     use std::arch::x86_64::*;
     debug_assert!(n <= 64);
     let one = _mm256_set1_epi64x(1);
     let oc = _mm256_set1_epi64x(occ as i64);
     let av = _mm256_set1_epi64x(avail as i64);
-    let rr = _mm256_set1_epi64x(right as i64);
-    let ll = _mm256_set1_epi64x(left as i64);
-    let is = _mm256_set1_epi64x(iso as i64);
-    let wc = _mm_cvtsi32_si128(w as i32);
+    let rr = _mm256_set1_epi64x(halo.right as i64);
+    let ll = _mm256_set1_epi64x(halo.left as i64);
+    let is = _mm256_set1_epi64x(halo.iso as i64);
+    let wc = _mm_cvtsi32_si128(halo.w as i32);
     let ones = _mm256_set1_epi64x(-1);
     let zero = _mm256_setzero_si256();
     macro_rules! chunk {
@@ -310,24 +311,13 @@ unsafe fn fit_bits(
 /// [`fit_alive_bits`] where there is no AVX2 (never called, as
 /// [`fit_bits`] there).
 #[cfg(not(target_arch = "x86_64"))]
-#[allow(clippy::too_many_arguments)]
-unsafe fn fit_alive_bits(
-    lo: *const u64,
-    grp: *const u8,
-    n: usize,
-    occ: u64,
-    avail: u64,
-    right: u64,
-    left: u64,
-    w: u32,
-    iso: u64,
-) -> (u64, u64) {
+unsafe fn fit_alive_bits(lo: *const u64, grp: *const u8, n: usize, occ: u64, avail: u64, halo: Halo) -> (u64, u64) {
     (0..n).fold((0, 0), |(fits, alive), i| {
         let m = *lo.add(i);
         let fit = m & occ == 0 && avail >> *grp.add(i) & 1 != 0;
         let f = !(m | occ);
-        let nb = (f >> 1 & right) | (f << 1 & left) | f >> w | f << w;
-        let ok = fit && f & !nb & !iso == 0;
+        let nb = (f >> 1 & halo.right) | (f << 1 & halo.left) | f >> halo.w | f << halo.w;
+        let ok = fit && f & !nb & !halo.iso == 0;
         (fits | (fit as u64) << i, alive | (ok as u64) << i)
     })
 }
@@ -435,10 +425,7 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                                     n,
                                     occ.low64(),
                                     avail,
-                                    rows.right.low64(),
-                                    rows.left.low64(),
-                                    rows.width,
-                                    iso,
+                                    Halo { right: rows.right.low64(), left: rows.left.low64(), w: rows.width, iso },
                                 )
                             };
                             gs = alive;

@@ -15,13 +15,8 @@ fn emch_choice_equals_reference() {
     let stride = 4096 + SIMD_PAD;
     let mut buf = vec![0u32; 2 * stride];
     let mut want = vec![0u32; stride];
-    let mut x = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
+    let mut next = || rng.next();
     let widths = [(0, 0), (0, 1), (1, 1), (2, 1), (4, 1), (0, 2), (2, 2), (3, 2), (0, 6), (2, 6)];
     let (mut widened, mut differs) = (0, 0);
     for round in 0..1000 {
@@ -74,13 +69,8 @@ fn simd_counts_equal_scalar_counts() {
     }
     let stride = 4096 + SIMD_PAD;
     let (mut a, mut b) = (vec![0u32; stride], vec![0u32; stride]);
-    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = crate::test_rng::XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut next = || rng.next();
     let mut compared = 0;
     for round in 0..400 {
         // Sparse to dense boards, random remaining groups.
@@ -125,13 +115,8 @@ fn node_candidates_equal_reference() {
     let t = Tables::<u64>::new(&images);
     let stride = 4096;
     let (mut scratch, mut got, mut want) = (Vec::new(), vec![0u32; stride], vec![0u32; stride]);
-    let mut x = 0x6a09_e667_f3bc_c908_u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = crate::test_rng::XorShift(0x6a09_e667_f3bc_c908);
+    let mut next = || rng.next();
     let mut compared = 0;
     for round in 0..600 {
         let (mut occ, mut avail) = (0u64, (1u64 << images.groups.len()) - 1);

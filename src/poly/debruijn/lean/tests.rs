@@ -1,6 +1,6 @@
 //! The AVX2 fit bits against the definition, entry by entry.
 
-use super::{fit_alive_bits, fit_bits};
+use super::{fit_alive_bits, fit_bits, Halo};
 
 /// [`fit_bits`] in a function compiled for AVX2, as [`super::run_avx2`] has it.
 ///
@@ -27,13 +27,8 @@ fn fit_bits_equal_the_entrywise_test() {
         eprintln!("skipped: no AVX2 on this processor");
         return;
     }
-    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = crate::test_rng::XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut next = || rng.next();
     const LEN: usize = 200;
     const PAD: usize = super::super::SOA_PAD;
     // Sparse masks (about 8 cells), so that both outcomes are common.
@@ -69,19 +64,15 @@ fn fit_bits_equal_the_entrywise_test() {
 /// # Safety
 /// As [`fit_alive_bits`].
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-#[allow(clippy::too_many_arguments)]
 unsafe fn fit_alive_bits_avx2(
     lo: *const u64,
     grp: *const u8,
     n: usize,
     occ: u64,
     avail: u64,
-    right: u64,
-    left: u64,
-    w: u32,
-    iso: u64,
+    halo: Halo,
 ) -> (u64, u64) {
-    fit_alive_bits(lo, grp, n, occ, avail, right, left, w, iso)
+    fit_alive_bits(lo, grp, n, occ, avail, halo)
 }
 
 #[test]
@@ -92,13 +83,8 @@ fn fit_alive_bits_equal_the_halo_test() {
         eprintln!("skipped: no AVX2 on this processor");
         return;
     }
-    let mut x = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
+    let mut next = || rng.next();
     // Boxes of `w` rows of `h` cells (cell `c`'s neighbours `c +- 1` in
     // its row, `c +- w`), the bits past the last cell occupied.
     let (mut alive_n, mut dead_n) = (0u32, 0u32);
@@ -173,10 +159,7 @@ fn fit_alive_bits_equal_the_halo_test() {
                     n,
                     occ,
                     avail,
-                    r.right,
-                    r.left,
-                    r.width,
-                    iso,
+                    Halo { right: r.right, left: r.left, w: r.width, iso },
                 )
             };
             assert_eq!(got, want, "{rows}x{h}, round {round}: {n} entries from {from}");
