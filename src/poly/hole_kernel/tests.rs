@@ -16,22 +16,11 @@ fn emch_choice_equals_reference() {
     let mut buf = vec![0u32; 2 * stride];
     let mut want = vec![0u32; stride];
     let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
-    let mut next = || rng.next();
     let widths = [(0, 0), (0, 1), (1, 1), (2, 1), (4, 1), (0, 2), (2, 2), (3, 2), (0, 6), (2, 6)];
     let (mut widened, mut differs) = (0, 0);
     for round in 0..1000 {
         // A random partial packing: up to 9 pieces placed where they fit.
-        let (mut occ, mut avail) = (0u64, (1u64 << images.groups.len()) - 1);
-        for _ in 0..round % 10 {
-            for _ in 0..200 {
-                let k = (next() % t.mask.len() as u64) as usize;
-                let g = t.group[k] as usize;
-                if avail >> g & 1 != 0 && t.mask[k] & occ == 0 {
-                    (occ, avail) = (occ | t.mask[k], avail & !(1 << g));
-                    break;
-                }
-            }
-        }
+        let (occ, avail) = random_packing(&t, images.groups.len(), &mut rng, round % 10);
         let plain = emch::choose(&t, &ci, occ, avail as u128, Widen::default());
         for (threshold, levels) in widths {
             let w = Widen { threshold, levels };
@@ -116,20 +105,9 @@ fn node_candidates_equal_reference() {
     let stride = 4096;
     let (mut scratch, mut got, mut want) = (Vec::new(), vec![0u32; stride], vec![0u32; stride]);
     let mut rng = crate::test_rng::XorShift(0x6a09_e667_f3bc_c908);
-    let mut next = || rng.next();
     let mut compared = 0;
     for round in 0..600 {
-        let (mut occ, mut avail) = (0u64, (1u64 << images.groups.len()) - 1);
-        for _ in 0..round % 11 {
-            for _ in 0..200 {
-                let k = (next() % t.mask.len() as u64) as usize;
-                let g = t.group[k] as usize;
-                if avail >> g & 1 != 0 && t.mask[k] & occ == 0 {
-                    (occ, avail) = (occ | t.mask[k], avail & !(1 << g));
-                    break;
-                }
-            }
-        }
+        let (occ, avail) = random_packing(&t, images.groups.len(), &mut rng, round % 11);
         let w = Widen { threshold: 2, levels: 6 };
         for kind in [Kind::Mch, Kind::Emch(Widen::default()), Kind::Emch(w)] {
             let m = match kind {
@@ -143,4 +121,22 @@ fn node_candidates_equal_reference() {
         }
     }
     assert!(compared > 1000, "the random boards leave candidates to compare");
+}
+
+/// A random partial packing of the Tetris Cube: `pieces` times, the first
+/// of up to 200 random images that fits and whose piece is left is placed.
+/// Returns the occupancy and the groups left.
+fn random_packing(t: &Tables<u64>, n_groups: usize, rng: &mut crate::test_rng::XorShift, pieces: usize) -> (u64, u64) {
+    let (mut occ, mut avail) = (0u64, (1u64 << n_groups) - 1);
+    for _ in 0..pieces {
+        for _ in 0..200 {
+            let k = (rng.next() % t.mask.len() as u64) as usize;
+            let g = t.group[k] as usize;
+            if avail >> g & 1 != 0 && t.mask[k] & occ == 0 {
+                (occ, avail) = (occ | t.mask[k], avail & !(1 << g));
+                break;
+            }
+        }
+    }
+    (occ, avail)
 }
