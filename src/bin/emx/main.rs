@@ -229,6 +229,17 @@ fn run() -> anyhow::Result<ExitCode> {
 /// its own and unmaps it when freed, so the next large block faults in
 /// fresh pages again), and freed memory stays in the heap for the next
 /// tables (up to [`TRIM_ABOVE`] kept at the top).
+///
+/// Then the heap is grown once by [`HEAP_RESERVE`] of address space (a
+/// block allocated and freed at once: it stays as the heap's free top, no
+/// page of it touched) and the whole 2 MB pages inside it are marked
+/// `MADV_HUGEPAGE`, so the tables the set-up builds there fault in 2 MB at
+/// a time instead of 4 KB (10x6: about 1 000 faults down to 400–500, each
+/// about 0.9 µs). The part below the first 2 MB boundary is taken by one
+/// block that is never touched, so the next blocks start on huge pages.
+/// Memory is only committed where the program writes, as before, rounded
+/// to 2 MB where the kernel grants huge pages (its THP mode `madvise` or
+/// `always`); where it does not, nothing changes.
 fn tune_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
@@ -238,13 +249,57 @@ fn tune_allocator() {
             libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_BELOW) + libc::mallopt(libc::M_TRIM_THRESHOLD, TRIM_ABOVE)
         };
         debug_assert_eq!(ok, 2, "mallopt");
+        if ok == 2 {
+            reserve_huge_heap();
+        }
+    }
+}
+
+/// The heap growth of [`tune_allocator`]: best effort, a no-op where the
+/// allocator does not behave as expected.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn reserve_huge_heap() {
+    const HUGE: usize = 2 << 20;
+    /// glibc's chunk header before a block, and the chunk alignment.
+    const HEADER: usize = 16;
+    // SAFETY: plain malloc/free of blocks this function owns; the pointers
+    // are only compared and turned into addresses, never dereferenced. The
+    // head block is leaked on purpose (address space, never touched).
+    unsafe {
+        let block = libc::malloc(HEAP_RESERVE);
+        if block.is_null() {
+            return;
+        }
+        let chunk = block as usize - HEADER;
+        let end = chunk + HEAP_RESERVE;
+        libc::free(block);
+        // The freed block merged back into the heap's top: a block of
+        // `head - 8` bytes from the top takes a chunk of exactly `head`
+        // (glibc rounds request + 8 up to 16), ending at the boundary.
+        let aligned = (chunk + HEADER + HUGE - 1) & !(HUGE - 1);
+        let head = aligned - chunk;
+        let taken = libc::malloc(head - 8);
+        if taken != block {
+            // Not carved from the top (a free block of that size was
+            // reused): give it back; the first blocks then start below
+            // the huge pages.
+            libc::free(taken);
+        }
+        let huge_end = end & !(HUGE - 1);
+        if huge_end > aligned {
+            libc::madvise(aligned as *mut libc::c_void, huge_end - aligned, libc::MADV_HUGEPAGE);
+        }
     }
 }
 
 /// See [`tune_allocator`].
-const MMAP_BELOW: libc::c_int = 8 << 20;
+const MMAP_BELOW: libc::c_int = 32 << 20;
 /// See [`tune_allocator`].
-const TRIM_ABOVE: libc::c_int = 16 << 20;
+const TRIM_ABOVE: libc::c_int = 64 << 20;
+/// See [`tune_allocator`]: just under [`MMAP_BELOW`], so it comes from the
+/// heap.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const HEAP_RESERVE: usize = (32 << 20) - (64 << 10);
 
 fn main() -> ExitCode {
     tune_allocator();
