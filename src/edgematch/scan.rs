@@ -14,6 +14,9 @@
 //!   no global counting).
 //! * The loop is iterative over preallocated arrays: nothing is allocated
 //!   while searching. A node is one placement, as in DLX.
+//! * Boards of at most 64 tiles (set-2 up to 8x8) take the fast walk of
+//!   `scan/fast.rs`: the same tree, with each list a tile mask, so a
+//!   cell's free candidates are one AND with the tiles in use.
 //!
 //! Solutions are reported as IR option ids of
 //! [`to_problem`](super::ir::to_problem): each (tile, cell, colours shown)

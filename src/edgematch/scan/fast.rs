@@ -143,7 +143,7 @@ fn has_popcnt() -> bool {
     }
 }
 
-/// Why [`run`] returned.
+/// Why [`run_body`] returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
     /// The first free cell is exhausted: the search is over.
@@ -154,7 +154,7 @@ enum Event {
     Poll,
 }
 
-/// The walk's moving state, kept in registers by [`run`] and saved here
+/// The walk's moving state, kept in registers by [`run_body`] and saved here
 /// when it returns.
 struct Walker {
     /// Frame of the current cell.
@@ -168,14 +168,15 @@ struct Walker {
     nodes: u64,
 }
 
-/// What [`run`] reads: the frames of the first free cell and of the last
-/// cell, the distance in frames to the north neighbour, the tables, and
+/// What [`run_body`] reads: the frames of the first free cell and of the last
+/// cell, the distance in bytes to the north neighbour's frame, the tables, and
 /// the node count at which to return [`Event::Poll`].
 #[derive(Clone, Copy)]
 struct Bounds {
     first: *mut Frame,
     last: *mut Frame,
-    cols: usize,
+    /// `cols` frames, in bytes.
+    north: usize,
     keys: *const Key,
     shows: *const Shows,
     poll_at: u64,
@@ -187,7 +188,7 @@ struct Bounds {
 /// on an [`Event`]; called again, it goes on where it stopped.
 ///
 /// # Safety
-/// `w.f` lies in `b.first..=b.last`, the frames from `b.first - b.cols` to
+/// `w.f` lies in `b.first..=b.last`, the frames from `b.north` bytes before `b.first` to
 /// `b.last` are valid, and every key index (a cell base plus an east key
 /// plus a south colour) and candidate index met is in its table (the
 /// [`FastTable`] invariants).
@@ -232,7 +233,7 @@ unsafe fn run_body(w: &mut Walker, b: Bounds) -> Event {
         // Enter the next cell.
         used |= bit;
         f = f.add(1);
-        kp = b.keys.add(((*f).base + c.east_key + (*f.sub(b.cols)).south) as usize);
+        kp = b.keys.add(((*f).base + c.east_key + (*f.byte_sub(b.north)).south) as usize);
         avail = (*kp).tiles & !used;
         twice = (*kp).twice;
         if nodes == b.poll_at {
@@ -307,7 +308,8 @@ impl Scan {
             let kp = keys.as_ptr().add(k);
             let w = Walker { f: first, used, avail: (*kp).tiles & !used, twice: (*kp).twice, kp, nodes: 0 };
             let last = fp.add(cols + n - 1);
-            let b = Bounds { first, last, cols, keys: keys.as_ptr(), shows: fast.shows.as_ptr(), poll_at: 0 };
+            let north = cols * std::mem::size_of::<Frame>();
+            let b = Bounds { first, last, north, keys: keys.as_ptr(), shows: fast.shows.as_ptr(), poll_at: 0 };
             (w, b)
         };
         let stopped = loop {
