@@ -14,6 +14,9 @@
 //!   no global counting).
 //! * The loop is iterative over preallocated arrays: nothing is allocated
 //!   while searching. A node is one placement, as in DLX.
+//! * Boards of at most 64 tiles (set-2 up to 8x8) take the fast walk of
+//!   `scan/fast.rs`: the same tree, with each list a tile mask, so a
+//!   cell's free candidates are one AND with the tiles in use.
 //!
 //! Solutions are reported as IR option ids of
 //! [`to_problem`](super::ir::to_problem): each (tile, cell, colours shown)
@@ -28,6 +31,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 mod estimate;
+mod fast;
 mod parallel;
 
 /// Largest number of distinct colours the candidate table is built for
@@ -72,11 +76,13 @@ struct CellState {
 /// The candidate lists of one search case.
 ///
 /// Invariants: `start[k]..start[k + 1]` is the range in `cands` of key
-/// `k`; `rotation[i]` is the rotation of candidate `i`.
+/// `k`; `rotation[i]` is the rotation of candidate `i`; `fast`, when
+/// set, is the same table in the form of the fast walk.
 struct Table {
     cands: Vec<Cand>,
     rotation: Vec<u8>,
     start: Vec<u32>,
+    fast: Option<fast::FastTable>,
 }
 
 impl Table {
@@ -93,6 +99,7 @@ impl Table {
             cands: keyed.iter().map(|&(_, c, _)| c).collect(),
             rotation: keyed.iter().map(|&(_, _, r)| r).collect(),
             start,
+            fast: None,
         }
     }
 }
@@ -233,7 +240,7 @@ impl Scan {
         // holds only the pivot, the pivot is dropped from the other corners.
         // A corner look (two adjacent grey sides) fits one corner cell only.
         let pivot = if config.symmetry { Pivot::find(puzzle, problem) } else { None };
-        let tables = match &pivot {
+        let mut tables = match &pivot {
             None => vec![Table::new(&keyed, n_keys)],
             Some(pv) => {
                 let corner_of = |look: [u16; 4]| match look.map(|k| k == GREY) {
@@ -273,7 +280,10 @@ impl Scan {
                     north: if r == 0 { n } else { cell - cols } as u32,
                 }
             })
-            .collect();
+            .collect::<Vec<_>>();
+        for table in &mut tables {
+            table.fast = fast::FastTable::new(table, &cells, cols, nc);
+        }
         let geo = problem.geometry.as_ref().ok_or("the problem has no edge-matching geometry")?;
         let mut option_of = HashMap::with_capacity(geo.placements.len() * 2);
         for (o, p) in geo.placements.iter().enumerate() {
@@ -349,6 +359,9 @@ impl Scan {
         poll: &mut dyn FnMut(u64) -> Option<StopReason>,
         visit: &mut dyn FnMut(&[OptionId]) -> Flow,
     ) -> SearchStats {
+        if let Some(fast) = &table.fast {
+            return self.walk_fast(table, fast, prefix, poll, visit);
+        }
         let n = self.rows * self.cols;
         let mut stats = SearchStats::default();
         // State of each cell; slot n is the grey sentinel (all zero).
