@@ -223,8 +223,7 @@ impl<B: Bits> Shared<B> {
             hidden: Vec::new(),
             lo: vec![0; self.images.groups.len()],
             frames: vec![Frame::default(); n_left as usize + 1],
-            // Twice the depth: the lean loop's second walker uses the upper half.
-            lean_frames: vec![debruijn::LeanFrame::default(); 2 * (n_left as usize + 1)],
+            lean_frames: vec![debruijn::LeanFrame::default(); n_left as usize + 1],
             hole_frames: Vec::new(),
             hole_buf: Vec::new(),
             probe_buf: Vec::new(),

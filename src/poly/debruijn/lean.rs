@@ -55,22 +55,6 @@ struct Consts<'a, B> {
     /// Two-cell pockets are dead ends too (boxes of at most 64 cells; every
     /// piece has at least three cells).
     pair: bool,
-    /// Two walkers, one node of each in turn ([`run_avx2`] on one-word
-    /// boxes with no hand-over): the root's live candidates split between
-    /// them, the second's frames in the upper half of the frame stack.
-    dual: bool,
-}
-
-/// The walker not running in dual mode, as it was left: at the top of its
-/// node's scan (candidates `gs` still to try in the list at `lbase`),
-/// depth `d` in its half of the frames.
-#[derive(Clone, Copy, Debug, Default)]
-struct Other<B> {
-    occ: B,
-    avail: u64,
-    d: usize,
-    gs: u64,
-    lbase: usize,
 }
 
 /// One depth of the lean loop: where its scan stands. Addresses are kept
@@ -106,12 +90,6 @@ struct State<B> {
     /// At [`Event::PollScan`]: the node's candidates still to try and its
     /// list's index (`gs` and `lbase` of [`run_avx2`]).
     scan: (u64, usize),
-    /// Dual mode: which half of the frames the running walker's are in
-    /// (`d` is its depth within it), whether the root's candidates have
-    /// been split, and the other walker, if it still has work.
-    half: usize,
-    split: bool,
-    other: Option<Other<B>>,
 }
 
 /// Where [`run`] resumes.
@@ -161,7 +139,7 @@ fn run<B: Bits, const MEMO: bool>(
     mask: usize,
     resume: Resume,
 ) -> Event {
-    run_body::<B, MEMO, false, false>(k, st, frames, slots, mask, resume)
+    run_body::<B, MEMO, false>(k, st, frames, slots, mask, resume)
 }
 
 /// [`run`] compiled for AVX2, with the fit bits of a node's whole list
@@ -181,36 +159,7 @@ unsafe fn run_avx2<B: Bits, const MEMO: bool>(
     mask: usize,
     resume: Resume,
 ) -> Event {
-    run_body::<B, MEMO, true, false>(k, st, frames, slots, mask, resume)
-}
-
-/// [`run_avx2`] with two walkers ([`Consts::dual`]).
-///
-/// # Safety
-/// As [`run_avx2`].
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-#[inline(never)]
-unsafe fn run_avx2_dual<B: Bits, const MEMO: bool>(
-    k: &Consts<'_, B>,
-    st: &mut State<B>,
-    frames: &mut [LeanFrame],
-    slots: &mut [(B, u64)],
-    mask: usize,
-    resume: Resume,
-) -> Event {
-    run_body::<B, MEMO, true, true>(k, st, frames, slots, mask, resume)
-}
-
-/// Every other set bit of `x`, from the lowest (the rest is `x ^` it).
-fn alternate_bits(mut x: u64) -> u64 {
-    let mut out = 0;
-    while x != 0 {
-        out |= x & x.wrapping_neg();
-        x &= x - 1;
-        x &= x.wrapping_sub(1);
-    }
-    out
+    run_body::<B, MEMO, true>(k, st, frames, slots, mask, resume)
 }
 
 /// The fit bits of the `n` entries (`1..=64`) whose [`Soa`] words start at
@@ -416,7 +365,7 @@ unsafe fn fit_alive_bits(lo: *const u64, grp: *const u8, n: usize, occ: u64, ava
 /// otherwise it walks the runs of the available groups and tests each
 /// entry.
 #[inline(always)]
-fn run_body<B: Bits, const MEMO: bool, const SIMD: bool, const DUAL: bool>(
+fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
     k: &Consts<'_, B>,
     st: &mut State<B>,
     frames: &mut [LeanFrame],
@@ -428,13 +377,8 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool, const DUAL: bool>(
     let (rows, width, g1, handover) = (k.rows, k.width, k.g1, k.handover);
     let eb = k.entries.as_ptr();
     let gb = k.gstart.as_ptr();
-    // The frames of a walker: all of them, or in dual mode the lower or
-    // upper half.
-    let span = if DUAL { frames.len() / 2 } else { frames.len() };
-    assert!(k.base <= st.d && st.d < span && st.d + st.n_left as usize <= span);
+    assert!(k.base <= st.d && st.d < frames.len() && st.d + st.n_left as usize <= frames.len());
     assert!(!SIMD || k.soa.is_some());
-    assert!(!DUAL || (SIMD && B::CAPACITY <= 64 && k.handover == 0 && st.half <= 1));
-    assert!(st.other.map_or(true, |o| DUAL && k.base <= o.d && o.d < st.d + st.n_left as usize));
     let (sl, sh, sg, si, sk) = match k.soa {
         Some(s) if SIMD => (s.lo.as_ptr(), s.hi.as_ptr(), s.grp.as_ptr(), s.img.as_ptr(), s.keys.as_ptr()),
         _ => (std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null()),
@@ -453,27 +397,12 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool, const DUAL: bool>(
     // With `SIMD` the `Soa` arrays are the entries' (asserted above) and a
     // list's fit bits are those of its entries only.
     let froot = unsafe { fb.add(k.base) };
-    // In dual mode `roff` is the byte offset of the running walker's half:
-    // the depth tests compare `fp - roff` with the addresses below. The
-    // other walker's values are the `o_` ones, exchanged at each node.
-    let fsize = std::mem::size_of::<LeanFrame>();
-    let mut roff = if DUAL { st.half * span * fsize } else { 0 };
-    let mut fp = unsafe { fb.add(st.d).byte_add(roff) };
-    let mut o_live = DUAL && st.other.is_some();
-    let o = st.other.unwrap_or_default();
-    let (mut o_occ, mut o_avail, mut o_gs, mut o_lbase) = (o.occ, o.avail, o.gs, o.lbase);
-    let mut o_roff = if DUAL { (1 - st.half) * span * fsize } else { 0 };
-    let mut o_fp = unsafe { fb.add(o.d).byte_add(o_roff) };
-    let mut split = st.split;
-    macro_rules! rel {
-        () => {
-            (fp as usize - roff)
-        };
-    }
+    let mut fp = unsafe { fb.add(st.d) };
     // The pieces left are not kept: at the node whose frame is `fp` they
     // are `n_root - (fp - froot)`, so each test on them is a comparison of
     // `fp` with an address (as an integer: some lie past the stack).
     let n_root = st.n_left as usize + (st.d - k.base);
+    let fsize = std::mem::size_of::<LeanFrame>();
     let at_depth = |n: usize| froot as usize + n * fsize;
     // The driver enters with pieces left (`n_root >= 1`) and a hand-over
     // below them (`handover < n_root`), so the addresses below are within
@@ -499,7 +428,7 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool, const DUAL: bool>(
         // last piece is looked up instead.
         macro_rules! node_start {
             () => {
-                if rel!() == f_last {
+                if fp as usize == f_last {
                     if let Some(img) = k.last.find(&occ.not()) {
                         let gk = unsafe { *k.group_of.get_unchecked(img as usize) };
                         if avail >> gk & 1 != 0 {
@@ -519,7 +448,7 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool, const DUAL: bool>(
                         let (from, n) = (kw as u32 as usize, (kw >> 32) as usize);
                         debug_assert!(n <= 64 && from + n + super::SOA_PAD <= k.soa.map_or(0, |s| s.lo.len()));
                         lbase = from;
-                        if !two && rel!() < f_single {
+                        if !two && (fp as usize) < f_single {
                             // The single-cell check of every fitting entry
                             // here: only the live placements are walked;
                             // the dead ones are counted as nodes now.
@@ -541,7 +470,7 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool, const DUAL: bool>(
                             // The cache slots of the live children, early:
                             // their look-ups then find them near.
                             #[cfg(target_arch = "x86_64")]
-                            if MEMO && rel!() < f_memo {
+                            if MEMO && (fp as usize) < f_memo {
                                 let mut a = alive;
                                 while a != 0 {
                                     let i = from + a.trailing_zeros() as usize;
@@ -607,7 +536,7 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool, const DUAL: bool>(
                 nodes += 1;
                 // With `SIMD` on one word the node's start has dropped the
                 // dead placements.
-                if rel!() < f_single {
+                if (fp as usize) < f_single {
                     let mut undo = false;
                     if !(SIMD && !two) {
                         let free = occ.not();
@@ -622,7 +551,7 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool, const DUAL: bool>(
                             undo = after & !before != 0;
                         }
                     }
-                    if MEMO && !undo && rel!() < f_memo {
+                    if MEMO && !undo && (fp as usize) < f_memo {
                         let (o, a) = unsafe { slots.get_unchecked(DeadStates::<B>::slot_in(mask, &occ, avail)) };
                         if *a == avail && *o == occ {
                             unsafe { hits.write_volatile(hits.read_volatile() + 1) };
@@ -637,7 +566,7 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool, const DUAL: bool>(
                 }
                 let gpw = if SIMD { lbase } else { gp as usize };
                 unsafe { *fp = LeanFrame { gs, gp: gpw, at: $next as usize, clean: true } };
-                if rel!() == f_hand {
+                if fp as usize == f_hand {
                     break 'run Event::Handover;
                 }
                 if nodes & POLL_MASK == 0 {
@@ -645,20 +574,6 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool, const DUAL: bool>(
                 }
                 fp = unsafe { fp.add(1) };
                 node_start!();
-                if DUAL && o_live {
-                    xchg!();
-                }
-            };
-        }
-        // Dual mode: the other walker's turn.
-        macro_rules! xchg {
-            () => {
-                std::mem::swap(&mut occ, &mut o_occ);
-                std::mem::swap(&mut avail, &mut o_avail);
-                std::mem::swap(&mut fp, &mut o_fp);
-                std::mem::swap(&mut gs, &mut o_gs);
-                std::mem::swap(&mut lbase, &mut o_lbase);
-                std::mem::swap(&mut roff, &mut o_roff);
             };
         }
         match resume {
@@ -668,17 +583,6 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool, const DUAL: bool>(
             }
             Resume::Finish => (gs, gp, cur, end) = (0, gb, eb, eb),
             Resume::Scan => (gs, lbase) = st.scan,
-        }
-        // Dual mode, the root's scan: every other live candidate goes to
-        // the second walker, in the upper half of the frames.
-        if DUAL && !split && fp == froot {
-            split = true;
-            o_live = true;
-            (o_occ, o_avail, o_lbase) = (occ, avail, lbase);
-            o_gs = gs ^ alternate_bits(gs);
-            gs ^= o_gs;
-            o_roff = span * fsize;
-            o_fp = unsafe { fp.byte_add(o_roff) };
         }
         loop {
             if SIMD {
@@ -711,18 +615,12 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool, const DUAL: bool>(
                 }
             }
             // This node is done: back to the parent's list.
-            if rel!() == froot as usize {
-                if DUAL && o_live {
-                    // This walker is done: the other goes on alone.
-                    o_live = false;
-                    xchg!();
-                    continue;
-                }
+            if fp == froot {
                 break 'run Event::Done;
             }
             fp = unsafe { fp.sub(1) };
             let f = unsafe { *fp };
-            if MEMO && rel!() < f_memo && f.clean {
+            if MEMO && (fp as usize) < f_memo && f.clean {
                 let i = DeadStates::<B>::slot_in(mask, &occ, avail);
                 unsafe { *slots.get_unchecked_mut(i) = (occ, avail) };
             }
@@ -732,18 +630,7 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool, const DUAL: bool>(
     st.occ = occ;
     st.avail = avail;
     st.nodes = nodes;
-    st.d = unsafe { fp.byte_sub(roff).offset_from(fb) } as usize;
-    if DUAL {
-        st.half = (roff != 0) as usize;
-        st.split = split;
-        st.other = o_live.then(|| Other {
-            occ: o_occ,
-            avail: o_avail,
-            d: unsafe { o_fp.byte_sub(o_roff).offset_from(fb) } as usize,
-            gs: o_gs,
-            lbase: o_lbase,
-        });
-    }
+    st.d = unsafe { fp.offset_from(fb) } as usize;
     st.n_left = (n_root - (st.d - k.base)) as u32;
     event
 }
@@ -762,7 +649,6 @@ impl<B: Bits> Walker<'_, B> {
     pub(super) fn debruijn_lean(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {
         let s = self.s;
         let idx = s.bruijn.as_ref().expect("de Bruijn stages have a root index");
-        let base_depth = self.depth;
         let handover = (1..self.n_left).rev().find(|&n| s.stage_of[n as usize] != super::Kind::DeBruijn).unwrap_or(0);
         let k = Consts {
             entries: &idx.entries,
@@ -778,11 +664,6 @@ impl<B: Bits> Walker<'_, B> {
             base: self.depth,
             soa: idx.simd.as_ref(),
             pair: idx.prune_pair && B::CAPACITY <= 64,
-            dual: handover == 0
-                && B::CAPACITY <= 64
-                && idx.simd.is_some()
-                && self.lean_frames.len() >= 2 * (base_depth + self.n_left as usize + 1)
-                && std::env::var_os("EMX_NO_DUAL").is_none(),
         };
         let base = self.depth;
         #[cfg(debug_assertions)]
@@ -795,18 +676,11 @@ impl<B: Bits> Walker<'_, B> {
             d: base,
             hits: 0,
             scan: (0, 0),
-            half: 0,
-            split: false,
-            other: None,
         };
         let mut frames = std::mem::take(&mut self.lean_frames);
         let mut dead = std::mem::take(&mut self.dead);
         debug_assert!(frames.len() > base + self.n_left as usize);
-        // The frames of the walker that stopped: in dual mode, the lower or
-        // upper half.
-        let span = if k.dual { frames.len() / 2 } else { frames.len() };
-        let fill_path = |path: &mut [u32], frames: &[LeanFrame], to: usize, half: usize| {
-            let frames = &frames[half * span..];
+        let fill_path = |path: &mut [u32], frames: &[LeanFrame], to: usize| {
             for (dd, f) in frames.iter().enumerate().take(to).skip(base) {
                 path[dd] = match k.soa {
                     Some(soa) => soa.img[f.at - 1],
@@ -817,8 +691,8 @@ impl<B: Bits> Walker<'_, B> {
         };
         // A solution under the placements of depths `base..to`: their
         // subtrees are not dead.
-        let soil = |frames: &mut [LeanFrame], to: usize, half: usize| {
-            for f in &mut frames[half * span + base..half * span + to] {
+        let soil = |frames: &mut [LeanFrame], to: usize| {
+            for f in &mut frames[base..to] {
                 f.clean = false;
             }
         };
@@ -827,15 +701,6 @@ impl<B: Bits> Walker<'_, B> {
             let off = dead.off;
             let (slots, mask): (&mut [(B, u64)], usize) = if off { (&mut [], 0) } else { dead.table() };
             let event = match (k.soa.is_some(), off) {
-                // SAFETY: as below; `dual` only with the `Soa`.
-                #[cfg(target_arch = "x86_64")]
-                (true, true) if k.dual => unsafe {
-                    run_avx2_dual::<B, false>(&k, &mut st, &mut frames, slots, mask, resume)
-                },
-                #[cfg(target_arch = "x86_64")]
-                (true, false) if k.dual => unsafe {
-                    run_avx2_dual::<B, true>(&k, &mut st, &mut frames, slots, mask, resume)
-                },
                 // SAFETY: the index has its `Soa` only when the processor
                 // has AVX2 and the bit instructions (`cover::has_avx2`).
                 #[cfg(target_arch = "x86_64")]
@@ -850,9 +715,9 @@ impl<B: Bits> Walker<'_, B> {
                 Event::Done => break Ok(()),
                 Event::Last(img) => {
                     self.solutions += 1;
-                    fill_path(&mut self.path, &frames, d, st.half);
+                    fill_path(&mut self.path, &frames, d);
                     self.path[d] = img;
-                    soil(&mut frames, d, st.half);
+                    soil(&mut frames, d);
                     if visit(&self.path[..=d]) == Flow::Stop {
                         break Err(Stop::Limit(StopReason::Visitor));
                     }
@@ -860,7 +725,7 @@ impl<B: Bits> Walker<'_, B> {
                     continue;
                 }
                 Event::Handover => {
-                    fill_path(&mut self.path, &frames, d + 1, st.half);
+                    fill_path(&mut self.path, &frames, d + 1);
                     self.sync(st.occ, st.avail, &[0; 64], st.n_left - 1, d + 1, st.nodes);
                     let before = self.solutions;
                     self.lean_frames = std::mem::take(&mut frames);
@@ -870,7 +735,7 @@ impl<B: Bits> Walker<'_, B> {
                     dead = std::mem::take(&mut self.dead);
                     st.nodes = self.nodes;
                     if self.solutions != before {
-                        soil(&mut frames, d + 1, st.half);
+                        soil(&mut frames, d + 1);
                     }
                     if r.is_err() {
                         break r;
