@@ -90,6 +90,9 @@ struct State<B> {
     /// At [`Event::PollScan`]: the node's candidates still to try and its
     /// list's index (`gs` and `lbase` of [`run_avx2`]).
     scan: (u64, usize),
+    /// `iso` and `iso2` of [`Halo`] at the kernel's root (AVX2 pass on
+    /// one-word boxes).
+    iso: (u64, u64),
 }
 
 /// Where [`run`] resumes.
@@ -384,6 +387,20 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
         _ => (std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null()),
     };
     let two = B::CAPACITY > 64;
+    // The free cells with no free neighbour, and those in two-cell
+    // pockets, for the single-cell and pocket checks of the AVX2 pass: the
+    // same at every node the pass runs at as at the kernel's root, where
+    // they are found (such cells stay free: no piece of one cell, or of two
+    // when pockets are checked; every checked placement that would make
+    // new ones is rejected; the unchecked last placements make no node
+    // that runs the pass).
+    let (right, left) = (rows.right.low64(), rows.left.low64());
+    if SIMD && !two && resume == Resume::Start && st.d == k.base {
+        let free = st.occ.not();
+        let iso = free.andnot(rows.with_free_neighbour(free)).low64();
+        st.iso = (iso, if k.pair { pair_cells(free.low64(), right, left, rows.width) } else { !0 });
+    }
+    let (iso, iso2) = st.iso;
     let fb = frames.as_mut_ptr();
     let mut occ = st.occ;
     let mut avail = st.avail;
@@ -452,10 +469,11 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                             // The single-cell check of every fitting entry
                             // here: only the live placements are walked;
                             // the dead ones are counted as nodes now.
-                            let free = occ.not();
-                            let iso = free.andnot(rows.with_free_neighbour(free)).low64();
-                            let (right, left) = (rows.right.low64(), rows.left.low64());
-                            let iso2 = if k.pair { pair_cells(free.low64(), right, left, rows.width) } else { !0 };
+                            debug_assert!({
+                                let free = occ.not();
+                                let pairs = pair_cells(free.low64(), right, left, rows.width);
+                                free.andnot(rows.with_free_neighbour(free)).low64() == iso && (!k.pair || pairs == iso2)
+                            });
                             let (fits, alive) = unsafe {
                                 fit_alive_bits(
                                     sl.add(from),
@@ -676,6 +694,7 @@ impl<B: Bits> Walker<'_, B> {
             d: base,
             hits: 0,
             scan: (0, 0),
+            iso: (0, 0),
         };
         let mut frames = std::mem::take(&mut self.lean_frames);
         let mut dead = std::mem::take(&mut self.dead);
