@@ -25,6 +25,10 @@
 //! single-cell check of every fitting entry ([`fit_alive_bits`]): only live
 //! placements are walked, the dead ones are counted as nodes at the node's
 //! start, and the cache slots of the live children are prefetched there.
+//! Since round 13 the same pass also rejects a placement that encloses a
+//! new two-cell pocket when every piece has at least three cells (10x6:
+//! 978 989 -> 925 412 nodes), and the cells already isolated or in pockets
+//! are found once at the kernel's root.
 
 use super::super::hybrid::{Stop, Visit, Walker, POLL_MASK};
 use super::super::memo::DeadStates;
@@ -52,6 +56,9 @@ struct Consts<'a, B> {
     base: usize,
     /// The entries as arrays for [`run_avx2`], when the index has them.
     soa: Option<&'a Soa>,
+    /// Two-cell pockets are dead ends too (boxes of at most 64 cells; every
+    /// piece has at least three cells).
+    pair: bool,
 }
 
 /// One depth of the lean loop: where its scan stands. Addresses are kept
@@ -87,6 +94,9 @@ struct State<B> {
     /// At [`Event::PollScan`]: the node's candidates still to try and its
     /// list's index (`gs` and `lbase` of [`run_avx2`]).
     scan: (u64, usize),
+    /// `iso` and `iso2` of [`Halo`] at the kernel's root (AVX2 pass on
+    /// one-word boxes).
+    iso: (u64, u64),
 }
 
 /// Where [`run`] resumes.
@@ -217,13 +227,28 @@ unsafe fn fit_bits(
 /// What the single-cell check of a placement reads in a box of at most 64
 /// cells: the box's [`Rows`] (`right`, `left`: the cells that have a
 /// neighbour on that side; `w`: the row width) and `iso`, the free cells
-/// that already have no free neighbour before the placement.
+/// that already have no free neighbour before the placement; `iso2`, the
+/// free cells already in a two-cell pocket ([`pair_cells`]), or all cells
+/// when two-cell pockets are not dead ends.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Halo {
     pub(super) right: u64,
     pub(super) left: u64,
     pub(super) w: u32,
     pub(super) iso: u64,
+    pub(super) iso2: u64,
+}
+
+/// The free cells `f` (no bit past the last cell) that lie in a two-cell
+/// pocket: two free cells next to each other, each with no other free
+/// neighbour. `right`, `left`, `w` as in [`Halo`].
+#[inline(always)]
+pub(super) fn pair_cells(f: u64, right: u64, left: u64, w: u32) -> u64 {
+    let (nr, nl, nd, nu) = (f >> 1 & right, f << 1 & left, f >> w, f << w);
+    let (h, v) = (nr | nl, nd | nu);
+    let one = f & (h | v) & !(nr & nl | h & v | nd & nu);
+    let first = one & (nr & one >> 1 | nd & one >> w);
+    first | first << 1 & (one & nl) | first << w & (one & nu)
 }
 
 /// [`fit_bits`] for boxes of at most 64 cells (one word), with the
@@ -247,6 +272,7 @@ unsafe fn fit_alive_bits(lo: *const u64, grp: *const u8, n: usize, occ: u64, ava
     let rr = _mm256_set1_epi64x(halo.right as i64);
     let ll = _mm256_set1_epi64x(halo.left as i64);
     let is = _mm256_set1_epi64x(halo.iso as i64);
+    let is2 = _mm256_set1_epi64x(halo.iso2 as i64);
     let wc = _mm_cvtsi32_si128(halo.w as i32);
     let ones = _mm256_set1_epi64x(-1);
     let zero = _mm256_setzero_si256();
@@ -260,15 +286,31 @@ unsafe fn fit_alive_bits(lo: *const u64, grp: *const u8, n: usize, occ: u64, ava
             // The free cells after the placement, those with a free
             // neighbour, the newly isolated ones.
             let f = _mm256_xor_si256(_mm256_or_si256(m, oc), ones);
-            let nb = _mm256_or_si256(
-                _mm256_or_si256(
-                    _mm256_and_si256(_mm256_srli_epi64(f, 1), rr),
-                    _mm256_and_si256(_mm256_slli_epi64(f, 1), ll),
-                ),
-                _mm256_or_si256(_mm256_srl_epi64(f, wc), _mm256_sll_epi64(f, wc)),
-            );
+            let nr = _mm256_and_si256(_mm256_srli_epi64(f, 1), rr);
+            let nl = _mm256_and_si256(_mm256_slli_epi64(f, 1), ll);
+            let nd = _mm256_srl_epi64(f, wc);
+            let nu = _mm256_sll_epi64(f, wc);
+            let nb = _mm256_or_si256(_mm256_or_si256(nr, nl), _mm256_or_si256(nd, nu));
             let lone = _mm256_andnot_si256(is, _mm256_andnot_si256(nb, f));
-            let alive = _mm256_and_si256(fit, _mm256_cmpeq_epi64(lone, zero));
+            // The cells with exactly one free neighbour; a two-cell pocket
+            // has its lower cell among them with its partner (right or
+            // below) among them too.
+            let h = _mm256_or_si256(nr, nl);
+            let v = _mm256_or_si256(nd, nu);
+            let many = _mm256_or_si256(
+                _mm256_or_si256(_mm256_and_si256(nr, nl), _mm256_and_si256(h, v)),
+                _mm256_and_si256(nd, nu),
+            );
+            let one = _mm256_andnot_si256(many, _mm256_and_si256(f, nb));
+            let pair = _mm256_and_si256(
+                one,
+                _mm256_or_si256(
+                    _mm256_and_si256(nr, _mm256_srli_epi64(one, 1)),
+                    _mm256_and_si256(nd, _mm256_srl_epi64(one, wc)),
+                ),
+            );
+            let dead = _mm256_or_si256(lone, _mm256_andnot_si256(is2, pair));
+            let alive = _mm256_and_si256(fit, _mm256_cmpeq_epi64(dead, zero));
             (
                 _mm256_movemask_pd(_mm256_castsi256_pd(fit)) as u32 as u64,
                 _mm256_movemask_pd(_mm256_castsi256_pd(alive)) as u32 as u64,
@@ -317,7 +359,8 @@ unsafe fn fit_alive_bits(lo: *const u64, grp: *const u8, n: usize, occ: u64, ava
         let fit = m & occ == 0 && avail >> *grp.add(i) & 1 != 0;
         let f = !(m | occ);
         let nb = (f >> 1 & halo.right) | (f << 1 & halo.left) | f >> halo.w | f << halo.w;
-        let ok = fit && f & !nb & !halo.iso == 0;
+        let pair = pair_cells(f, halo.right, halo.left, halo.w) & !halo.iso2;
+        let ok = fit && f & !nb & !halo.iso == 0 && pair == 0;
         (fits | (fit as u64) << i, alive | (ok as u64) << i)
     })
 }
@@ -348,6 +391,20 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
         _ => (std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null()),
     };
     let two = B::CAPACITY > 64;
+    // The free cells with no free neighbour, and those in two-cell
+    // pockets, for the single-cell and pocket checks of the AVX2 pass: the
+    // same at every node the pass runs at as at the kernel's root, where
+    // they are found (such cells stay free: no piece of one cell, or of two
+    // when pockets are checked; every checked placement that would make
+    // new ones is rejected; the unchecked last placements make no node
+    // that runs the pass).
+    let (right, left) = (rows.right.low64(), rows.left.low64());
+    if SIMD && !two && resume == Resume::Start && st.d == k.base {
+        let free = st.occ.not();
+        let iso = free.andnot(rows.with_free_neighbour(free)).low64();
+        st.iso = (iso, if k.pair { pair_cells(free.low64(), right, left, rows.width) } else { !0 });
+    }
+    let (iso, iso2) = st.iso;
     let fb = frames.as_mut_ptr();
     let mut occ = st.occ;
     let mut avail = st.avail;
@@ -416,8 +473,11 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                             // The single-cell check of every fitting entry
                             // here: only the live placements are walked;
                             // the dead ones are counted as nodes now.
-                            let free = occ.not();
-                            let iso = free.andnot(rows.with_free_neighbour(free)).low64();
+                            debug_assert!({
+                                let free = occ.not();
+                                let pairs = pair_cells(free.low64(), right, left, rows.width);
+                                free.andnot(rows.with_free_neighbour(free)).low64() == iso && (!k.pair || pairs == iso2)
+                            });
                             let (fits, alive) = unsafe {
                                 fit_alive_bits(
                                     sl.add(from),
@@ -425,7 +485,7 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                                     n,
                                     occ.low64(),
                                     avail,
-                                    Halo { right: rows.right.low64(), left: rows.left.low64(), w: rows.width, iso },
+                                    Halo { right, left, w: rows.width, iso, iso2 },
                                 )
                             };
                             gs = alive;
@@ -504,6 +564,14 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                         let free = occ.not();
                         let h = unsafe { *halo.get_unchecked($img as usize) }.and(free);
                         undo = !h.andnot(rows.with_free_neighbour(free)).is_zero();
+                        // Two-cell pockets (one-word boxes), as the AVX2
+                        // pass: only those the placement made.
+                        if !two && k.pair && !undo {
+                            let (right, left, w) = (rows.right.low64(), rows.left.low64(), rows.width);
+                            let after = pair_cells(free.low64(), right, left, w);
+                            let before = pair_cells(free.low64() | m.low64(), right, left, w);
+                            undo = after & !before != 0;
+                        }
                     }
                     if MEMO && !undo && (fp as usize) < f_memo {
                         let (o, a) = unsafe { slots.get_unchecked(DeadStates::<B>::slot_in(mask, &occ, avail)) };
@@ -617,6 +685,7 @@ impl<B: Bits> Walker<'_, B> {
             handover,
             base: self.depth,
             soa: idx.simd.as_ref(),
+            pair: idx.prune_pair && B::CAPACITY <= 64,
         };
         let base = self.depth;
         #[cfg(debug_assertions)]
@@ -629,6 +698,7 @@ impl<B: Bits> Walker<'_, B> {
             d: base,
             hits: 0,
             scan: (0, 0),
+            iso: (0, 0),
         };
         let mut frames = std::mem::take(&mut self.lean_frames);
         let mut dead = std::mem::take(&mut self.dead);

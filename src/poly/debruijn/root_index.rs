@@ -42,6 +42,9 @@ pub struct RootIndex<B> {
     /// Whether an empty cell with no empty neighbour is a dead end (no
     /// piece has a single cell).
     pub(super) prune_single: bool,
+    /// Whether two empty cells next to each other with no other empty
+    /// neighbour are a dead end (every piece has at least three cells).
+    pub(super) prune_pair: bool,
     /// The cells as rows of a flat box, when they are: the single-cell
     /// check is then a few shifts instead of a walk over the halo.
     pub(super) rows: Option<Rows<B>>,
@@ -161,6 +164,7 @@ impl<B: Bits> RootIndex<B> {
         let per_key = 8 + 4 * (n_groups + 1);
         let nb = images.neighbours();
         let prune_single = images.groups.iter().all(|g| g.size > 1);
+        let prune_pair = images.groups.iter().all(|g| g.size > 2);
         let rows = Rows::of(&nb);
         // The lean loop's AVX2 copy applies (when no key has more than 64
         // entries; triggers and copies of pieces are the walker's to see).
@@ -284,7 +288,7 @@ impl<B: Bits> RootIndex<B> {
                     .collect(),
             }
         });
-        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, rows, simd }
+        RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, prune_pair, rows, simd }
     }
 
     /// Window width in bits.

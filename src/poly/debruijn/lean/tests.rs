@@ -131,6 +131,22 @@ fn fit_alive_bits_equal_the_halo_test() {
             let avail = if round % 3 == 0 { u64::MAX } else { next() | next() };
             let free = !occ;
             let iso = free.andnot(r.with_free_neighbour(free));
+            // Two-cell pockets by the neighbour lists: free cells with one
+            // free neighbour, which has only them.
+            let pockets = |f: u64| {
+                let only = |c: usize| {
+                    let mut it = nb[c].iter().filter(|&&b| f >> b & 1 != 0);
+                    match (it.next(), it.next()) {
+                        (Some(&b), None) => Some(b as usize),
+                        _ => None,
+                    }
+                };
+                (0..cells)
+                    .filter(|&c| f >> c & 1 != 0 && only(c).and_then(only) == Some(c))
+                    .fold(0u64, |a, c| a | 1 << c)
+            };
+            let pair = round % 2 == 1;
+            let iso2 = if pair { pockets(free) } else { !0 };
             let mut want = (0u64, 0u64);
             for i in 0..n {
                 let (m, g) = (lo[from + i], grp[from + i]);
@@ -143,7 +159,8 @@ fn fit_alive_bits_equal_the_halo_test() {
                     (0..cells).filter(|&c| m >> c & 1 != 0).flat_map(|c| nb[c].iter()).fold(0u64, |a, &b| a | 1 << b)
                         & !m;
                 let after = !(occ | m);
-                if (halo & after).andnot(r.with_free_neighbour(after)) == 0 {
+                let new_pocket = pair && pockets(after) & !pockets(free) != 0;
+                if (halo & after).andnot(r.with_free_neighbour(after)) == 0 && !new_pocket {
                     want.1 |= 1 << i;
                     alive_n += 1;
                 } else {
@@ -159,9 +176,12 @@ fn fit_alive_bits_equal_the_halo_test() {
                     n,
                     occ,
                     avail,
-                    Halo { right: r.right, left: r.left, w: r.width, iso },
+                    Halo { right: r.right, left: r.left, w: r.width, iso, iso2 },
                 )
             };
+            if pair {
+                assert_eq!(pockets(free), super::pair_cells(free, r.right, r.left, r.width), "{rows}x{h}: pockets");
+            }
             assert_eq!(got, want, "{rows}x{h}, round {round}: {n} entries from {from}");
         }
     }
