@@ -88,8 +88,8 @@ pub fn make<'a>(
                 poly().map(|e| Box::new(e) as Box<dyn Engine>).map_err(not_applicable)
             }
             // The CP engine where it was measured faster (docs/cp.md):
-            // boards of 64+ cells with at most `1.2 min(rows, cols)` inner
-            // colours (Benoist 8x8 K=8: 0.59 s against scan's 1.9 s).
+            // boards of 64+ cells with few inner colours (`prefer_cp`;
+            // Benoist 8x8 K=8: 0.59 s against scan's 1.9 s).
             InstanceKind::EdgeMatch(e) if crate::cp::prefer_cp(&e.puzzle) => cp(e),
             InstanceKind::EdgeMatch(e) => match Scan::with_config(&e.puzzle, &e.problem, config.scan) {
                 Ok(scan) => Ok(Box::new(scan.with_threads(config.threads))),

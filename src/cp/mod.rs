@@ -242,11 +242,20 @@ fn board_ids(options: &HashMap<(u32, u32, [Color; 4]), OptionId>, core: &Core, i
 }
 
 /// Whether `auto` should pick this engine over the scan backtracker: boards
-/// of at least 64 cells with at most `1.2 min(rows, cols)` inner colours,
-/// where scan's node count explodes (measured in docs/cp.md, round 9, over
-/// 42 generated puzzles against scan with its symmetry breaking; with more
-/// colours scan's cheap nodes win).
+/// of at least 64 cells with few inner colours, where scan's node count
+/// explodes: at most `1.2 min(rows, cols)` of them (measured in docs/cp.md,
+/// round 9, over 42 generated puzzles against scan with its symmetry
+/// breaking), or at most `min(rows, cols)` on boards of at most 64 tiles,
+/// where scan runs its fast walk at 2.4 times the speed (round 13: 8x8
+/// with 9 colours went to scan). With more colours scan's cheap nodes win.
 pub fn prefer_cp(puzzle: &EdgePuzzle) -> bool {
     let inner = puzzle.n_colors().saturating_sub(1);
-    puzzle.n_cells() >= 64 && 5 * inner <= 6 * puzzle.rows.min(puzzle.cols)
+    let side = puzzle.rows.min(puzzle.cols);
+    let cells = puzzle.n_cells();
+    let limit_x5 = if cells <= FAST_SCAN_TILES { 5 * side } else { 6 * side };
+    cells >= 64 && 5 * inner <= limit_x5
 }
+
+/// Scan's fast walk (`edgematch::scan::fast`) takes boards of up to this
+/// many tiles.
+const FAST_SCAN_TILES: usize = 64;

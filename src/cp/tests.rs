@@ -315,8 +315,11 @@ fn auto_prefers_cp_on_large_boards_with_few_colours() {
         generate(&GenerateSpec { rows: n, cols: n, style: Style::Uniform { colors: k }, seed: 1 }).unwrap().puzzle
     };
     assert!(super::prefer_cp(&gen(8, 8)));
-    assert!(super::prefer_cp(&gen(8, 9)));
+    // 8x8 takes scan's fast walk: cp only up to min(rows, cols) colours.
+    assert!(!super::prefer_cp(&gen(8, 9)));
     assert!(!super::prefer_cp(&gen(8, 10)));
+    assert!(super::prefer_cp(&gen(9, 10)));
+    assert!(!super::prefer_cp(&gen(9, 11)));
     assert!(super::prefer_cp(&gen(10, 12)));
     assert!(!super::prefer_cp(&gen(10, 13)));
     assert!(!super::prefer_cp(&gen(6, 4)));
