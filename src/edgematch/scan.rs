@@ -282,7 +282,7 @@ impl Scan {
             })
             .collect::<Vec<_>>();
         for table in &mut tables {
-            table.fast = fast::FastTable::new(table, &cells, cols, nc);
+            table.fast = fast::FastTable::new(table, &cells, cols, nc, puzzle.tiles.len());
         }
         let geo = problem.geometry.as_ref().ok_or("the problem has no edge-matching geometry")?;
         let mut option_of = HashMap::with_capacity(geo.placements.len() * 2);

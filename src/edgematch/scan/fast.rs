@@ -1,9 +1,10 @@
-//! The scan walk for boards of at most 64 tiles: the tiles in use are one
-//! `u64`, and each candidate list is a tile mask, so that the free
-//! candidates of a cell are `tiles & !used`, computed once when the cell is
-//! entered, and the next one is its lowest bit. Used tiles are never
-//! looked at and nothing is scanned; a cell with no free candidate is left
-//! at once.
+//! The scan walk for boards of at most 128 tiles: the tiles in use are one
+//! mask (a `u64` up to 64 tiles, a `u128` up to 128), and each candidate
+//! list is a tile mask, so that the free candidates of a cell are
+//! `tiles & !used`, computed once when the cell is entered, and the next
+//! one is its lowest bit. Used tiles are never looked at and nothing is
+//! scanned; a cell with no free candidate is left at once. One walk source
+//! serves both widths ([`TileMask`]).
 //!
 //! The tree is the general walk's ([`Scan::walk`]): the same keys, the same
 //! candidates tried in the same order (by tile, then rotation), one node
@@ -23,6 +24,64 @@
 use super::{CellInfo, Scan, Table, POLL_MASK};
 use crate::ir::OptionId;
 use crate::search::{Flow, SearchStats, StopReason};
+use std::fmt::Debug;
+use std::ops::{BitAnd, BitOr, BitXor, Not};
+
+/// `assert!` in tests and debug builds only: the invariants the unsafe
+/// walk relies on, checked where it relies on them.
+macro_rules! check {
+    ($($arg:tt)*) => {
+        if cfg!(any(test, debug_assertions)) {
+            assert!($($arg)*);
+        }
+    };
+}
+
+/// A set of tiles, one bit per tile id.
+pub(super) trait TileMask:
+    Copy + Default + Eq + Debug + BitAnd<Output = Self> + BitOr<Output = Self> + BitXor<Output = Self> + Not<Output = Self>
+{
+    /// How many tiles it holds.
+    const BITS: usize;
+    /// The set of tile `t` (`t < BITS`).
+    fn bit(t: usize) -> Self;
+    fn is_empty(self) -> bool;
+    /// The lowest tile of the set, as a set.
+    fn lowest(self) -> Self;
+    /// For a set of one tile: the tiles below it.
+    fn below(self) -> Self;
+    fn count(self) -> u32;
+}
+
+macro_rules! tile_mask {
+    ($t:ty) => {
+        impl TileMask for $t {
+            const BITS: usize = <$t>::BITS as usize;
+            #[inline(always)]
+            fn bit(t: usize) -> Self {
+                1 << t
+            }
+            #[inline(always)]
+            fn is_empty(self) -> bool {
+                self == 0
+            }
+            #[inline(always)]
+            fn lowest(self) -> Self {
+                self & self.wrapping_neg()
+            }
+            #[inline(always)]
+            fn below(self) -> Self {
+                self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+        }
+    };
+}
+tile_mask!(u64);
+tile_mask!(u128);
 
 /// One candidate list as tile masks.
 ///
@@ -31,9 +90,9 @@ use crate::search::{Flow, SearchStats, StopReason};
 /// its second rotation at `second + rank2`, where `rank` / `rank2` count
 /// the bits of `tiles` / `twice` below `t`.
 #[derive(Clone, Copy, Debug, Default)]
-struct Key {
-    tiles: u64,
-    twice: u64,
+struct Key<M> {
+    tiles: M,
+    twice: M,
     first: u32,
     second: u32,
 }
@@ -46,28 +105,36 @@ struct Shows {
     south: u32,
 }
 
-/// The fast form of one [`Table`].
+/// A [`Table`] as masks of width `M`.
 ///
 /// Invariants: `keys` has one entry per key of the table; every index a
 /// `Key` gives is below `shows.len() == general.len()`; `general[i]` is
 /// the index in the table of candidate `i` (for its tile and rotation).
 #[derive(Debug)]
-pub(super) struct FastTable {
-    keys: Vec<Key>,
+pub(super) struct Masks<M> {
+    keys: Vec<Key<M>>,
     shows: Vec<Shows>,
     general: Vec<u32>,
 }
 
+/// The fast form of one [`Table`]: one `u64` per tile set on boards of at
+/// most 64 tiles, one `u128` up to 128.
+#[derive(Debug)]
+pub(super) enum FastTable {
+    Narrow(Masks<u64>),
+    Wide(Masks<u128>),
+}
+
 /// Search state of one cell, saved when it places a tile.
 #[derive(Clone, Copy, Debug)]
-struct Frame {
+struct Frame<M> {
     /// Free tiles not tried yet.
-    avail: u64,
+    avail: M,
     /// Tiles whose second rotation is still to try.
-    twice: u64,
-    /// Tiles in use when the cell was entered.
-    used: u64,
-    key: *const Key,
+    twice: M,
+    /// Tiles in use when the cell was entered (set then).
+    used: M,
+    key: *const Key<M>,
     /// Candidate placed.
     idx: u32,
     /// South colour the placed candidate shows.
@@ -78,31 +145,44 @@ struct Frame {
 
 impl FastTable {
     /// The fast form of `table` for the cells `cells` of a board `cols`
-    /// wide with `nc` colours, or `None` when the walk cannot take it: a
-    /// tile id over 63, a tile three times in one list, or a last-column
-    /// cell that may show a colour to the east.
-    pub(super) fn new(table: &Table, cells: &[CellInfo], cols: usize, nc: usize) -> Option<FastTable> {
+    /// wide with `nc` colours and `tiles` tiles, or `None` when the walk
+    /// cannot take it: over 128 tiles, a tile three times in one list, or
+    /// a last-column cell that may show a colour to the east.
+    pub(super) fn new(table: &Table, cells: &[CellInfo], cols: usize, nc: usize, tiles: usize) -> Option<FastTable> {
+        if tiles <= u64::BITS as usize {
+            Masks::new(table, cells, cols, nc).map(FastTable::Narrow)
+        } else if tiles <= u128::BITS as usize {
+            Masks::new(table, cells, cols, nc).map(FastTable::Wide)
+        } else {
+            None
+        }
+    }
+}
+
+impl<M: TileMask> Masks<M> {
+    /// [`FastTable::new`] for the width `M`.
+    fn new(table: &Table, cells: &[CellInfo], cols: usize, nc: usize) -> Option<Masks<M>> {
         let n_keys = table.start.len() - 1;
         let (mut keys, mut shows, mut general) = (Vec::with_capacity(n_keys), Vec::new(), Vec::new());
         for k in 0..n_keys {
             let range = table.start[k] as usize..table.start[k + 1] as usize;
-            let mut key = Key::default();
+            let mut key = Key::<M>::default();
             let mut seconds = Vec::new();
             key.first = shows.len() as u32;
             // Sorted by (tile, rotation): the first rotation comes first.
             for i in range {
                 let c = table.cands[i];
-                if c.tile >= 64 {
+                if c.tile as usize >= M::BITS {
                     return None;
                 }
-                let bit = 1u64 << c.tile;
+                let bit = M::bit(c.tile as usize);
                 let s = Shows { east_key: c.east_key, south: c.south as u32 };
-                if key.tiles & bit == 0 {
-                    key.tiles |= bit;
+                if (key.tiles & bit).is_empty() {
+                    key.tiles = key.tiles | bit;
                     shows.push(s);
                     general.push(i as u32);
-                } else if key.twice & bit == 0 {
-                    key.twice |= bit;
+                } else if (key.twice & bit).is_empty() {
+                    key.twice = key.twice | bit;
                     seconds.push((s, i as u32));
                 } else {
                     return None;
@@ -126,7 +206,7 @@ impl FastTable {
                 }
             }
         }
-        Some(FastTable { keys, shows, general })
+        Some(Masks { keys, shows, general })
     }
 }
 
@@ -156,30 +236,32 @@ enum Event {
 
 /// The walk's moving state, kept in registers by [`run_body`] and saved here
 /// when it returns.
-struct Walker {
-    /// Frame of the current cell.
-    f: *mut Frame,
-    /// Tiles in use when the current cell was entered.
-    used: u64,
-    avail: u64,
-    twice: u64,
+struct Walker<M> {
+    /// Frame of the current cell (which holds the tiles in use).
+    f: *mut Frame<M>,
+    avail: M,
+    twice: M,
     /// The current cell's key.
-    kp: *const Key,
+    kp: *const Key<M>,
     nodes: u64,
 }
 
 /// What [`run_body`] reads: the frames of the first free cell and of the last
 /// cell, the distance in bytes to the north neighbour's frame, the tables, and
-/// the node count at which to return [`Event::Poll`].
+/// the node count at which to return [`Event::Poll`]. The frames' start and
+/// the tables' lengths are for the checks of tests and debug builds.
 #[derive(Clone, Copy)]
-struct Bounds {
-    first: *mut Frame,
-    last: *mut Frame,
+struct Bounds<M> {
+    first: *mut Frame<M>,
+    last: *mut Frame<M>,
     /// `cols` frames, in bytes.
     north: usize,
-    keys: *const Key,
+    keys: *const Key<M>,
     shows: *const Shows,
     poll_at: u64,
+    frames: *const Frame<M>,
+    n_keys: usize,
+    n_shows: usize,
 }
 
 /// The inner loop of the fast walk: no call, so that its state stays in
@@ -188,41 +270,45 @@ struct Bounds {
 /// on an [`Event`]; called again, it goes on where it stopped.
 ///
 /// # Safety
-/// `w.f` lies in `b.first..=b.last`, the frames from `b.north` bytes before `b.first` to
-/// `b.last` are valid, and every key index (a cell base plus an east key
-/// plus a south colour) and candidate index met is in its table (the
-/// [`FastTable`] invariants).
+/// `w.f` lies in `b.first..=b.last`, the frames from `b.frames` (`b.north`
+/// bytes before `b.first` or earlier) to `b.last` are valid, `w.kp` is in
+/// `b.keys`, and every key index (a cell base plus an east key plus a south
+/// colour) and candidate index met is in its table (the [`Masks`]
+/// invariants).
 #[inline(always)]
-unsafe fn run_body(w: &mut Walker, b: Bounds) -> Event {
-    let Walker { mut f, mut used, mut avail, mut twice, mut kp, mut nodes } = *w;
+unsafe fn run_body<M: TileMask>(w: &mut Walker<M>, b: Bounds<M>) -> Event {
+    let Walker { mut f, mut avail, mut twice, mut kp, mut nodes } = *w;
     let event = loop {
-        if avail == 0 {
+        check!(b.first <= f && f <= b.last);
+        if avail.is_empty() {
             // The cell is exhausted: back to the previous one.
             if f == b.first {
                 break Event::Done;
             }
             f = f.sub(1);
-            (avail, twice, used, kp) = ((*f).avail, (*f).twice, (*f).used, (*f).key);
+            (avail, twice, kp) = ((*f).avail, (*f).twice, (*f).key);
             continue;
         }
-        let bit = avail & avail.wrapping_neg();
-        let below = bit - 1;
+        let bit = avail.lowest();
+        let below = bit.below();
         let key = &*kp;
-        let idx = if twice & bit != 0 {
-            twice ^= bit;
-            key.first + (key.tiles & below).count_ones()
+        check!((key.twice & !key.tiles).is_empty() && (twice & !key.twice).is_empty());
+        check!(!(key.tiles & bit).is_empty() && ((*f).used & bit).is_empty());
+        let idx = if !(twice & bit).is_empty() {
+            twice = twice ^ bit;
+            key.first + (key.tiles & below).count()
         } else {
-            avail ^= bit;
-            if key.twice & bit != 0 {
-                key.second + (key.twice & below).count_ones()
+            avail = avail ^ bit;
+            if !(key.twice & bit).is_empty() {
+                key.second + (key.twice & below).count()
             } else {
-                key.first + (key.tiles & below).count_ones()
+                key.first + (key.tiles & below).count()
             }
         };
+        check!((idx as usize) < b.n_shows);
         let c = *b.shows.add(idx as usize);
         (*f).avail = avail;
         (*f).twice = twice;
-        (*f).used = used;
         (*f).key = kp;
         (*f).idx = idx;
         (*f).south = c.south;
@@ -231,16 +317,21 @@ unsafe fn run_body(w: &mut Walker, b: Bounds) -> Event {
             break Event::Board;
         }
         // Enter the next cell.
-        used |= bit;
+        let used = (*f).used | bit;
         f = f.add(1);
-        kp = b.keys.add(((*f).base + c.east_key + (*f.byte_sub(b.north)).south) as usize);
+        (*f).used = used;
+        let north = f.byte_sub(b.north);
+        check!(b.frames <= north as *const Frame<M>);
+        let k = ((*f).base + c.east_key + (*north).south) as usize;
+        check!(k < b.n_keys);
+        kp = b.keys.add(k);
         avail = (*kp).tiles & !used;
         twice = (*kp).twice;
         if nodes == b.poll_at {
             break Event::Poll;
         }
     };
-    *w = Walker { f, used, avail, twice, kp, nodes };
+    *w = Walker { f, avail, twice, kp, nodes };
     event
 }
 
@@ -251,7 +342,7 @@ unsafe fn run_body(w: &mut Walker, b: Bounds) -> Event {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
 #[inline(never)]
-unsafe fn run_popcnt(w: &mut Walker, b: Bounds) -> Event {
+unsafe fn run_popcnt<M: TileMask>(w: &mut Walker<M>, b: Bounds<M>) -> Event {
     run_body(w, b)
 }
 
@@ -260,16 +351,12 @@ unsafe fn run_popcnt(w: &mut Walker, b: Bounds) -> Event {
 /// # Safety
 /// As [`run_body`].
 #[inline(never)]
-unsafe fn run_plain(w: &mut Walker, b: Bounds) -> Event {
+unsafe fn run_plain<M: TileMask>(w: &mut Walker<M>, b: Bounds<M>) -> Event {
     run_body(w, b)
 }
 
 impl Scan {
     /// [`Scan::walk`] on the fast form `fast` of `table`.
-    ///
-    /// `frames[cols + p]` is cell `p`'s frame; the first `cols` frames are
-    /// the grey above row 0 (south 0), so the north neighbour's frame is
-    /// always `cols` frames back.
     pub(super) fn walk_fast(
         &self,
         table: &Table,
@@ -278,18 +365,45 @@ impl Scan {
         poll: &mut dyn FnMut(u64) -> Option<StopReason>,
         visit: &mut dyn FnMut(&[OptionId]) -> Flow,
     ) -> SearchStats {
+        match fast {
+            FastTable::Narrow(masks) => self.walk_masks(table, masks, prefix, poll, visit),
+            FastTable::Wide(masks) => self.walk_masks(table, masks, prefix, poll, visit),
+        }
+    }
+
+    /// [`Scan::walk_fast`] for the width `M`.
+    ///
+    /// `frames[cols + p]` is cell `p`'s frame; the first `cols` frames are
+    /// the grey above row 0 (south 0), so the north neighbour's frame is
+    /// always `cols` frames back.
+    fn walk_masks<M: TileMask>(
+        &self,
+        table: &Table,
+        fast: &Masks<M>,
+        prefix: &[u32],
+        poll: &mut dyn FnMut(u64) -> Option<StopReason>,
+        visit: &mut dyn FnMut(&[OptionId]) -> Flow,
+    ) -> SearchStats {
         let (n, cols) = (self.rows * self.cols, self.cols);
         assert!(prefix.len() < n && self.cells.len() == n);
         let keys = &fast.keys[..];
-        let empty = Frame { avail: 0, twice: 0, used: 0, key: keys.as_ptr(), idx: 0, south: 0, base: 0 };
+        let empty = Frame {
+            avail: M::default(),
+            twice: M::default(),
+            used: M::default(),
+            key: keys.as_ptr(),
+            idx: 0,
+            south: 0,
+            base: 0,
+        };
         let mut frames = vec![empty; cols + n];
         for (f, info) in frames[cols..].iter_mut().zip(&self.cells) {
             f.base = info.base;
         }
-        let (mut used, mut east) = (0u64, 0u32);
+        let (mut used, mut east) = (M::default(), 0u32);
         for (cell, &i) in prefix.iter().enumerate() {
             let c = table.cands[i as usize];
-            used |= 1u64 << c.tile;
+            used = used | M::bit(c.tile as usize);
             frames[cols + cell].south = c.south as u32;
             east = c.east_key;
         }
@@ -306,10 +420,21 @@ impl Scan {
             let k = ((*first).base + east + (*first.sub(cols)).south) as usize;
             assert!(k < keys.len());
             let kp = keys.as_ptr().add(k);
-            let w = Walker { f: first, used, avail: (*kp).tiles & !used, twice: (*kp).twice, kp, nodes: 0 };
+            (*first).used = used;
+            let w = Walker { f: first, avail: (*kp).tiles & !used, twice: (*kp).twice, kp, nodes: 0 };
             let last = fp.add(cols + n - 1);
-            let north = cols * std::mem::size_of::<Frame>();
-            let b = Bounds { first, last, north, keys: keys.as_ptr(), shows: fast.shows.as_ptr(), poll_at: 0 };
+            let north = cols * std::mem::size_of::<Frame<M>>();
+            let b = Bounds {
+                first,
+                last,
+                north,
+                keys: keys.as_ptr(),
+                shows: fast.shows.as_ptr(),
+                poll_at: 0,
+                frames: fp,
+                n_keys: keys.len(),
+                n_shows: fast.shows.len(),
+            };
             (w, b)
         };
         let stopped = loop {
@@ -351,12 +476,12 @@ impl Scan {
     /// `prefix.len()` cells placed by `prefix`) to `visit` as option ids.
     #[cold]
     #[inline(never)]
-    fn report_fast(
+    fn report_fast<M: TileMask>(
         &self,
         table: &Table,
-        fast: &FastTable,
+        fast: &Masks<M>,
         prefix: &[u32],
-        frames: &[Frame],
+        frames: &[Frame<M>],
         options: &mut [OptionId],
         visit: &mut dyn FnMut(&[OptionId]) -> Flow,
     ) -> Flow {
@@ -369,100 +494,4 @@ impl Scan {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::{Scan, ScanConfig};
-    use crate::edgematch::generate::{generate, GenerateSpec, Style};
-    use crate::edgematch::ir::{board_of, to_problem};
-    use crate::edgematch::{brendan_set2, Clue, EdgePuzzle};
-    use crate::ir::{verify, OptionId, Solution};
-    use crate::search::{Engine, Flow, Limits, SearchStats};
-
-    /// The boards in the order found (each verified on the IR and on the
-    /// board) and the statistics of `scan` under `limits`.
-    fn run(scan: &mut Scan, p: &EdgePuzzle, limits: &Limits) -> (Vec<Vec<OptionId>>, SearchStats) {
-        let problem = to_problem(p);
-        let mut out = Vec::new();
-        let stats = scan.run(limits, &mut |s| {
-            verify(&problem, &Solution { options: s.to_vec() }).unwrap();
-            board_of(p, &problem, s).check_solution(p).unwrap();
-            out.push(s.to_vec());
-            Flow::Continue
-        });
-        (out, stats)
-    }
-
-    /// The fast and the general walk of `p` (with `config`, `threads`)
-    /// find the same boards in the same order in the same nodes.
-    fn same_walks(p: &EdgePuzzle, config: ScanConfig, threads: usize, limits: &Limits) -> usize {
-        let problem = to_problem(p);
-        let mut fast = Scan::with_config(p, &problem, config).unwrap().with_threads(threads);
-        assert!(fast.tables.iter().all(|t| t.fast.is_some()), "{}", p.name);
-        let mut general = Scan::with_config(p, &problem, config).unwrap().with_threads(threads);
-        for t in &mut general.tables {
-            t.fast = None;
-        }
-        let (mut a, sa) = run(&mut fast, p, limits);
-        let (mut b, sb) = run(&mut general, p, limits);
-        if threads > 1 {
-            a.sort();
-            b.sort();
-        }
-        let what = format!("{} {config:?} threads {threads}", p.name);
-        assert_eq!(a, b, "{what}");
-        assert_eq!((sa.nodes, sa.solutions, sa.stopped), (sb.nodes, sb.solutions, sb.stopped), "{what}");
-        a.len()
-    }
-
-    #[test]
-    fn fast_walk_matches_the_general_walk() {
-        let mut puzzles: Vec<EdgePuzzle> = ["04x04", "05x04", "05x05", "06x04"].map(brendan_set2).into();
-        for (rows, cols, style, seed) in [
-            (3, 3, Style::Uniform { colors: 1 }, 0),
-            (3, 4, Style::Uniform { colors: 2 }, 2),
-            (4, 4, Style::Frame { border_colors: 1, inner_colors: 2 }, 3),
-            (2, 5, Style::Uniform { colors: 2 }, 4),
-            (4, 5, Style::Frame { border_colors: 2, inner_colors: 3 }, 5),
-            (5, 5, Style::Uniform { colors: 3 }, 6),
-            (4, 6, Style::Uniform { colors: 3 }, 7),
-        ] {
-            puzzles.push(generate(&GenerateSpec { rows, cols, style, seed }).unwrap().puzzle);
-        }
-        let mut twice = false;
-        for p in &puzzles {
-            // A tile showing one west and north colour in two rotations.
-            twice |= p.tiles.iter().any(|t| (0..4).any(|r| t.0[r] == t.0[(r + 1) % 4] && t.0[r] == t.0[(r + 2) % 4]));
-            for symmetry in [true, false] {
-                let config = ScanConfig { symmetry };
-                assert!(same_walks(p, config, 1, &Limits::none()) > 0, "{}", p.name);
-                same_walks(p, config, 2, &Limits::none());
-                let limits = Limits { max_nodes: Some(1 << 16), ..Limits::default() };
-                same_walks(p, config, 1, &limits);
-            }
-        }
-        assert!(twice, "no puzzle has a tile twice in one list");
-    }
-
-    #[test]
-    fn fast_walk_keeps_clues() {
-        for seed in [8, 9] {
-            let mut g =
-                generate(&GenerateSpec { rows: 4, cols: 4, style: Style::Uniform { colors: 2 }, seed }).unwrap();
-            for (row, col) in [(1, 1), (0, 3), (2, 3)] {
-                let p = g.solution.cells[row * 4 + col].unwrap();
-                g.puzzle.clues.push(Clue { tile: p.tile as usize, row, col, rotation: p.rotation });
-            }
-            assert!(same_walks(&g.puzzle, ScanConfig::default(), 1, &Limits::none()) > 0);
-        }
-    }
-
-    #[test]
-    fn boards_over_64_tiles_take_the_general_walk() {
-        let g = generate(&GenerateSpec { rows: 9, cols: 8, style: Style::Uniform { colors: 6 }, seed: 1 }).unwrap();
-        let problem = to_problem(&g.puzzle);
-        let scan = Scan::new(&g.puzzle, &problem).unwrap();
-        assert!(scan.tables.iter().all(|t| t.fast.is_none()));
-        let g = generate(&GenerateSpec { rows: 8, cols: 8, style: Style::Uniform { colors: 6 }, seed: 1 }).unwrap();
-        let scan = Scan::new(&g.puzzle, &to_problem(&g.puzzle)).unwrap();
-        assert!(scan.tables.iter().all(|t| t.fast.is_some()));
-    }
-}
+mod tests;
