@@ -245,17 +245,19 @@ fn board_ids(options: &HashMap<(u32, u32, [Color; 4]), OptionId>, core: &Core, i
 /// of at least 64 cells with few inner colours, where scan's node count
 /// explodes: at most `1.2 min(rows, cols)` of them (measured in docs/cp.md,
 /// round 9, over 42 generated puzzles against scan with its symmetry
-/// breaking), or at most `min(rows, cols)` on boards of at most 64 tiles,
-/// where scan runs its fast walk at 2.4 times the speed (round 13: 8x8
-/// with 9 colours went to scan). With more colours scan's cheap nodes win.
+/// breaking), or at most `min(rows, cols)` on boards of at most 64 tiles
+/// (round 13: with scan's fast walk 8x8 with 9 colours went to scan). Scan's
+/// fast walk takes boards of up to 128 tiles since round 14, but the 9x9
+/// and 10x10 sweep kept cp ahead in sum at `1.2 min(rows, cols)` (9x9 with
+/// 10 colours, 10x10 with 12). With more colours scan's cheap nodes win.
 pub fn prefer_cp(puzzle: &EdgePuzzle) -> bool {
     let inner = puzzle.n_colors().saturating_sub(1);
     let side = puzzle.rows.min(puzzle.cols);
     let cells = puzzle.n_cells();
-    let limit_x5 = if cells <= FAST_SCAN_TILES { 5 * side } else { 6 * side };
+    let limit_x5 = if cells <= STRICT_TILES { 5 * side } else { 6 * side };
     cells >= 64 && 5 * inner <= limit_x5
 }
 
-/// Scan's fast walk (`edgematch::scan::fast`) takes boards of up to this
-/// many tiles.
-const FAST_SCAN_TILES: usize = 64;
+/// Boards of up to this many tiles go to cp only with at most
+/// `min(rows, cols)` inner colours (docs/cp.md, rounds 13 and 14).
+const STRICT_TILES: usize = 64;

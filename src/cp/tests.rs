@@ -318,6 +318,8 @@ fn auto_prefers_cp_on_large_boards_with_few_colours() {
     // 8x8 takes scan's fast walk: cp only up to min(rows, cols) colours.
     assert!(!super::prefer_cp(&gen(8, 9)));
     assert!(!super::prefer_cp(&gen(8, 10)));
+    // 9x9 and 10x10 take scan's fast walk too (round 14), but cp stays
+    // ahead in sum up to 1.2 min(rows, cols) colours there.
     assert!(super::prefer_cp(&gen(9, 10)));
     assert!(!super::prefer_cp(&gen(9, 11)));
     assert!(super::prefer_cp(&gen(10, 12)));

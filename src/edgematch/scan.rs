@@ -14,7 +14,7 @@
 //!   no global counting).
 //! * The loop is iterative over preallocated arrays: nothing is allocated
 //!   while searching. A node is one placement, as in DLX.
-//! * Boards of at most 64 tiles (set-2 up to 8x8) take the fast walk of
+//! * Boards of at most 128 tiles (up to 11x11) take the fast walk of
 //!   `scan/fast.rs`: the same tree, with each list a tile mask, so a
 //!   cell's free candidates are one AND with the tiles in use.
 //!
