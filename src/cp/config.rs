@@ -357,7 +357,7 @@ impl CpConfig {
                         Some(flag) => *flag = on,
                         None => {
                             return Err(err(format!(
-                                "unknown component, expected default, basic, [no-]COMPONENT with COMPONENT one of {}, heuristic=NAME or shave-limit=L",
+                                "unknown component, expected default, basic, [no-]COMPONENT with COMPONENT one of {}, or KEY=VALUE (heuristic, shave-limit, shave-depth, tile-slack, near-forced)",
                                 COMPONENTS.join(", ")
                             )))
                         }

@@ -37,12 +37,15 @@ pub struct SolveArgs {
     /// Solving back-end (`auto` picks the best one for the puzzle).
     #[arg(long, default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(backend::NAMES))]
     pub backend: String,
-    /// Components of the `cp` backend, for ablation: comma-separated
-    /// `[no-]COMPONENT` (preemption, shared-edges, cycles, backjump,
-    /// older-cells, shaving, patterns, instantiation, edge-filter,
-    /// tile-branching, symmetry),
-    /// `heuristic=min-offer|min-expected-offer|min-expected-gap|min-expected-ratio|min-domain|min-domain-gap|domain-then-gap|scan`,
-    /// `shave-limit=L`, `basic` (all off) or `default`.
+    /// Components of the `cp` backend, for ablation: comma-separated items
+    /// applied left to right on top of the defaults: `[no-]COMPONENT`
+    /// (preemption, shared-edges, cycles, backjump, older-cells, shaving,
+    /// patterns, instantiation, edge-filter, tile-branching, symmetry,
+    /// refutation, rechoose, singletons, confined, shave-near,
+    /// neighbour-ties),
+    /// `heuristic=min-offer|min-expected-offer|min-expected-gap|min-expected-ratio|min-domain|min-domain-gap|domain-then-gap|dom-wdeg|domain-then-wdeg|scan`,
+    /// `shave-limit=L`, `shave-depth=D`, `tile-slack=S`, `near-forced=N`,
+    /// `basic` (all off) or `default` (docs/cp.md, "`--cp SPEC`").
     #[arg(long, value_name = "SPEC", value_parser = parse_cp)]
     pub cp: Option<CpConfig>,
     /// Settings of the `scan` backend: `symmetry` (the default: a corner
