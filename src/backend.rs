@@ -10,6 +10,10 @@ use crate::ir::Equivalence;
 use crate::poly::{PolyConfig, PolyEngine};
 use crate::search::Engine;
 
+pub mod pick;
+
+use pick::{AutoPick, Decision};
+
 /// Back-end names accepted by `--backend`.
 pub const NAMES: &[&str] = &["auto", "dlx", "poly", "scan", "cp", "sat"];
 
@@ -52,6 +56,10 @@ pub struct BackendConfig {
     /// Worker threads of the edge-matching back-ends `cp` and `scan`
     /// (`--threads`); 0 and 1 search on the calling thread.
     pub threads: usize,
+    /// How `auto` picks between cp and scan on edge-matching puzzles
+    /// (`--auto-pick`; the caller passes [`AutoPick::Rule`] when only the
+    /// first solutions are wanted).
+    pub auto_pick: AutoPick,
 }
 
 /// Builds the engine `name` for `instance`. `auto` picks the best engine
@@ -61,6 +69,15 @@ pub fn make<'a>(
     instance: &'a Instance,
     config: &BackendConfig,
 ) -> Result<Box<dyn Engine + 'a>, BackendError> {
+    make_explained(name, instance, config).map(|(engine, _)| engine)
+}
+
+/// [`make`], with what `auto` picked on an edge-matching puzzle and why.
+pub fn make_explained<'a>(
+    name: &str,
+    instance: &'a Instance,
+    config: &BackendConfig,
+) -> Result<(Box<dyn Engine + 'a>, Option<Decision>), BackendError> {
     let poly = || {
         let mut c = config.poly.clone();
         c.equivalence = config.equivalence;
@@ -76,7 +93,7 @@ pub fn make<'a>(
         }
         Ok(Box::new(CpEngine::new(&e.puzzle, &e.problem, config.cp.clone()).with_threads(config.threads)))
     };
-    match name {
+    let engine: Result<Box<dyn Engine + 'a>, BackendError> = match name {
         // The best engine for the instance. Polycubes: the polycube engines
         // when they handle the puzzle (an error in the user's poly settings
         // is reported, not bypassed). Edge matching: the scan backtracker
@@ -89,15 +106,11 @@ pub fn make<'a>(
             }
             // The CP engine where it was measured faster (docs/cp.md):
             // boards of 64+ cells with few inner colours (`prefer_cp`;
-            // Benoist 8x8 K=8: 0.59 s against scan's 1.9 s).
-            InstanceKind::EdgeMatch(e) if crate::cp::prefer_cp(&e.puzzle) => cp(e),
-            InstanceKind::EdgeMatch(e) => match Scan::with_config(&e.puzzle, &e.problem, config.scan) {
-                Ok(scan) => Ok(Box::new(scan.with_threads(config.threads))),
-                Err(why) if config.threads > 1 => Err(not_applicable(format!(
-                    "scan cannot take this puzzle ({why}) and DLX, which would, runs on one thread: drop --threads"
-                ))),
-                Err(_) => Ok(Box::new(Dlx::new(instance.problem()))),
-            },
+            // Benoist 8x8 K=8: 0.59 s against scan's 1.9 s); near the
+            // rule's bound the cheaper by estimates (`pick`).
+            InstanceKind::EdgeMatch(e) => {
+                return auto_edge(e, instance, config, cp);
+            }
             _ => Ok(Box::new(Dlx::new(instance.problem()))),
         },
         "dlx" => Ok(Box::new(Dlx::new(instance.problem()))),
@@ -129,5 +142,48 @@ pub fn make<'a>(
             }),
         },
         other => Err(BackendError::Unknown(other.to_string())),
+    };
+    Ok((engine?, None))
+}
+
+/// `auto` on an edge-matching puzzle: cp or scan by the colour-count rule,
+/// or near its bound by estimates of both trees ([`pick`]); DLX when scan
+/// cannot take the puzzle and the rule does not give it to cp.
+fn auto_edge<'a>(
+    e: &'a crate::input::EdgeInstance,
+    instance: &'a Instance,
+    config: &BackendConfig,
+    cp: impl Fn(&'a crate::input::EdgeInstance) -> Result<Box<dyn Engine + 'a>, BackendError>,
+) -> Result<(Box<dyn Engine + 'a>, Option<Decision>), BackendError> {
+    let rule = Decision::by_rule(&e.puzzle);
+    if config.auto_pick == AutoPick::Estimate && pick::in_band(&e.puzzle) {
+        if let Ok(scan) = Scan::with_config(&e.puzzle, &e.problem, config.scan) {
+            let start = std::time::Instant::now();
+            let mut cp_engine = CpEngine::new(&e.puzzle, &e.problem, config.cp.clone());
+            let cp_nodes = cp_engine.estimate(pick::CP_PROBES, pick::SEED).nodes;
+            let scan_nodes = scan.estimate(pick::SCAN_PROBES, pick::SEED).nodes;
+            let estimates = pick::Estimates::new(cp_nodes, scan_nodes, e.puzzle.n_cells());
+            let engine = estimates.cheaper();
+            let decision = Decision { engine, estimates: Some(estimates), cost: start.elapsed().as_secs_f64() };
+            return Ok(match engine {
+                // The estimate leaves the engine ready to run.
+                pick::Engine::Cp => (Box::new(cp_engine.with_threads(config.threads)), Some(decision)),
+                pick::Engine::Scan => (Box::new(scan.with_threads(config.threads)), Some(decision)),
+            });
+        }
+    }
+    if rule.engine == pick::Engine::Cp {
+        return Ok((cp(e)?, Some(rule)));
+    }
+    match Scan::with_config(&e.puzzle, &e.problem, config.scan) {
+        Ok(scan) => Ok((Box::new(scan.with_threads(config.threads)), Some(rule))),
+        Err(why) if config.threads > 1 => Err(BackendError::NotApplicable {
+            backend: "auto".into(),
+            file: instance.file.clone(),
+            reason: format!(
+                "scan cannot take this puzzle ({why}) and DLX, which would, runs on one thread: drop --threads"
+            ),
+        }),
+        Err(_) => Ok((Box::new(Dlx::new(instance.problem())), None)),
     }
 }

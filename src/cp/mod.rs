@@ -251,11 +251,16 @@ fn board_ids(options: &HashMap<(u32, u32, [Color; 4]), OptionId>, core: &Core, i
 /// and 10x10 sweep kept cp ahead in sum at `1.2 min(rows, cols)` (9x9 with
 /// 10 colours, 10x10 with 12). With more colours scan's cheap nodes win.
 pub fn prefer_cp(puzzle: &EdgePuzzle) -> bool {
-    let inner = puzzle.n_colors().saturating_sub(1);
+    inner_colour_bound(puzzle).is_some_and(|bound| puzzle.n_colors().saturating_sub(1) <= bound)
+}
+
+/// The most inner colours with which [`prefer_cp`] picks cp on a board of
+/// `puzzle`'s size; `None` below 64 cells.
+pub fn inner_colour_bound(puzzle: &EdgePuzzle) -> Option<usize> {
     let side = puzzle.rows.min(puzzle.cols);
     let cells = puzzle.n_cells();
     let limit_x5 = if cells <= STRICT_TILES { 5 * side } else { 6 * side };
-    cells >= 64 && 5 * inner <= limit_x5
+    (cells >= 64).then_some(limit_x5 / 5)
 }
 
 /// Boards of up to this many tiles go to cp only with at most

@@ -120,7 +120,7 @@ pub fn run_edge(args: &SolveArgs, instance: &Instance, backend: &str, config: &B
     crate::usage_ensure!(config.threads <= 1, "--estimate runs on one thread: drop --threads");
     let text = args.poly.estimate.as_deref().expect("--estimate");
     let spec = EstimateSpec::parse(text).map_err(|e| crate::usage_error!("--estimate: {e}"))?;
-    let mut engine = emx::backend::make(backend, instance, config)?;
+    let (mut engine, decision) = emx::backend::make_explained(backend, instance, config)?;
     let Some(e) = engine.knuth_estimate(spec.probes, spec.seed) else {
         crate::usage_bail!("--estimate: {} cannot estimate its search (use --backend cp or scan)", engine.describe());
     };
@@ -131,10 +131,13 @@ pub fn run_edge(args: &SolveArgs, instance: &Instance, backend: &str, config: &B
     match args.format {
         Format::Json | Format::Svg => println!(
             "{}",
-            json!({ "command": "solve", "mode": "estimate", "kind": "edgematch", "file": instance.file, "puzzle": problem.name, "backend": backend, "engine": engine.describe(), "estimate": e, "boards_per_solution": weight, "boards": boards, "boards_stderr": boards_err })
+            json!({ "command": "solve", "mode": "estimate", "kind": "edgematch", "file": instance.file, "puzzle": problem.name, "backend": backend, "engine": engine.describe(), "estimate": e, "boards_per_solution": weight, "boards": boards, "boards_stderr": boards_err, "auto_pick": decision.as_ref().map(|d| d.describe()) })
         ),
         Format::Text => {
             println!("{} ({}): Knuth estimate, {}", problem.name, instance.file, engine.describe());
+            if let Some(d) = &decision {
+                println!("{}", d.describe());
+            }
             println!("probes: {} (seed {})", e.probes, spec.seed);
             println!("nodes: {:.4e} ± {:.2e}", e.nodes, e.nodes_stderr);
             print!("boards: {boards:.4e} ± {boards_err:.2e}");
