@@ -149,6 +149,33 @@ impl EdgePuzzle {
         (0..4).all(|s| (colours[s] == GREY) == border[s])
     }
 
+    /// The puzzle with its board turned a clockwise quarter turn: `cols x
+    /// rows` cells, cell `(r, c)` moved to `(c, rows - 1 - r)`, each clue
+    /// moved there and turned one more quarter. The tiles are the same, so
+    /// a tile placed with rotation `k` here shows, on the turned board,
+    /// the look of rotation `k + 1`; the boards of the two puzzles
+    /// correspond one to one ([`EdgePuzzle::quarter_turn_cell`]).
+    pub fn quarter_turn(&self) -> EdgePuzzle {
+        EdgePuzzle {
+            name: self.name.clone(),
+            rows: self.cols,
+            cols: self.rows,
+            tiles: self.tiles.clone(),
+            clues: self
+                .clues
+                .iter()
+                .map(|c| Clue { row: c.col, col: self.rows - 1 - c.row, rotation: (c.rotation + 1) & 3, ..*c })
+                .collect(),
+        }
+    }
+
+    /// Where [`EdgePuzzle::quarter_turn`] moves `cell` (an index of this
+    /// puzzle's board): its index on the turned board.
+    pub fn quarter_turn_cell(&self, cell: usize) -> usize {
+        let (r, c) = self.row_col(cell);
+        c * self.rows + (self.rows - 1 - r)
+    }
+
     /// Number of inner joins (pairs of adjacent cells): the maximum score.
     pub fn n_joins(&self) -> usize {
         self.rows * (self.cols - 1) + self.cols * (self.rows - 1)
@@ -248,5 +275,34 @@ mod tests {
         assert!(q.fits_border(0, 0, 2));
         assert!(q.fits_border(0, 3, 0));
         assert!(!q.fits_border(0, 0, 0));
+    }
+
+    #[test]
+    fn quarter_turn_moves_cells_sides_and_clues() {
+        let tiles = (0..6).map(|t| Tile([0, t, 0, 1])).collect();
+        let clue = Clue { tile: 4, row: 1, col: 2, rotation: 3 };
+        let p = EdgePuzzle { name: "t".into(), rows: 2, cols: 3, tiles, clues: vec![clue] };
+        let q = p.quarter_turn();
+        assert_eq!((q.rows, q.cols), (3, 2));
+        // The top-left corner goes to the top right, the bottom right to the bottom left.
+        assert_eq!(p.quarter_turn_cell(0), 1);
+        assert_eq!(p.quarter_turn_cell(5), 4);
+        assert_eq!(q.clues, vec![Clue { tile: 4, row: 2, col: 0, rotation: 0 }]);
+        for cell in 0..6 {
+            let turned = p.quarter_turn_cell(cell);
+            for side in 0..4 {
+                // Side `s` of a cell faces the board's side `s + 1` once turned.
+                assert_eq!(p.border_sides(cell)[side], q.border_sides(turned)[(side + 1) & 3]);
+                let across = p.neighbour(cell, side).map(|n| p.quarter_turn_cell(n));
+                assert_eq!(across, q.neighbour(turned, (side + 1) & 3));
+            }
+            for t in 0..6 {
+                for r in 0..4 {
+                    assert_eq!(p.fits_border(t, r, cell), q.fits_border(t, (r + 1) & 3, turned));
+                }
+            }
+        }
+        let back = q.quarter_turn().quarter_turn().quarter_turn();
+        assert_eq!((back.rows, back.cols, &back.clues), (p.rows, p.cols, &p.clues));
     }
 }

@@ -100,3 +100,31 @@ fn scan_breaks_board_rotations_unless_told_not_to() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("add --backend scan"));
 }
+
+#[test]
+fn scan_runs_its_rows_along_the_shorter_side_unless_told_not_to() {
+    // Set-2 7x4 is 4 rows of 7: scan searches it turned a quarter (rows of
+    // 4). The same 76 boards in fewer nodes; the
+    // search line says so.
+    let wide = "instances/edgematch/brendan_set2/pieces_07x04.txt";
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["solve", wide, "--backend", "scan", "--all", "--format", "json"];
+        args.extend_from_slice(extra);
+        let out = emx(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        json(&out)
+    };
+    let (short, long) = (solve(&[]), solve(&["--scan", "no-short-rows"]));
+    assert_eq!((&short["solutions"], &long["solutions"]), (&76.into(), &76.into()), "{short}");
+    // The same boards (emx verifies each against the puzzle before it
+    // prints it), found in another order.
+    let boards = |out: &serde_json::Value| {
+        let mut v: Vec<String> = out["solution_list"].as_array().unwrap().iter().map(|b| b.to_string()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(boards(&short), boards(&long));
+    assert!(short["nodes"].as_u64().unwrap() * 4 < long["nodes"].as_u64().unwrap(), "{short} {long}");
+    assert!(short["engine"].as_str().unwrap().contains("(4 x 7 turned a quarter: rows of 4"), "{short}");
+    assert!(!long["engine"].as_str().unwrap().contains("turned"), "{long}");
+}

@@ -49,10 +49,13 @@ pub struct SolveArgs {
     /// `basic` (all off) or `default` (docs/cp.md, "`--cp SPEC`").
     #[arg(long, value_name = "SPEC", value_parser = parse_cp)]
     pub cp: Option<CpConfig>,
-    /// Settings of the `scan` backend: `symmetry` (the default: a corner
-    /// tile searched on one corner per orbit of the board rotations, each
-    /// board found reported with its rotations) or `no-symmetry` (the
-    /// plain brute-force tree of the literature).
+    /// Settings of the `scan` backend, comma-separated: `symmetry` (the
+    /// default: a corner tile searched on one corner per orbit of the board
+    /// rotations, each board found reported with its rotations) or
+    /// `no-symmetry` (the plain brute-force tree of the literature);
+    /// `short-rows` (the default: a board wider than tall is searched turned
+    /// a quarter, so rows run along the shorter side) or `no-short-rows`
+    /// (rows as in the file); `default`.
     #[arg(long, value_name = "SPEC")]
     pub scan: Option<ScanConfig>,
     /// How `--backend auto` picks between cp and scan on edge-matching

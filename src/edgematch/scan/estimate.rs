@@ -100,7 +100,8 @@ mod tests {
             let g = generate(&GenerateSpec { rows, cols, style: Style::Uniform { colors }, seed }).unwrap();
             let problem = to_problem(&g.puzzle);
             for symmetry in [true, false] {
-                let mut scan = Scan::with_config(&g.puzzle, &problem, ScanConfig { symmetry }).unwrap();
+                let mut scan =
+                    Scan::with_config(&g.puzzle, &problem, ScanConfig { symmetry, ..ScanConfig::default() }).unwrap();
                 let stats = scan.search(&Limits::none(), &mut |_| Flow::Continue);
                 let est = scan.estimate(20_000, 3);
                 assert_eq!(est.per_depth, scan.estimate(20_000, 3).per_depth);

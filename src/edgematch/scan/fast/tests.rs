@@ -63,7 +63,7 @@ fn fast_walk_matches_the_general_walk() {
     for p in &puzzles {
         twice |= has_twice(p);
         for symmetry in [true, false] {
-            let config = ScanConfig { symmetry };
+            let config = ScanConfig { symmetry, ..ScanConfig::default() };
             assert!(same_walks(p, config, 1, &Limits::none()) > 0, "{}", p.name);
             same_walks(p, config, 2, &Limits::none());
             let limits = Limits { max_nodes: Some(1 << 16), ..Limits::default() };
@@ -97,7 +97,7 @@ fn wide_walk_matches_the_general_walk() {
     for (n, colors) in [(9, 11), (10, 13)] {
         let p = generate(&GenerateSpec { rows: n, cols: n, style: Style::Uniform { colors }, seed: 1 }).unwrap().puzzle;
         for symmetry in [true, false] {
-            let config = ScanConfig { symmetry };
+            let config = ScanConfig { symmetry, ..ScanConfig::default() };
             assert!(same_walks(&p, config, 1, &Limits::none()) > 0, "{}", p.name);
             same_walks(&p, config, 2, &Limits::none());
         }
@@ -115,7 +115,7 @@ fn wide_walk_matches_the_general_walk() {
         let p = generate(&GenerateSpec { rows, cols, style, seed }).unwrap().puzzle;
         twice |= has_twice(&p);
         for symmetry in [true, false] {
-            let config = ScanConfig { symmetry };
+            let config = ScanConfig { symmetry, ..ScanConfig::default() };
             for max_nodes in [1 << 12, 1 << 18] {
                 same_walks(&p, config, 1, &Limits { max_nodes: Some(max_nodes), ..Limits::default() });
             }
