@@ -19,7 +19,8 @@ pub struct SplitArgs {
     #[arg(long, default_value_t = 1)]
     pub puzzle: usize,
     /// Number of pieces placed in every part (the split depth); for an
-    /// edge-matching puzzle, the number of cells fixed (row-major).
+    /// edge-matching puzzle, the number of cells fixed (in scan's order: row-major, by columns on a board
+    /// wider than tall).
     #[arg(long, value_name = "D")]
     pub depth: usize,
     /// Output directory (created; default: FILE's stem + `-split`).

@@ -1,5 +1,5 @@
 //! `emx split` and `emx merge` for edge-matching puzzles: the parts fix the
-//! first cells (row-major) as clues; see `emx::edgematch::split`.
+//! first cells (in scan's order) as clues; see `emx::edgematch::split`.
 
 use crate::merge::MergeArgs;
 use crate::split::SplitArgs;
@@ -32,7 +32,7 @@ pub fn run(args: &SplitArgs, file: &str, puzzle: &EdgePuzzle) -> anyhow::Result<
     for (k, fixed) in parts.iter().enumerate() {
         let name = format!("part-{:0width$}.txt", k + 1);
         let header = [
-            format!("emx split: part {} of {} of {file}, {} cells fixed (row-major)", k + 1, parts.len(), args.depth),
+            format!("emx split: part {} of {} of {file}, {} cells fixed (scan order)", k + 1, parts.len(), args.depth),
             format!("weight {weight}: each board of this part stands for {weight} boards of the puzzle"),
         ];
         let part = part_puzzle(puzzle, fixed, &format!("{}-part-{}", puzzle.name, k + 1));
