@@ -34,10 +34,8 @@ fn main() {
         "{:<14} {:<20} {:>9} {:>12} {:>9} {:>14} {:>5}",
         "instance", "engine", "solutions", "nodes", "time_s", "nodes/s", "runs"
     );
-    let long_rows = BackendConfig {
-        scan: ScanConfig { short_rows: false, ..ScanConfig::default() },
-        ..BackendConfig::default()
-    };
+    let long_rows =
+        BackendConfig { scan: ScanConfig { short_rows: false, ..ScanConfig::default() }, ..BackendConfig::default() };
     let plain = BackendConfig::default();
     let square: &[(&str, &BackendConfig)] = &[("scan", &plain), ("dlx", &plain)];
     let wide: &[(&str, &BackendConfig)] = &[("scan", &plain), ("scan no-short-rows", &long_rows)];

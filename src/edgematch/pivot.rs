@@ -31,8 +31,16 @@ impl Pivot {
     /// puzzle has no board rotation to break (rotations not mapping the
     /// clues onto themselves, a board of one row or column, no corner tile
     /// outside the clues, a symmetry group that does not act freely on the
-    /// corners).
+    /// corners). Each orbit's allowed corner is its first in row-major
+    /// order.
     pub fn find(puzzle: &EdgePuzzle, problem: &Problem) -> Option<Pivot> {
+        Pivot::find_in_order(puzzle, problem, &|cell| cell)
+    }
+
+    /// [`Pivot::find`], with each orbit's allowed corner the one of least
+    /// `rank(cell)`: a search that meets the cells in `rank` order then
+    /// meets the restriction as early as it can.
+    pub fn find_in_order(puzzle: &EdgePuzzle, problem: &Problem, rank: &dyn Fn(usize) -> usize) -> Option<Pivot> {
         let (rows, cols) = (puzzle.rows, puzzle.cols);
         if problem.symmetries.is_empty() || rows < 2 || cols < 2 || problem.symmetries.iter().any(|s| s.reflection) {
             return None;
@@ -55,12 +63,14 @@ impl Pivot {
         }
         let at_corner: Vec<usize> = at_corner.iter().map(|o| o.ok_or(())).collect::<Result<_, _>>().ok()?;
         // The orbit of each corner under the rotations; they must have |G|
-        // elements each (free action), and the first corner of each orbit
-        // is the allowed one.
+        // elements each (free action), and the corner of least rank in each
+        // orbit is the allowed one.
         let group = problem.symmetries.len() + 1;
         let mut allowed = vec![false; rows * cols];
         let mut covered = [false; 4];
-        for k in 0..4 {
+        let mut by_rank = [0, 1, 2, 3];
+        by_rank.sort_by_key(|&k| rank(corners[k]));
+        for k in by_rank {
             if covered[k] {
                 continue;
             }

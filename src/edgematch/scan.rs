@@ -269,8 +269,9 @@ impl Scan {
         // holds only the pivot, the pivot is dropped from the other corners.
         // A corner look (two adjacent grey sides) fits one corner cell only.
         // The pivot is found on the puzzle as given (its images are option
-        // maps of `problem`); its corners are moved to the searched board.
-        let pivot = if config.symmetry { Pivot::find(puzzle, problem) } else { None };
+        // maps of `problem`), its allowed corners the first of their orbits
+        // on the searched board; they are moved to that board.
+        let pivot = if config.symmetry { Pivot::find_in_order(puzzle, problem, &to_board) } else { None };
         let mut tables = match &pivot {
             None => vec![Table::new(&keyed, n_keys)],
             Some(pv) => {
