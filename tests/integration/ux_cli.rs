@@ -134,3 +134,28 @@ fn ctrl_c_stops_cleanly_with_the_statistics_so_far() {
     assert_eq!(v["interrupted"], true);
     assert_eq!(v["rows"][0]["status"], "interrupted");
 }
+
+/// An encoding flag that does not fit the puzzle is a usage error (exit 2,
+/// as `emx --help` documents), not an internal error (exit 4): found by
+/// tests/scripts/doc_commands.py's sweep of the documented commands.
+#[test]
+fn encode_flags_that_do_not_fit_the_puzzle_exit_2() {
+    let soma = "instances/polycube/somacube_def.txt";
+    let set2 = "instances/edgematch/brendan_set2/pieces_04x04.txt";
+    let dir = crate::Scratch::new("encode-usage");
+    let out = dir.join("out").to_str().unwrap().to_owned();
+    let cases: [(&str, &[&str], &str); 4] = [
+        (soma, &["--to", "lp"], "edge-matching puzzles only"),
+        (soma, &["--to", "cnf", "--pin-first-corner"], "edge-matching puzzles only"),
+        (set2, &["--to", "cnf", "--pin-first-corner", "--break-symmetry"], "use one of them"),
+        (set2, &["--to", "lp", "--break-symmetry"], "use --pin-first-corner"),
+    ];
+    for (file, flags, says) in cases {
+        let mut args = vec!["encode", file, "-o", &out];
+        args.extend_from_slice(flags);
+        let res = emx(&args);
+        assert_eq!(res.status.code(), Some(2), "{args:?}: {}", stderr(&res));
+        assert!(stderr(&res).contains(says), "{args:?}: {}", stderr(&res));
+    }
+    assert_eq!(std::fs::read_dir(&*dir).unwrap().count(), 0, "nothing written");
+}
