@@ -79,7 +79,7 @@ enum Command {
     Decode(decode::DecodeArgs),
     /// Score an edge-matching board: matched inner joins, border, tiles, clues.
     Score(score::ScoreArgs),
-    /// Cut a polycube search into independent subproblem files (placed pieces stationary).
+    /// Cut a search into independent subproblem files (polycube or edge-matching puzzles).
     Split(split::SplitArgs),
     /// Add up the results of the parts of an `emx split`.
     Merge(merge::MergeArgs),
