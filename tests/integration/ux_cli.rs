@@ -159,3 +159,31 @@ fn encode_flags_that_do_not_fit_the_puzzle_exit_2() {
     }
     assert_eq!(std::fs::read_dir(&*dir).unwrap().count(), 0, "nothing written");
 }
+
+/// A flag that the command would parse and then ignore is refused (exit 2)
+/// rather than silently dropped: `render --index` without `--solution`,
+/// `encode --map` for a target other than the clique graph, and decode's
+/// clique-only flags with another kind of answer.
+#[test]
+fn flags_that_would_be_ignored_are_refused() {
+    let soma = "instances/polycube/somacube_def.txt";
+    let set2 = "instances/edgematch/brendan_set2/pieces_04x04.txt";
+    let dir = crate::Scratch::new("ignored-flags");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let (cnf, map, model) = (path("p.cnf"), path("p.map"), path("p.model"));
+    std::fs::write(&model, "s UNSATISFIABLE\n").unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (&["render", soma, "--index", "2"], "--solution"),
+        (&["encode", soma, "--to", "cnf", "-o", &cnf, "--map", &map], "--to clique"),
+        (&["decode", soma, "--model", &model, "--map", &map], "--clique"),
+        (&["decode", set2, "--model", &model, "--pin-first-corner"], "--clique"),
+        (&["decode", set2, "--lp-solution", &model, "--break-symmetry"], "--clique"),
+        (&["decode", set2, "--clique", &model, "--map", &map, "--pin-first-corner"], "--map"),
+    ];
+    for (args, says) in cases {
+        let res = emx(args);
+        assert_eq!(res.status.code(), Some(2), "{args:?}: {}", stderr(&res));
+        assert!(stderr(&res).contains(says), "{args:?}: {}", stderr(&res));
+    }
+    assert!(!dir.join("p.cnf").exists() && !dir.join("p.map").exists());
+}

@@ -134,6 +134,10 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
     let cap = args.max_size;
     let instance = input::load_with(&args.file, format, args.puzzle, &input::LoadOptions { max_size: cap })?;
     let guard = OutputGuard { cap, cancel: None };
+    crate::usage_ensure!(
+        args.map.is_none() || matches!(args.to, Target::Clique),
+        "--map names the node map of a clique graph: it needs --to clique"
+    );
     let problem = instance.problem();
     let restriction = restriction(&instance, args.pin_first_corner, args.break_symmetry)?;
     let excluded: Vec<bool> = restriction.as_ref().map(|r| r.excluded.clone()).unwrap_or_default();
