@@ -34,6 +34,7 @@ import argparse
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -197,15 +198,9 @@ def classify(cmd, inline):
     if inline and cmd not in RUN_INLINE and not re.search(r"\.[a-z]+\b|/", cmd):
         return "mention"
     for tool in EXTERNAL:
-        if re.search(r"(?<![\w/-])" + tool + r"(?![\w-])", cmd + " " + PRELUDE.get(cmd, "")) and not shutil_which(tool):
+        if re.search(r"(?<![\w/-])" + tool + r"(?![\w-])", cmd + " " + PRELUDE.get(cmd, "")) and not shutil.which(tool):
             return "skip: needs " + tool
     return None
-
-
-def shutil_which(name):
-    import shutil
-
-    return shutil.which(name)
 
 
 def rewrite(cmd):
@@ -286,6 +281,7 @@ def main():
     ap.add_argument("--only", help="run only commands whose file or text contains this")
     ap.add_argument("--list", action="store_true", help="print the extracted commands and their class, run nothing")
     ap.add_argument("--flags-only", action="store_true", help="only check every command's flags against --help")
+    ap.add_argument("--keep", action="store_true", help="keep the scratch directory (its path is printed)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every command's output head")
     args = ap.parse_args()
 
@@ -381,7 +377,10 @@ def main():
     print()
     print("commands: %d distinct; run %d: ok %d, FAIL %d; not run %d (templates, mentions, skip list)"
           % (len(rows), counts["ok"] + counts["FAIL"], counts["ok"], counts["FAIL"], counts["skipped"]))
-    print("scratch directory: %s" % scratch)
+    if args.keep:
+        print("scratch directory: %s" % scratch)
+    else:
+        shutil.rmtree(scratch, ignore_errors=True)
     return 1 if counts["FAIL"] else 0
 
 
