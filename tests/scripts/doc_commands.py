@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs every `emx ...` command line shown in README.md and docs/*.md.
+"""Runs every `emx ...` command line shown in README.md, docs/*.md and `emx --help`.
 
 Usage (from the repository root, after `cargo build --release`):
 
@@ -295,6 +295,26 @@ def main():
         seen[cmd] = {"where": ["%s:%d" % (rel, line)], "comment": comment, "inline": inline, "shown": shown}
         order.append(cmd)
 
+    emx = os.path.abspath(args.emx)
+    if os.access(emx, os.X_OK):
+        # the examples of `emx --help` are documentation too
+        text = subprocess.run([emx, "--help"], stdout=subprocess.PIPE).stdout.decode()
+        lines = text.splitlines()
+        for n, line in enumerate(lines):
+            cmd = line.strip()
+            if not cmd.startswith("emx "):
+                continue
+            k = n
+            while cmd.endswith("\\") and k + 1 < len(lines):
+                k += 1
+                cmd = cmd[:-1].rstrip() + " " + lines[k].strip()
+            cmd = " ".join(cmd.split())
+            if cmd in seen:
+                seen[cmd]["where"].append("emx --help")
+            else:
+                seen[cmd] = {"where": ["emx --help"], "comment": "", "inline": False, "shown": []}
+                order.append(cmd)
+
     if args.list:
         for cmd in order:
             e = seen[cmd]
@@ -303,7 +323,6 @@ def main():
         print("%d distinct commands" % len(order))
         return 0
 
-    emx = os.path.abspath(args.emx)
     if not os.access(emx, os.X_OK):
         print("doc_commands: %s is not an executable (build with cargo build --release)" % emx, file=sys.stderr)
         return 2
