@@ -187,3 +187,19 @@ fn flags_that_would_be_ignored_are_refused() {
     }
     assert!(!dir.join("p.cnf").exists() && !dir.join("p.map").exists());
 }
+
+/// `emx merge` before the parts are solved says how many results are missing
+/// and how to make them, not just "No such file" for the first one.
+#[test]
+fn merge_before_the_parts_are_solved_says_what_to_run() {
+    let dir = crate::Scratch::new("merge-unsolved");
+    let parts = dir.join("parts");
+    let parts = parts.to_str().unwrap();
+    let split = emx(&["split", "instances/polycube/somacube_def.txt", "--depth", "1", "-o", parts]);
+    assert_eq!(split.status.code(), Some(0), "{}", stderr(&split));
+    let manifest = format!("{parts}/manifest.json");
+    let res = emx(&["merge", &manifest]);
+    assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
+    let err = stderr(&res);
+    assert!(err.contains("part results are missing") && err.contains("emx solve PART --format json --all"), "{err}");
+}
