@@ -134,3 +134,72 @@ fn ctrl_c_stops_cleanly_with_the_statistics_so_far() {
     assert_eq!(v["interrupted"], true);
     assert_eq!(v["rows"][0]["status"], "interrupted");
 }
+
+/// An encoding flag that does not fit the puzzle is a usage error (exit 2,
+/// as `emx --help` documents), not an internal error (exit 4): found by
+/// tests/scripts/doc_commands.py's sweep of the documented commands.
+#[test]
+fn encode_flags_that_do_not_fit_the_puzzle_exit_2() {
+    let soma = "instances/polycube/somacube_def.txt";
+    let set2 = "instances/edgematch/brendan_set2/pieces_04x04.txt";
+    let dir = crate::Scratch::new("encode-usage");
+    let out = dir.join("out").to_str().unwrap().to_owned();
+    let cases: [(&str, &[&str], &str); 4] = [
+        (soma, &["--to", "lp"], "edge-matching puzzles only"),
+        (soma, &["--to", "cnf", "--pin-first-corner"], "edge-matching puzzles only"),
+        (set2, &["--to", "cnf", "--pin-first-corner", "--break-symmetry"], "use one of them"),
+        (set2, &["--to", "lp", "--break-symmetry"], "use --pin-first-corner"),
+    ];
+    for (file, flags, says) in cases {
+        let mut args = vec!["encode", file, "-o", &out];
+        args.extend_from_slice(flags);
+        let res = emx(&args);
+        assert_eq!(res.status.code(), Some(2), "{args:?}: {}", stderr(&res));
+        assert!(stderr(&res).contains(says), "{args:?}: {}", stderr(&res));
+    }
+    assert_eq!(std::fs::read_dir(&*dir).unwrap().count(), 0, "nothing written");
+}
+
+/// A flag that the command would parse and then ignore is refused (exit 2)
+/// rather than silently dropped: `render --index` without `--solution`,
+/// `encode --map` for a target other than the clique graph, and decode's
+/// clique-only flags with another kind of answer.
+#[test]
+fn flags_that_would_be_ignored_are_refused() {
+    let soma = "instances/polycube/somacube_def.txt";
+    let set2 = "instances/edgematch/brendan_set2/pieces_04x04.txt";
+    let dir = crate::Scratch::new("ignored-flags");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let (cnf, map, model) = (path("p.cnf"), path("p.map"), path("p.model"));
+    std::fs::write(&model, "s UNSATISFIABLE\n").unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (&["render", soma, "--index", "2"], "--solution"),
+        (&["encode", soma, "--to", "cnf", "-o", &cnf, "--map", &map], "--to clique"),
+        (&["decode", soma, "--model", &model, "--map", &map], "--clique"),
+        (&["decode", set2, "--model", &model, "--pin-first-corner"], "--clique"),
+        (&["decode", set2, "--lp-solution", &model, "--break-symmetry"], "--clique"),
+        (&["decode", set2, "--clique", &model, "--map", &map, "--pin-first-corner"], "--map"),
+    ];
+    for (args, says) in cases {
+        let res = emx(args);
+        assert_eq!(res.status.code(), Some(2), "{args:?}: {}", stderr(&res));
+        assert!(stderr(&res).contains(says), "{args:?}: {}", stderr(&res));
+    }
+    assert!(!dir.join("p.cnf").exists() && !dir.join("p.map").exists());
+}
+
+/// `emx merge` before the parts are solved says how many results are missing
+/// and how to make them, not just "No such file" for the first one.
+#[test]
+fn merge_before_the_parts_are_solved_says_what_to_run() {
+    let dir = crate::Scratch::new("merge-unsolved");
+    let parts = dir.join("parts");
+    let parts = parts.to_str().unwrap();
+    let split = emx(&["split", "instances/polycube/somacube_def.txt", "--depth", "1", "-o", parts]);
+    assert_eq!(split.status.code(), Some(0), "{}", stderr(&split));
+    let manifest = format!("{parts}/manifest.json");
+    let res = emx(&["merge", &manifest]);
+    assert_eq!(res.status.code(), Some(2), "{}", stderr(&res));
+    let err = stderr(&res);
+    assert!(err.contains("part results are missing") && err.contains("emx solve PART --format json --all"), "{err}");
+}

@@ -40,10 +40,10 @@ pub struct DecodeArgs {
     #[arg(long, value_name = "MAP")]
     pub map: Option<PathBuf>,
     /// The graph was written with --pin-first-corner (without --map).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "map")]
     pub pin_first_corner: bool,
     /// The graph was written with --break-symmetry (without --map).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "map")]
     pub break_symmetry: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -104,6 +104,11 @@ fn report(instance: &Instance, solutions: &[(String, Solution)], format: Format)
 }
 
 pub fn run(args: DecodeArgs) -> anyhow::Result<u8> {
+    // (clap's `requires = "clique"` does not fire here: `clique` is in the required group)
+    crate::usage_ensure!(
+        args.clique.is_some() || (args.map.is_none() && !args.pin_first_corner && !args.break_symmetry),
+        "--map, --pin-first-corner and --break-symmetry describe a clique graph: they go with --clique"
+    );
     let format = args.input_format.as_deref().and_then(InputFormat::from_name);
     let instance = input::load(&args.file, format, args.puzzle)?;
     let problem = instance.problem();

@@ -2,7 +2,7 @@
 //! Knuth's `.dlx` text or the CPLEX-LP MILP of Salassa et al.
 
 use crate::EXIT_OK;
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::{Args, ValueEnum};
 use emx::encode::restrict::{self, Restriction};
 use emx::encode::size;
@@ -90,18 +90,20 @@ struct Summary {
 pub fn restriction(instance: &Instance, pin: bool, break_symmetry: bool) -> anyhow::Result<Option<Restriction>> {
     let problem = instance.problem();
     if pin && break_symmetry {
-        bail!("--pin-first-corner and --break-symmetry both break the board's symmetry: use one of them");
+        crate::usage_bail!("--pin-first-corner and --break-symmetry both break the board's symmetry: use one of them");
     }
     if pin {
         let InstanceKind::EdgeMatch(e) = &instance.kind else {
-            bail!("--pin-first-corner applies to edge-matching puzzles only");
+            crate::usage_bail!("--pin-first-corner applies to edge-matching puzzles only");
         };
-        return Ok(Some(restrict::pin_first_corner(&e.puzzle, problem).map_err(anyhow::Error::msg)?));
+        return Ok(Some(restrict::pin_first_corner(&e.puzzle, problem).map_err(|e| crate::usage_error!("{e}"))?));
     }
     let mut out = None;
     if break_symmetry {
         let Some((_, r, _)) = restrict::break_symmetry(problem) else {
-            bail!("--break-symmetry: the puzzle lists no symmetry group acting freely on one piece's placements");
+            crate::usage_bail!(
+                "--break-symmetry: the puzzle lists no symmetry group acting freely on one piece's placements"
+            );
         };
         out = Some(r);
     }
@@ -132,6 +134,10 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
     let cap = args.max_size;
     let instance = input::load_with(&args.file, format, args.puzzle, &input::LoadOptions { max_size: cap })?;
     let guard = OutputGuard { cap, cancel: None };
+    crate::usage_ensure!(
+        args.map.is_none() || matches!(args.to, Target::Clique),
+        "--map names the node map of a clique graph: it needs --to clique"
+    );
     let problem = instance.problem();
     let restriction = restriction(&instance, args.pin_first_corner, args.break_symmetry)?;
     let excluded: Vec<bool> = restriction.as_ref().map(|r| r.excluded.clone()).unwrap_or_default();
@@ -209,10 +215,12 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
         }
         Target::Lp => {
             let InstanceKind::EdgeMatch(e) = &instance.kind else {
-                bail!("--to lp writes the MILP of Salassa et al., which is for edge-matching puzzles only");
+                crate::usage_bail!(
+                    "--to lp writes the MILP of Salassa et al., which is for edge-matching puzzles only"
+                );
             };
             if args.break_symmetry {
-                bail!("--break-symmetry is not available for --to lp (use --pin-first-corner)");
+                crate::usage_bail!("--break-symmetry is not available for --to lp (use --pin-first-corner)");
             }
             let mut puzzle = e.puzzle.clone();
             if args.pin_first_corner {

@@ -31,7 +31,7 @@ Examples:
   emx info  instances/polycube/somacube_def.txt
   emx render instances/edgematch/eternity2/e2_centre.txt \\
       --solution instances/edgematch/eternity2/blackwood470.board.txt -o e2.svg
-  emx bench instances/polycube/somacube_def.txt --backends all --count
+  emx bench instances/edgematch/brendan_set2/pieces_04x04.txt --backends all --count
 
 Every command takes --format json (schema: docs/json.md).
 Exit codes: 0 ok, 1 no solution, 2 bad input or usage, 3 a limit or Ctrl-C
@@ -79,7 +79,7 @@ enum Command {
     Decode(decode::DecodeArgs),
     /// Score an edge-matching board: matched inner joins, border, tiles, clues.
     Score(score::ScoreArgs),
-    /// Cut a polycube search into independent subproblem files (placed pieces stationary).
+    /// Cut a search into independent subproblem files (polycube or edge-matching puzzles).
     Split(split::SplitArgs),
     /// Add up the results of the parts of an `emx split`.
     Merge(merge::MergeArgs),

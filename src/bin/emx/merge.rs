@@ -70,6 +70,16 @@ pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
 
 /// Reads each part's `emx solve --format json` result (its last line).
 pub fn read_results<T: serde::de::DeserializeOwned>(files: &[PathBuf]) -> anyhow::Result<Vec<T>> {
+    let missing: Vec<&PathBuf> = files.iter().filter(|f| !f.exists()).collect();
+    if let Some(first) = missing.first() {
+        crate::usage_bail!(
+            "{} of {} part results are missing (the first: {}): solve each part first, \
+             `emx solve PART --format json --all > PART.json` for a PART.txt",
+            missing.len(),
+            files.len(),
+            first.display()
+        );
+    }
     files
         .iter()
         .map(|f| {

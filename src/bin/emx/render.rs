@@ -22,7 +22,7 @@ pub struct RenderArgs {
     #[arg(long, short, value_name = "FILE")]
     pub solution: Option<PathBuf>,
     /// Which solution of a file holding several (1-based).
-    #[arg(long, default_value_t = 1, value_name = "K")]
+    #[arg(long, default_value_t = 1, value_name = "K", requires = "solution")]
     pub index: usize,
     /// Which puzzle of a file holding several (1-based).
     #[arg(long, default_value_t = 1)]

@@ -26,7 +26,7 @@ pub struct SplitArgs {
     /// Output directory (created; default: FILE's stem + `-split`).
     #[arg(long, short, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Output format of the summary (the parts are always definition files).
+    /// Output format of the summary (the parts are always puzzle files).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     #[command(flatten)]
