@@ -186,6 +186,23 @@ impl std::str::FromStr for ScanConfig {
     }
 }
 
+/// Whether scan searches `puzzle` turned a quarter under `config`: with
+/// `short_rows`, a board wider than tall.
+pub fn turns(puzzle: &EdgePuzzle, config: ScanConfig) -> bool {
+    config.short_rows && puzzle.cols > puzzle.rows
+}
+
+/// The cells of `puzzle` (its own indices) in the order scan fills them
+/// with the default settings: row-major, or on a board wider than tall
+/// row-major on the turned board, i.e. by columns from the bottom left.
+pub fn cell_order(puzzle: &EdgePuzzle) -> Vec<usize> {
+    let mut cells: Vec<usize> = (0..puzzle.n_cells()).collect();
+    if turns(puzzle, ScanConfig::default()) {
+        cells.sort_by_key(|&c| puzzle.quarter_turn_cell(c));
+    }
+    cells
+}
+
 impl Scan {
     /// Prepares the search for `puzzle`, whose IR is `problem` (as built by
     /// [`to_problem`](super::ir::to_problem)), with the default settings.
@@ -197,7 +214,7 @@ impl Scan {
     /// [`Scan::new`] with the settings `config`.
     pub fn with_config(puzzle: &EdgePuzzle, problem: &Problem, config: ScanConfig) -> Result<Scan, String> {
         // The board searched: rows along the shorter side.
-        let turned = config.short_rows && puzzle.cols > puzzle.rows;
+        let turned = turns(puzzle, config);
         let turned_puzzle;
         let board = if turned {
             turned_puzzle = puzzle.quarter_turn();
@@ -589,7 +606,7 @@ mod tests {
         // with and without clues.
         for (rows, cols, style, seed, clue) in [
             (3, 6, Style::Uniform { colors: 3 }, 1, false),
-            (4, 7, Style::Frame { border_colors: 2, inner_colors: 3 }, 2, false),
+            (4, 7, Style::Frame { border_colors: 2, inner_colors: 6 }, 2, false),
             (3, 7, Style::Uniform { colors: 3 }, 3, true),
             (6, 3, Style::Uniform { colors: 3 }, 4, false),
         ] {

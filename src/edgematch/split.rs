@@ -21,6 +21,7 @@
 //! under rotation. Otherwise (clues, or a rectangle) nothing is fixed and
 //! the weight is 1.
 
+use super::scan::cell_order;
 use super::{Board, Clue, EdgePuzzle, Placed, EAST, NORTH, SOUTH, WEST};
 use crate::ir::{Equivalence, Problem, Solution, UniqueFilter};
 use serde::{Deserialize, Serialize};
@@ -91,7 +92,7 @@ pub struct EdgeSplit {
 }
 
 /// The parts of `puzzle` at `depth`: the assignments of its first `depth`
-/// free cells in scan's order ([`scan_order`]), the symmetry note and the
+/// free cells in scan's order ([`cell_order`]), the symmetry note and the
 /// weight.
 pub fn split(puzzle: &EdgePuzzle, depth: usize) -> Result<EdgeSplit, SplitError> {
     let mut board = Board::empty(puzzle.rows, puzzle.cols);
@@ -100,7 +101,7 @@ pub fn split(puzzle: &EdgePuzzle, depth: usize) -> Result<EdgeSplit, SplitError>
         board.cells[puzzle.cell(c.row, c.col)] = Some(Placed { tile: c.tile as u32, rotation: c.rotation });
         used[c.tile] = true;
     }
-    let free: Vec<usize> = scan_order(puzzle).into_iter().filter(|&i| board.cells[i].is_none()).collect();
+    let free: Vec<usize> = cell_order(puzzle).into_iter().filter(|&i| board.cells[i].is_none()).collect();
     if depth == 0 || depth >= free.len() {
         return Err(SplitError::Depth(free.len().saturating_sub(1)));
     }
@@ -114,18 +115,6 @@ pub fn split(puzzle: &EdgePuzzle, depth: usize) -> Result<EdgeSplit, SplitError>
     let mut walk = Walk { puzzle, free: &free[..depth], corner, board, used, parts: &mut parts };
     walk.extend(0)?;
     Ok(EdgeSplit { parts, symmetry, weight })
-}
-
-/// The cells of `puzzle` in the order the scan backtracker fills them:
-/// row-major, or on a board wider than tall row-major on the board turned
-/// a quarter ([`EdgePuzzle::quarter_turn`]), so that a part's clues are
-/// the first cells scan meets.
-pub fn scan_order(puzzle: &EdgePuzzle) -> Vec<usize> {
-    let mut cells: Vec<usize> = (0..puzzle.n_cells()).collect();
-    if puzzle.cols > puzzle.rows {
-        cells.sort_by_key(|&c| puzzle.quarter_turn_cell(c));
-    }
-    cells
 }
 
 /// The depth-first enumeration of the fixed cells' assignments.
@@ -363,7 +352,7 @@ mod tests {
     }
 
     #[test]
-    fn cells_are_fixed_in_scan_order() {
+    fn cells_are_fixed_in_cell_order() {
         // 2 rows x 3 columns: scan searches it turned, by columns from the bottom left.
         let wide = EdgePuzzle {
             name: "w".into(),
@@ -372,13 +361,13 @@ mod tests {
             tiles: vec![super::super::Tile([0; 4]); 6],
             clues: vec![],
         };
-        assert_eq!(scan_order(&wide), vec![3, 0, 4, 1, 5, 2]);
+        assert_eq!(cell_order(&wide), vec![3, 0, 4, 1, 5, 2]);
         let tall = EdgePuzzle { rows: 3, cols: 2, ..wide };
-        assert_eq!(scan_order(&tall), (0..6).collect::<Vec<_>>());
+        assert_eq!(cell_order(&tall), (0..6).collect::<Vec<_>>());
         // The 4x3 (3 rows, 4 columns) fixes its bottom-left cells first.
         let p = brendan("04x03");
         let EdgeSplit { parts, .. } = split(&p, 2).unwrap();
-        let first: Vec<usize> = scan_order(&p)[..2].to_vec();
+        let first: Vec<usize> = cell_order(&p)[..2].to_vec();
         for fixed in &parts {
             let cells: Vec<usize> = fixed.iter().map(|c| p.cell(c.row, c.col)).collect();
             assert_eq!(cells, first);
