@@ -58,7 +58,7 @@ impl Searcher {
             Heuristic::DomainThenWdeg if best.0 <= cfg.near_forced => smallest(),
             Heuristic::DomainThenWdeg => self.cell_by_wdeg(),
             Heuristic::DomainThenGap if best.0 <= cfg.near_forced => smallest(),
-            Heuristic::Scan => (0..m.n_cells).find(|&c| st.tile_at[c] == NONE).expect("an empty cell") as u32,
+            Heuristic::Scan => *m.scan_order.iter().find(|&&c| st.tile_at[c as usize] == NONE).expect("an empty cell"),
             _ => {
                 if cfg.patterns {
                     for k in [4, 3] {

@@ -63,6 +63,10 @@ pub(crate) struct Model {
     pub pivot_allowed: Vec<bool>,
     /// `h[m]`: most edges `m` unit squares can share (`2m - ceil(2 sqrt m)`).
     pub h: Vec<u32>,
+    /// Every cell once, in the order the scan backend fills them (rows along
+    /// the shorter side: [`crate::edgematch::scan::cell_order`]); the
+    /// `heuristic=scan` branching takes the first empty one.
+    pub scan_order: Vec<u32>,
 }
 
 impl Model {
@@ -198,6 +202,7 @@ impl Model {
             ring_size,
             pivot: NONE,
             pivot_allowed: Vec::new(),
+            scan_order: crate::edgematch::scan::cell_order(p).into_iter().map(|c| c as u32).collect(),
             h,
         }
     }

@@ -434,3 +434,26 @@ fn refutation_forces_the_last_sibling_and_neighbour_ties_keep_the_boards() {
     }
     assert_estimate_close("05x05", "refutation", 0.25);
 }
+
+/// `heuristic=scan` branches in the scan backend's cell order: rows along
+/// the shorter side, so a board wider than tall is taken by columns; the
+/// boards are those of the default search.
+#[test]
+fn scan_heuristic_follows_scans_cell_order() {
+    for (n, turned) in [("07x04", false), ("07x04", true), ("05x05", false)] {
+        let p = if turned { brendan(n).quarter_turn() } else { brendan(n) };
+        let pr = ir::to_problem(&p);
+        let m = Model::new(&p);
+        let order: Vec<usize> = m.scan_order.iter().map(|&c| c as usize).collect();
+        assert_eq!(order, crate::edgematch::scan::cell_order(&p), "{n}");
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..p.n_cells()).collect::<Vec<_>>(), "{n}: every cell once");
+        let wide = p.cols > p.rows;
+        assert_eq!(wide, n == "07x04" && !turned);
+        assert_eq!(order[0] != 0, wide, "{n}: only a wide board starts away from the top-left cell");
+        let (boards, _) = boards_and_counters(&p, &pr, "heuristic=scan");
+        let (want, _) = boards_and_counters(&p, &pr, "default");
+        assert_eq!(boards, want, "{n}");
+    }
+}

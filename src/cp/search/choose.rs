@@ -42,8 +42,10 @@ impl Searcher {
         }
         match self.core.cfg.heuristic {
             Heuristic::Scan => {
-                let c = (0..self.core.m.n_cells).find(|&c| self.core.st.tile_at[c] == NONE).expect("an empty cell");
-                return self.branch(c as u32);
+                let m = &self.core.m;
+                let c =
+                    m.scan_order.iter().find(|&&c| self.core.st.tile_at[c as usize] == NONE).expect("an empty cell");
+                return self.branch(*c);
             }
             Heuristic::MinDomain if self.fr.index_of(self.fr.cells.first().copied().unwrap_or(0)).is_some() => {
                 let n = self.fr.cells.len();
