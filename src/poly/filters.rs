@@ -19,7 +19,7 @@
 use super::bits::Bits;
 use super::model::Images;
 use super::parity::ParityTable;
-use super::volume::{regions_ok, VolumeTable};
+use super::volume::{Splitter, VolumeTable};
 
 fn masks<B: Bits>(images: &Images) -> Vec<B> {
     images.cells.iter().map(|cs| cs.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize)))).collect()
@@ -43,19 +43,18 @@ pub fn parity(images: &Images, table: &ParityTable) -> Vec<bool> {
         .collect()
 }
 
-/// Images that pass the volume filter.
-pub fn volume<B: Bits>(images: &Images, table: &VolumeTable) -> Vec<bool> {
+/// Images that pass the volume filter: the same verdict as
+/// [`regions_ok`](super::volume::regions_ok)
+/// on the free cells without the image, found by [`Splitter`] from the
+/// image's neighbours instead of a fill of the whole board.
+pub fn volume(images: &Images, table: &VolumeTable) -> Vec<bool> {
     let left = all_left(images);
     let state = table.table.state_of(&left);
-    let masks = masks::<B>(images);
-    let neighbours: Vec<B> =
-        images.neighbours().iter().map(|ns| ns.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize)))).collect();
-    let cells = B::below(images.n_cells);
+    let mut splitter = Splitter::new(&images.neighbours());
     (0..images.len())
         .map(|k| {
-            let free = cells.andnot(masks[k]);
             let g = images.group[k] as usize;
-            regions_ok(free, free.count(), &neighbours, &table.table, state - table.table.delta(g))
+            splitter.ok(&images.cells[k], &table.table, state - table.table.delta(g))
         })
         .collect()
 }
