@@ -292,7 +292,13 @@ impl<'a> PolyEngine<'a> {
         counts.after_parity = images.len();
         if one_shot(plan.volume_filter) {
             let table = volume::VolumeTable::new(&images).map_err(|e| format!("volume filter unavailable: {e}"))?;
-            let keep = filters::volume(&images, &table);
+            let keep = match images.n_cells {
+                0..=64 => filters::volume::<u64>(&images, &table),
+                65..=128 => filters::volume::<u128>(&images, &table),
+                129..=256 => filters::volume::<Wide<4>>(&images, &table),
+                257..=512 => filters::volume::<Wide<8>>(&images, &table),
+                _ => filters::volume::<Wide<16>>(&images, &table),
+            };
             images = images.into_kept(&keep);
         }
         counts.after_volume = images.len();
