@@ -6,8 +6,8 @@ use super::*;
 use crate::poly::bits::Wide;
 use crate::test_rng::XorShift;
 
-/// The cells of a `dims` box without `gone`, and their face neighbours.
-fn board(dims: [i32; 3], gone: impl Fn([i32; 3]) -> bool) -> (Vec<[i32; 3]>, Vec<Vec<u32>>) {
+/// The face neighbours of the cells of a `dims` box without `gone`.
+fn board(dims: [i32; 3], gone: impl Fn([i32; 3]) -> bool) -> Vec<Vec<u32>> {
     let mut coords = Vec::new();
     for z in 0..dims[2] {
         for y in 0..dims[1] {
@@ -18,7 +18,7 @@ fn board(dims: [i32; 3], gone: impl Fn([i32; 3]) -> bool) -> (Vec<[i32; 3]>, Vec
             }
         }
     }
-    let neighbours = coords
+    coords
         .iter()
         .map(|p| {
             let mut v = Vec::new();
@@ -33,11 +33,10 @@ fn board(dims: [i32; 3], gone: impl Fn([i32; 3]) -> bool) -> (Vec<[i32; 3]>, Vec
             }
             v
         })
-        .collect();
-    (coords, neighbours)
+        .collect()
 }
 
-fn boards() -> Vec<(Vec<[i32; 3]>, Vec<Vec<u32>>)> {
+fn boards() -> Vec<Vec<Vec<u32>>> {
     vec![
         board([10, 6, 1], |_| false),
         board([8, 8, 1], |p| (3..5).contains(&p[0]) && (3..5).contains(&p[1])),
@@ -126,8 +125,8 @@ fn splitter_matches_the_full_fill() {
     let tables = tables();
     let states: Vec<usize> = [13usize, 4 * 7, 3 * 3 * 4 * 2, 6].to_vec();
     let mut splits = 0;
-    for (coords, neighbours) in boards() {
-        let n = coords.len();
+    for neighbours in boards() {
+        let n = neighbours.len();
         let nb_bits: Vec<Wide<16>> =
             neighbours.iter().map(|ns| ns.iter().fold(Wide::default(), |m, &b| m.or(Wide::bit(b as usize)))).collect();
         let mut splitter = Splitter::new(&neighbours);
