@@ -99,6 +99,16 @@ pub struct Splitter {
 
 const BLOCKED: u32 = u32::MAX;
 
+/// The root of label `l` (path halving).
+fn find(parent: &mut [u32], mut l: u32) -> u32 {
+    while parent[l as usize] != l {
+        let p = parent[l as usize];
+        parent[l as usize] = parent[p as usize];
+        l = p;
+    }
+    l
+}
+
 impl Splitter {
     /// The splitter of the cells `0..neighbours.len()` with the given face
     /// neighbours (symmetric).
@@ -151,15 +161,6 @@ impl Splitter {
         }
     }
 
-    fn find(&mut self, mut l: u32) -> u32 {
-        while self.parent[l as usize] != l {
-            let p = self.parent[l as usize];
-            self.parent[l as usize] = self.parent[p as usize];
-            l = p;
-        }
-        l
-    }
-
     /// The sizes of the regions of all cells but `removed` (distinct
     /// cells), in no particular order.
     pub fn region_sizes(&mut self, removed: &[u32]) -> &[u32] {
@@ -169,62 +170,79 @@ impl Splitter {
             self.generation = 1;
         }
         let generation = self.generation;
-        self.sizes.clear();
-        self.touched.clear();
+        // Locals, so that the loops below keep them in registers.
+        let Splitter {
+            nb_start,
+            nb,
+            comp,
+            comp_size,
+            stamp,
+            label,
+            parent,
+            size,
+            open_at,
+            cur,
+            next,
+            sizes,
+            touched,
+            ..
+        } = self;
+        let (nb_start, nb) = (&nb_start[..], &nb[..]);
+        sizes.clear();
+        touched.clear();
         for &c in removed {
-            self.stamp[c as usize] = generation;
-            self.label[c as usize] = BLOCKED;
-            let k = self.comp[c as usize];
-            if !self.touched.contains(&k) {
-                self.touched.push(k);
+            stamp[c as usize] = generation;
+            label[c as usize] = BLOCKED;
+            let k = comp[c as usize];
+            if !touched.contains(&k) {
+                touched.push(k);
             }
         }
-        let mut left: u32 =
-            self.touched.iter().map(|&k| self.comp_size[k as usize]).sum::<u32>() - removed.len() as u32;
-        for (k, &s) in self.comp_size.iter().enumerate() {
-            if !self.touched.contains(&(k as u32)) {
-                self.sizes.push(s);
+        let mut left: u32 = touched.iter().map(|&k| comp_size[k as usize]).sum::<u32>() - removed.len() as u32;
+        for (k, &s) in comp_size.iter().enumerate() {
+            if !touched.contains(&(k as u32)) {
+                sizes.push(s);
             }
         }
-        self.parent.clear();
-        self.size.clear();
-        self.open_at.clear();
-        self.cur.clear();
+        parent.clear();
+        size.clear();
+        open_at.clear();
+        cur.clear();
         for &c in removed {
-            for i in self.nb_start[c as usize]..self.nb_start[c as usize + 1] {
-                let m = self.nb[i as usize] as usize;
-                if self.stamp[m] != generation {
-                    let l = self.parent.len() as u32;
-                    self.stamp[m] = generation;
-                    self.label[m] = l;
-                    self.parent.push(l);
-                    self.size.push(1);
-                    self.open_at.push(0);
-                    self.cur.push(m as u32);
+            for &m in &nb[nb_start[c as usize] as usize..nb_start[c as usize + 1] as usize] {
+                let m = m as usize;
+                if stamp[m] != generation {
+                    let l = parent.len() as u32;
+                    stamp[m] = generation;
+                    label[m] = l;
+                    parent.push(l);
+                    size.push(1);
+                    open_at.push(0);
+                    cur.push(m as u32);
                 }
             }
         }
-        let mut open = self.parent.len();
+        let mut open = parent.len();
         let mut layer = 0;
         while open >= 2 {
             layer += 1;
-            self.next.clear();
-            for i in 0..self.cur.len() {
-                let c = self.cur[i] as usize;
-                let mut r = self.find(self.label[c]);
-                for j in self.nb_start[c]..self.nb_start[c + 1] {
-                    let m = self.nb[j as usize] as usize;
-                    if self.stamp[m] != generation {
-                        self.stamp[m] = generation;
-                        self.label[m] = r;
-                        self.size[r as usize] += 1;
-                        self.next.push(m as u32);
-                    } else if self.label[m] != BLOCKED {
-                        let q = self.find(self.label[m]);
+            next.clear();
+            for &c in cur.iter() {
+                let c = c as usize;
+                let mut r = find(parent, label[c]);
+                for &m in &nb[nb_start[c] as usize..nb_start[c + 1] as usize] {
+                    let m = m as usize;
+                    if stamp[m] != generation {
+                        stamp[m] = generation;
+                        label[m] = r;
+                        size[r as usize] += 1;
+                        next.push(m as u32);
+                    } else if label[m] != BLOCKED {
+                        let q = find(parent, label[m]);
                         if q != r {
                             let (lo, hi) = (r.min(q), r.max(q));
-                            self.parent[hi as usize] = lo;
-                            self.size[lo as usize] += self.size[hi as usize];
+                            parent[hi as usize] = lo;
+                            size[lo as usize] += size[hi as usize];
                             r = lo;
                         }
                     }
@@ -233,25 +251,25 @@ impl Splitter {
             // The roots with cells in the next layer stay open; the others
             // are whole regions (every neighbour of theirs has been seen).
             open = 0;
-            for i in 0..self.next.len() {
-                let r = self.find(self.label[self.next[i] as usize]);
-                if self.open_at[r as usize] != layer {
-                    self.open_at[r as usize] = layer;
+            for &c in next.iter() {
+                let r = find(parent, label[c as usize]) as usize;
+                if open_at[r] != layer {
+                    open_at[r] = layer;
                     open += 1;
                 }
             }
-            for l in 0..self.parent.len() {
-                if self.parent[l] == l as u32 && self.open_at[l] == layer - 1 && self.open_at[l] != BLOCKED {
+            for l in 0..parent.len() {
+                if parent[l] == l as u32 && open_at[l] == layer - 1 {
                     // Open after the previous layer, closed now.
-                    self.open_at[l] = BLOCKED;
-                    self.sizes.push(self.size[l]);
-                    left -= self.size[l];
+                    open_at[l] = BLOCKED;
+                    sizes.push(size[l]);
+                    left -= size[l];
                 }
             }
-            std::mem::swap(&mut self.cur, &mut self.next);
+            std::mem::swap(cur, next);
         }
         if left > 0 {
-            self.sizes.push(left);
+            sizes.push(left);
         }
         &self.sizes
     }
