@@ -19,7 +19,7 @@
 use super::bits::Bits;
 use super::model::Images;
 use super::parity::ParityTable;
-use super::volume::{regions_ok, VolumeTable};
+use super::volume::{regions_ok, Splitter, VolumeTable};
 
 fn masks<B: Bits>(images: &Images) -> Vec<B> {
     images.cells.iter().map(|cs| cs.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize)))).collect()
@@ -43,22 +43,35 @@ pub fn parity(images: &Images, table: &ParityTable) -> Vec<bool> {
         .collect()
 }
 
-/// Images that pass the volume filter.
+/// Images that pass the volume filter. Small boards fill the free cells
+/// without the image with [`regions_ok`] (a few words per cell); from
+/// [`SPLIT_MIN_CELLS`] cells on, [`Splitter`] finds the same regions from
+/// the image's neighbours instead of a fill of the whole board.
 pub fn volume<B: Bits>(images: &Images, table: &VolumeTable) -> Vec<bool> {
     let left = all_left(images);
     let state = table.table.state_of(&left);
+    let state_of = |k: usize| state - table.table.delta(images.group[k] as usize);
+    let neighbours = images.neighbours();
+    if images.n_cells >= SPLIT_MIN_CELLS {
+        let mut splitter = Splitter::new(&neighbours);
+        return (0..images.len()).map(|k| splitter.ok(&images.cells[k], &table.table, state_of(k))).collect();
+    }
     let masks = masks::<B>(images);
     let neighbours: Vec<B> =
-        images.neighbours().iter().map(|ns| ns.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize)))).collect();
+        neighbours.iter().map(|ns| ns.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize)))).collect();
     let cells = B::below(images.n_cells);
     (0..images.len())
         .map(|k| {
             let free = cells.andnot(masks[k]);
-            let g = images.group[k] as usize;
-            regions_ok(free, free.count(), &neighbours, &table.table, state - table.table.delta(g))
+            regions_ok(free, free.count(), &neighbours, &table.table, state_of(k))
         })
         .collect()
 }
+
+/// The board size from which the one-shot volume filter uses [`Splitter`]
+/// (measured: the fill is 20% cheaper on the 60-cell 10x6, 2% cheaper on
+/// the 210-cell hexomino diamond, 8x slower on the 759-cell heptomino board).
+pub const SPLIT_MIN_CELLS: usize = 257;
 
 /// Images that pass the fit filter once (with respect to `images` itself).
 pub fn fit<B: Bits>(images: &Images) -> Vec<bool> {

@@ -170,7 +170,7 @@ impl<B: Bits> Shared<B> {
             None
         };
         let per_group = images.images_per_group().into_iter().max().unwrap_or(0);
-        let stride = tables.cover.max_per_cell.max(per_group).max(1);
+        let stride = tables.max_cover_per_cell.max(per_group).max(1);
         let has_triggers = knobs.parity_trigger.is_some() || knobs.volume_trigger.is_some();
         let bruijn = (stage_of.contains(&Kind::DeBruijn) && images.groups.len() <= 64)
             .then(|| RootIndex::new(&images, &tables.mask, BRUIJN_WINDOW));

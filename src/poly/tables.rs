@@ -1,7 +1,9 @@
 //! Image tables for the bit-field engines, laid out for the search loops:
-//! per cell, per piece group, the masks of the images that cover the cell
-//! (MCH, EMCH) and of the images whose root (least cell in bit order) is the
-//! cell (de Bruijn), each list contiguous and next to its image ids.
+//! per cell, per piece group, the masks of the images whose root (least
+//! cell in bit order) is the cell (de Bruijn), each list contiguous and next
+//! to its image ids. (MCH and EMCH read the images covering a cell from
+//! their own [`super::cover::CoverIndex`]; only the longest such list is
+//! kept here, to size the candidate buffers.)
 
 use super::bits::Bits;
 use super::model::Images;
@@ -22,8 +24,6 @@ pub struct CellLists<B> {
     pub img: Vec<u32>,
     /// Groups with at least one image per cell.
     pub groups: Vec<u128>,
-    /// The longest list of one cell (all groups).
-    pub max_per_cell: usize,
 }
 
 impl<B: Bits> CellLists<B> {
@@ -34,7 +34,6 @@ impl<B: Bits> CellLists<B> {
         let mut mask = Vec::with_capacity(total);
         let mut img = Vec::with_capacity(total);
         let mut groups = vec![0u128; n_cells];
-        let mut max_per_cell = 0;
         start.push(0);
         for (here, gm) in lists.iter_mut().zip(groups.iter_mut()) {
             here.sort_by_key(|&k| (images.group[k as usize], k));
@@ -49,9 +48,8 @@ impl<B: Bits> CellLists<B> {
                 }
                 start.push(img.len() as u32);
             }
-            max_per_cell = max_per_cell.max(here.len());
         }
-        CellLists { n_groups, start, mask, img, groups, max_per_cell }
+        CellLists { n_groups, start, mask, img, groups }
     }
 
     /// The range of cell `c`, group `g` in `mask` / `img`.
@@ -78,8 +76,8 @@ pub struct Tables<B> {
     pub mask: Vec<B>,
     /// Group of each image.
     pub group: Vec<u16>,
-    /// Images covering each cell.
-    pub cover: CellLists<B>,
+    /// The most images covering one cell (all groups).
+    pub max_cover_per_cell: usize,
     /// Images rooted at each cell.
     pub root: CellLists<B>,
     /// Face neighbours of each cell.
@@ -106,15 +104,11 @@ impl<B: Bits> Tables<B> {
             }
             n_rooted[cs[0] as usize] += 1;
         }
-        let mut covering: Vec<Vec<u32>> = n_covering.iter().map(|&n| Vec::with_capacity(n)).collect();
+        let max_cover_per_cell = n_covering.iter().copied().max().unwrap_or(0);
         let mut rooted: Vec<Vec<u32>> = n_rooted.iter().map(|&n| Vec::with_capacity(n)).collect();
         for (k, cs) in images.cells.iter().enumerate() {
-            for &b in cs {
-                covering[b as usize].push(k as u32);
-            }
             rooted[cs[0] as usize].push(k as u32);
         }
-        let cover = CellLists::build(n_groups, covering, images, &mask);
         let root = CellLists::build(n_groups, rooted, images, &mask);
         let neighbours: Vec<B> = images
             .neighbours()
@@ -132,7 +126,7 @@ impl<B: Bits> Tables<B> {
             padding: B::below(n_cells).not(),
             mask,
             group: images.group.clone(),
-            cover,
+            max_cover_per_cell,
             root,
             neighbours,
             counter,

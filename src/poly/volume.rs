@@ -66,3 +66,220 @@ pub fn regions_ok<B: Bits>(free: B, total: u32, neighbours: &[B], table: &StateT
     }
     true
 }
+
+/// The regions left when a few cells are removed from a fixed set of free
+/// cells, without flood-filling the whole set: a component that loses cells
+/// splits into regions that each touch a removed cell, so the regions grow
+/// from the removed cells' free neighbours together, one breadth-first layer
+/// per step (regions that meet merge), and the growth stops as soon as at
+/// most one region is still open. That region's size is what the component
+/// lost minus the closed regions, so the cost follows the small pockets, not
+/// the board. Components that lose no cell keep their size.
+///
+/// Invariant: `comp`/`comp_size` describe the components of all cells
+/// under `nb_start`/`nb`; `stamp[c] == generation` marks the cells seen by
+/// the current query (`label[c]` is then [`BLOCKED`] or a region label).
+#[derive(Clone, Debug)]
+pub struct Splitter {
+    nb_start: Vec<u32>,
+    nb: Vec<u32>,
+    comp: Vec<u32>,
+    comp_size: Vec<u32>,
+    stamp: Vec<u32>,
+    label: Vec<u32>,
+    generation: u32,
+    parent: Vec<u32>,
+    size: Vec<u32>,
+    open_at: Vec<u32>,
+    cur: Vec<u32>,
+    next: Vec<u32>,
+    sizes: Vec<u32>,
+    touched: Vec<u32>,
+}
+
+const BLOCKED: u32 = u32::MAX;
+
+/// The root of label `l` (path halving).
+fn find(parent: &mut [u32], mut l: u32) -> u32 {
+    while parent[l as usize] != l {
+        let p = parent[l as usize];
+        parent[l as usize] = parent[p as usize];
+        l = p;
+    }
+    l
+}
+
+impl Splitter {
+    /// The splitter of the cells `0..neighbours.len()` with the given face
+    /// neighbours (symmetric).
+    pub fn new(neighbours: &[Vec<u32>]) -> Splitter {
+        let n = neighbours.len();
+        let mut nb_start = Vec::with_capacity(n + 1);
+        let mut nb = Vec::new();
+        nb_start.push(0);
+        for ns in neighbours {
+            nb.extend_from_slice(ns);
+            nb_start.push(nb.len() as u32);
+        }
+        let mut comp = vec![u32::MAX; n];
+        let mut comp_size = Vec::new();
+        let mut stack = Vec::new();
+        for s in 0..n {
+            if comp[s] != u32::MAX {
+                continue;
+            }
+            let id = comp_size.len() as u32;
+            comp[s] = id;
+            stack.push(s as u32);
+            let mut size = 0;
+            while let Some(c) = stack.pop() {
+                size += 1;
+                for &m in &nb[nb_start[c as usize] as usize..nb_start[c as usize + 1] as usize] {
+                    if comp[m as usize] == u32::MAX {
+                        comp[m as usize] = id;
+                        stack.push(m);
+                    }
+                }
+            }
+            comp_size.push(size);
+        }
+        Splitter {
+            nb_start,
+            nb,
+            comp,
+            comp_size,
+            stamp: vec![0; n],
+            label: vec![0; n],
+            generation: 0,
+            parent: Vec::new(),
+            size: Vec::new(),
+            open_at: Vec::new(),
+            cur: Vec::new(),
+            next: Vec::new(),
+            sizes: Vec::new(),
+            touched: Vec::new(),
+        }
+    }
+
+    /// The sizes of the regions of all cells but `removed` (distinct
+    /// cells), in no particular order.
+    pub fn region_sizes(&mut self, removed: &[u32]) -> &[u32] {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+        let generation = self.generation;
+        // Locals, so that the loops below keep them in registers.
+        let Splitter {
+            nb_start,
+            nb,
+            comp,
+            comp_size,
+            stamp,
+            label,
+            parent,
+            size,
+            open_at,
+            cur,
+            next,
+            sizes,
+            touched,
+            ..
+        } = self;
+        let (nb_start, nb) = (&nb_start[..], &nb[..]);
+        sizes.clear();
+        touched.clear();
+        for &c in removed {
+            stamp[c as usize] = generation;
+            label[c as usize] = BLOCKED;
+            let k = comp[c as usize];
+            if !touched.contains(&k) {
+                touched.push(k);
+            }
+        }
+        let mut left: u32 = touched.iter().map(|&k| comp_size[k as usize]).sum::<u32>() - removed.len() as u32;
+        for (k, &s) in comp_size.iter().enumerate() {
+            if !touched.contains(&(k as u32)) {
+                sizes.push(s);
+            }
+        }
+        parent.clear();
+        size.clear();
+        open_at.clear();
+        cur.clear();
+        for &c in removed {
+            for &m in &nb[nb_start[c as usize] as usize..nb_start[c as usize + 1] as usize] {
+                let m = m as usize;
+                if stamp[m] != generation {
+                    let l = parent.len() as u32;
+                    stamp[m] = generation;
+                    label[m] = l;
+                    parent.push(l);
+                    size.push(1);
+                    open_at.push(0);
+                    cur.push(m as u32);
+                }
+            }
+        }
+        let mut open = parent.len();
+        let mut layer = 0;
+        while open >= 2 {
+            layer += 1;
+            next.clear();
+            for &c in cur.iter() {
+                let c = c as usize;
+                let mut r = find(parent, label[c]);
+                for &m in &nb[nb_start[c] as usize..nb_start[c + 1] as usize] {
+                    let m = m as usize;
+                    if stamp[m] != generation {
+                        stamp[m] = generation;
+                        label[m] = r;
+                        size[r as usize] += 1;
+                        next.push(m as u32);
+                    } else if label[m] != BLOCKED {
+                        let q = find(parent, label[m]);
+                        if q != r {
+                            let (lo, hi) = (r.min(q), r.max(q));
+                            parent[hi as usize] = lo;
+                            size[lo as usize] += size[hi as usize];
+                            r = lo;
+                        }
+                    }
+                }
+            }
+            // The roots with cells in the next layer stay open; the others
+            // are whole regions (every neighbour of theirs has been seen).
+            open = 0;
+            for &c in next.iter() {
+                let r = find(parent, label[c as usize]) as usize;
+                if open_at[r] != layer {
+                    open_at[r] = layer;
+                    open += 1;
+                }
+            }
+            for l in 0..parent.len() {
+                if parent[l] == l as u32 && open_at[l] == layer - 1 {
+                    // Open after the previous layer, closed now.
+                    open_at[l] = BLOCKED;
+                    sizes.push(size[l]);
+                    left -= size[l];
+                }
+            }
+            std::mem::swap(cur, next);
+        }
+        if left > 0 {
+            sizes.push(left);
+        }
+        &self.sizes
+    }
+
+    /// [`regions_ok`] for all cells but `removed`.
+    pub fn ok(&mut self, removed: &[u32], table: &StateTable, state: usize) -> bool {
+        let sizes = self.region_sizes(removed);
+        sizes.len() <= 1 || sizes.iter().all(|&s| table.achievable(state, s as i64))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,155 @@
+//! The splitter against the full fill of [`regions_ok`] (the oracle) on
+//! boxes with and without stationary cells and holes, 2-D and 3-D, with
+//! image-like and scattered removed cells and several piece-size mixes.
+
+use super::*;
+use crate::poly::bits::Wide;
+use crate::test_rng::XorShift;
+
+/// The face neighbours of the cells of a `dims` box without `gone`.
+fn board(dims: [i32; 3], gone: impl Fn([i32; 3]) -> bool) -> Vec<Vec<u32>> {
+    let mut coords = Vec::new();
+    for z in 0..dims[2] {
+        for y in 0..dims[1] {
+            for x in 0..dims[0] {
+                if !gone([x, y, z]) {
+                    coords.push([x, y, z]);
+                }
+            }
+        }
+    }
+    coords
+        .iter()
+        .map(|p| {
+            let mut v = Vec::new();
+            for axis in 0..3 {
+                for d in [-1, 1] {
+                    let mut q = *p;
+                    q[axis] += d;
+                    if let Some(b) = coords.iter().position(|c| *c == q) {
+                        v.push(b as u32);
+                    }
+                }
+            }
+            v
+        })
+        .collect()
+}
+
+fn boards() -> Vec<Vec<Vec<u32>>> {
+    vec![
+        board([10, 6, 1], |_| false),
+        board([8, 8, 1], |p| (3..5).contains(&p[0]) && (3..5).contains(&p[1])),
+        // Two separate areas: a wall of stationary cells down the middle.
+        board([9, 5, 1], |p| p[0] == 4),
+        // Three areas and a hole.
+        board([11, 7, 1], |p| p[0] == 3 || p[1] == 4 || (p[0] == 7 && p[1] == 1)),
+        board([30, 3, 1], |_| false),
+        board([3, 3, 3], |_| false),
+        board([5, 4, 4], |p| p == [2, 1, 1] || p == [2, 2, 2]),
+        // 3-D, disconnected: the middle layer is stationary.
+        board([4, 4, 3], |p| p[2] == 1),
+    ]
+}
+
+/// A connected set of `n` cells grown from a random cell (an image), or
+/// fewer where the component is smaller.
+fn blob(rng: &mut XorShift, neighbours: &[Vec<u32>], n: usize) -> Vec<u32> {
+    let mut cells = vec![rng.below(neighbours.len() as u64) as u32];
+    for _ in 0..n * 8 {
+        if cells.len() == n {
+            break;
+        }
+        let c = cells[rng.below(cells.len() as u64) as usize] as usize;
+        if neighbours[c].is_empty() {
+            break;
+        }
+        let m = neighbours[c][rng.below(neighbours[c].len() as u64) as usize];
+        if !cells.contains(&m) {
+            cells.push(m);
+        }
+    }
+    cells
+}
+
+fn scattered(rng: &mut XorShift, n_cells: usize) -> Vec<u32> {
+    let density = 1 + rng.below(6);
+    (0..n_cells as u32).filter(|_| rng.below(10) < density).collect()
+}
+
+/// Region sizes by a plain fill, sorted.
+fn fill_sizes(neighbours: &[Vec<u32>], removed: &[u32]) -> Vec<u32> {
+    let mut seen = vec![false; neighbours.len()];
+    for &c in removed {
+        seen[c as usize] = true;
+    }
+    let mut sizes = Vec::new();
+    for s in 0..neighbours.len() {
+        if seen[s] {
+            continue;
+        }
+        seen[s] = true;
+        let mut stack = vec![s];
+        let mut size = 0;
+        while let Some(c) = stack.pop() {
+            size += 1;
+            for &m in &neighbours[c] {
+                if !seen[m as usize] {
+                    seen[m as usize] = true;
+                    stack.push(m as usize);
+                }
+            }
+        }
+        sizes.push(size);
+    }
+    sizes.sort_unstable();
+    sizes
+}
+
+fn tables() -> Vec<StateTable> {
+    let mixes: [(&[i64], &[usize]); 4] =
+        [(&[5], &[12]), (&[4, 5], &[3, 6]), (&[3, 4, 5, 6], &[2, 2, 3, 1]), (&[7], &[5])];
+    mixes
+        .iter()
+        .map(|(sizes, totals)| {
+            let classes = (0..sizes.len()).map(|c| Some(c as u16)).collect();
+            let offset = sizes.iter().zip(totals.iter()).map(|(s, &t)| s * t as i64).sum();
+            StateTable::build(classes, sizes, totals, offset, |v| vec![0, v]).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn splitter_matches_the_full_fill() {
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let tables = tables();
+    let states: Vec<usize> = [13usize, 4 * 7, 3 * 3 * 4 * 2, 6].to_vec();
+    let mut splits = 0;
+    for neighbours in boards() {
+        let n = neighbours.len();
+        let nb_bits: Vec<Wide<16>> =
+            neighbours.iter().map(|ns| ns.iter().fold(Wide::default(), |m, &b| m.or(Wide::bit(b as usize)))).collect();
+        let mut splitter = Splitter::new(&neighbours);
+        for trial in 0..1500 {
+            let removed = if trial % 3 == 2 {
+                scattered(&mut rng, n)
+            } else {
+                let size = 1 + rng.below(8) as usize;
+                blob(&mut rng, &neighbours, size)
+            };
+            let mut got = splitter.region_sizes(&removed).to_vec();
+            got.sort_unstable();
+            let want = fill_sizes(&neighbours, &removed);
+            assert_eq!(got, want, "board of {n} cells, removed {removed:?}");
+            splits += usize::from(want.len() > 1);
+            let free = removed.iter().fold(Wide::<16>::below(n), |m, &c| m.andnot(Wide::bit(c as usize)));
+            for (table, &n_states) in tables.iter().zip(&states) {
+                let state = rng.below(n_states as u64) as usize;
+                let oracle = regions_ok(free, free.count(), &nb_bits, table, state);
+                assert_eq!(splitter.ok(&removed, table, state), oracle, "board of {n} cells, removed {removed:?}");
+            }
+        }
+    }
+    // The trials do split regions (the test is not vacuous).
+    assert!(splits > 1000, "{splits} splits");
+}
