@@ -200,6 +200,7 @@ unsafe fn fit_bits(
     let ol = _mm256_set1_epi64x(occ_lo as i64);
     let oh = _mm256_set1_epi64x(occ_hi as i64);
     let av = _mm256_set1_epi64x(avail as i64);
+    let g63 = _mm256_set1_epi64x(63);
     let zero = _mm256_setzero_si256();
     // A macro, not a closure: a closure is not compiled for AVX2 and would
     // call the intrinsics.
@@ -210,8 +211,12 @@ unsafe fn fit_bits(
             if two {
                 x = _mm256_or_si256(x, _mm256_and_si256(_mm256_loadu_si256(hi.add(i) as *const __m256i), oh));
             }
-            // Bit 0 of `avail >> group`, zero when the group is used.
+            // Bit 0 of `avail >> group`, zero when the group is used. The
+            // group masked to 0..64: without it the compiler keeps the
+            // shift's result for counts past 63 by a compare and a blend
+            // (5 more instructions per 4 entries).
             let g = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(std::ptr::read_unaligned(grp.add(i) as *const i32)));
+            let g = _mm256_and_si256(g, g63);
             x = _mm256_or_si256(x, _mm256_andnot_si256(_mm256_srlv_epi64(av, g), one));
             _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(x, zero))) as u32 as u64
         }};
