@@ -88,6 +88,9 @@ fn fit_alive_bits_equal_the_halo_test() {
     // Boxes of `w` rows of `h` cells (cell `c`'s neighbours `c +- 1` in
     // its row, `c +- w`), the bits past the last cell occupied.
     let (mut alive_n, mut dead_n) = (0u32, 0u32);
+    // Rounds with no fitting entry, and with more than 8 (the pass tests
+    // the fitting ones 4 at a time).
+    let (mut none_fit, mut many_fit) = (0u32, 0u32);
     for (h, rows) in [(6usize, 10usize), (5, 12), (4, 15), (3, 20), (8, 8)] {
         let cells = h * rows;
         let nb: Vec<Vec<u32>> = (0..cells)
@@ -183,7 +186,10 @@ fn fit_alive_bits_equal_the_halo_test() {
                 assert_eq!(pockets(free), super::pair_cells(free, r.right, r.left, r.width), "{rows}x{h}: pockets");
             }
             assert_eq!(got, want, "{rows}x{h}, round {round}: {n} entries from {from}");
+            none_fit += u32::from(want.0 == 0);
+            many_fit += u32::from(want.0.count_ones() > 8);
         }
     }
     assert!(alive_n > 1_000 && dead_n > 1_000, "both outcomes tested ({alive_n}, {dead_n})");
+    assert!(none_fit > 100 && many_fit > 100, "short and long fit lists tested ({none_fit}, {many_fit})");
 }
