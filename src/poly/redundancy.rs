@@ -115,7 +115,8 @@ fn analyse(problem: &Problem, images: &Images, syms: &[usize], g: u16) -> Option
         if seen[o as usize] {
             continue;
         }
-        let mut orbit: Vec<(OptionId, usize)> = vec![(o, usize::MAX)];
+        let mut orbit: Vec<(OptionId, usize)> = Vec::with_capacity(syms.len() + 1);
+        orbit.push((o, usize::MAX));
         for &s in syms {
             let t = problem.symmetries[s].option_map[o as usize];
             if !orbit.iter().any(|&(x, _)| x == t) {
