@@ -122,13 +122,20 @@ impl Shape {
     pub fn orientations(&self, group: &[Transform]) -> Vec<Shape> {
         // Each image is made in one scratch buffer and copied out only when
         // new (the set-up asks this of every piece several times).
+        // A fingerprint per orientation found rules out most comparisons.
         let mut out: Vec<Shape> = Vec::with_capacity(group.len());
+        let mut prints: Vec<u64> = Vec::with_capacity(group.len());
         let mut scratch: Vec<Point> = Vec::with_capacity(self.0.len());
         for t in group {
             scratch.clear();
             scratch.extend(self.0.iter().map(|&p| t.apply(p)));
             normalise(&mut scratch);
-            if !out.iter().any(|s| s.0 == scratch) {
+            let print = scratch.iter().fold(0u64, |h, p| {
+                let packed = (p[0] as u32 as u64) | (p[1] as u32 as u64) << 21 | (p[2] as u32 as u64) << 42;
+                (h ^ packed).wrapping_mul(0x0100_0000_01b3)
+            });
+            if !prints.iter().zip(&out).any(|(&q, s)| q == print && s.0 == scratch) {
+                prints.push(print);
                 out.push(Shape(scratch.clone()));
             }
         }
