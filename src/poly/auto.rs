@@ -231,8 +231,7 @@ pub fn flat_redundancy(
         return (keep, redundancy);
     };
     let mirror = chosen.mirror;
-    let mut fewest =
-        if confined_kept(all_images, keep.as_deref(), chosen.group) { chosen.after } else { usize::MAX };
+    let mut fewest = if confined_kept(all_images, keep.as_deref(), chosen.group) { chosen.after } else { usize::MAX };
     // A piece keeps at least one image per orbit of the symmetry group, so
     // at least `images / order`: a piece that cannot beat `fewest` is not
     // tried (on the 10x6, X keeps 8 of 32 and every other piece has more
