@@ -82,20 +82,7 @@ impl Shape {
     /// Normalises any set of points (duplicates are kept; callers reject them).
     pub fn new(points: impl IntoIterator<Item = Point>) -> Shape {
         let mut v: Vec<Point> = points.into_iter().collect();
-        if let Some(first) = v.first().copied() {
-            let mut min = first;
-            for p in &v {
-                for k in 0..3 {
-                    min[k] = min[k].min(p[k]);
-                }
-            }
-            for p in &mut v {
-                for k in 0..3 {
-                    p[k] -= min[k];
-                }
-            }
-        }
-        v.sort_unstable();
+        normalise(&mut v);
         Shape(v)
     }
 
@@ -133,11 +120,23 @@ impl Shape {
     /// The distinct orientations under `group`, in the group's order of
     /// first appearance.
     pub fn orientations(&self, group: &[Transform]) -> Vec<Shape> {
-        let mut out: Vec<Shape> = Vec::new();
+        // Each image is made in one scratch buffer and copied out only when
+        // new (the set-up asks this of every piece several times).
+        // A fingerprint per orientation found rules out most comparisons.
+        let mut out: Vec<Shape> = Vec::with_capacity(group.len());
+        let mut prints: Vec<u64> = Vec::with_capacity(group.len());
+        let mut scratch: Vec<Point> = Vec::with_capacity(self.0.len());
         for t in group {
-            let s = self.transformed(t);
-            if !out.contains(&s) {
-                out.push(s);
+            scratch.clear();
+            scratch.extend(self.0.iter().map(|&p| t.apply(p)));
+            normalise(&mut scratch);
+            let print = scratch.iter().fold(0u64, |h, p| {
+                let packed = (p[0] as u32 as u64) | (p[1] as u32 as u64) << 21 | (p[2] as u32 as u64) << 42;
+                (h ^ packed).wrapping_mul(0x0100_0000_01b3)
+            });
+            if !prints.iter().zip(&out).any(|(&q, s)| q == print && s.0 == scratch) {
+                prints.push(print);
+                out.push(Shape(scratch.clone()));
             }
         }
         out
@@ -149,6 +148,24 @@ impl Shape {
     pub fn canonical(&self, group: &[Transform]) -> Shape {
         group.iter().map(|t| self.transformed(t)).min().unwrap_or_else(|| self.clone())
     }
+}
+
+/// Moves `v` to minimum 0 on each axis and sorts it ([`Shape::new`]).
+fn normalise(v: &mut [Point]) {
+    if let Some(first) = v.first().copied() {
+        let mut min = first;
+        for p in v.iter() {
+            for k in 0..3 {
+                min[k] = min[k].min(p[k]);
+            }
+        }
+        for p in v.iter_mut() {
+            for k in 0..3 {
+                p[k] -= min[k];
+            }
+        }
+    }
+    v.sort_unstable();
 }
 
 /// A symmetry of a box: `p -> t(p) + offset`, mapping the box onto itself.

@@ -161,7 +161,15 @@ pub const FLAT_PIECE_TRIALS: usize = 100_000;
 /// Whether every image of group `g` has its root (least cell) in the first
 /// three quarters of de Bruijn's cell order.
 pub fn confined(images: &Images, g: u16) -> bool {
-    let last_root = images.group.iter().zip(&images.cells).filter(|(&k, _)| k == g).map(|(_, cs)| cs[0] as usize).max();
+    confined_kept(images, None, g)
+}
+
+/// [`confined`] on the images `k` with `keep[k]` (all of them for `None`).
+fn confined_kept(images: &Images, keep: Option<&[bool]>, g: u16) -> bool {
+    let last_root = (0..images.len())
+        .filter(|&k| images.group[k] == g && !matches!(keep, Some(keep) if !keep[k]))
+        .map(|k| images.cells[k][0] as usize)
+        .max();
     last_root.is_some_and(|r| 4 * r < 3 * images.n_cells)
 }
 
@@ -197,8 +205,9 @@ pub fn resolve(_problem: &Problem, images: &Images, config: &PolyConfig) -> Resu
     })
 }
 
-/// The redundancy filter's choice on a flat box (`images` and
-/// `redundancy`: what the filter's static choice kept of `all_images`).
+/// The redundancy filter's choice on a flat box (`keep` and `redundancy`:
+/// what the filter's static choice kept of `all_images`, as in
+/// [`redundancy::apply_flags`]; so is the answer).
 ///
 /// A piece the filter confines to the first part of de Bruijn's order,
 /// placed first by DLX, cuts the search most (the one-sided 30x3: X,
@@ -214,15 +223,15 @@ pub fn resolve(_problem: &Problem, images: &Images, config: &PolyConfig) -> Resu
 pub fn flat_redundancy(
     problem: &Problem,
     all_images: &Images,
-    images: Images,
+    keep: Option<Vec<bool>>,
     redundancy: Option<Redundancy>,
-) -> (Images, Option<Redundancy>) {
+) -> (Option<Vec<bool>>, Option<Redundancy>) {
     let trials = all_images.len() * all_images.groups.len();
     let Some(chosen) = redundancy.as_ref().filter(|_| trials <= FLAT_PIECE_TRIALS) else {
-        return (images, redundancy);
+        return (keep, redundancy);
     };
     let mirror = chosen.mirror;
-    let mut fewest = if confined(&images, chosen.group) { chosen.after } else { usize::MAX };
+    let mut fewest = if confined_kept(all_images, keep.as_deref(), chosen.group) { chosen.after } else { usize::MAX };
     // A piece keeps at least one image per orbit of the symmetry group, so
     // at least `images / order`: a piece that cannot beat `fewest` is not
     // tried (on the 10x6, X keeps 8 of 32 and every other piece has more
@@ -232,22 +241,22 @@ pub fn flat_redundancy(
     for &g in &all_images.group {
         per_group[g as usize] += 1;
     }
-    let mut best: Option<(Images, Redundancy)> = None;
+    let mut best: Option<(Vec<bool>, Redundancy)> = None;
     for (k, g) in all_images.groups.iter().enumerate() {
         if g.count != 1 || g.name == chosen.piece || per_group[k].div_ceil(order) >= fewest {
             continue;
         }
         let piece = Some(g.names[0].clone());
         let mode = if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } };
-        if let Ok((im, Some(red))) = redundancy::apply(problem, all_images, &mode) {
-            if confined(&im, red.group) && red.after < fewest {
+        if let Ok((Some(k), Some(red))) = redundancy::apply_flags(problem, all_images, &mode) {
+            if confined_kept(all_images, Some(&k), red.group) && red.after < fewest {
                 fewest = red.after;
-                best = Some((im, red));
+                best = Some((k, red));
             }
         }
     }
     match best {
-        Some((im, red)) => (im, Some(red)),
-        None => (images, redundancy),
+        Some((k, red)) => (Some(k), Some(red)),
+        None => (keep, redundancy),
     }
 }

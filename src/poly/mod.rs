@@ -271,11 +271,16 @@ impl<'a> PolyEngine<'a> {
         let n_pieces = images.n_pieces();
         let mut counts = FilterCounts { images: images.len(), ..FilterCounts::default() };
         let all_images = images;
-        let (mut images, mut redundancy) = redundancy::apply(problem, &all_images, &plan.redundancy)?;
+        let (mut keep, mut redundancy) = redundancy::apply_flags(problem, &all_images, &plan.redundancy)?;
         let mut plan = plan;
-        if plan.redundancy == RedundancyMode::Auto && auto::is_flat(&images) {
-            (images, redundancy) = auto::flat_redundancy(problem, &all_images, images, redundancy);
+        if plan.redundancy == RedundancyMode::Auto && auto::is_flat(&all_images) {
+            (keep, redundancy) = auto::flat_redundancy(problem, &all_images, keep, redundancy);
         }
+        // The kept images move out of the full set (no copies).
+        let mut images = match keep {
+            Some(keep) => all_images.into_kept(&keep),
+            None => all_images,
+        };
         if matches!(config.schedule, None | Some(ScheduleSpec::Auto)) && auto::is_flat(&images) {
             plan.schedule = auto::flat_schedule(&images, redundancy.as_ref().map(|r| r.group));
         }

@@ -308,12 +308,23 @@ fn piece_item(problem: &Problem, n_cells: usize, item_of_cell: &[u32], o: usize)
     if entries.len() != p.cells.len() + 1 {
         return Err(bad(o, "it does not cover its cells and one piece item"));
     }
-    let mut piece_items = entries.iter().map(|e| e.item).filter(|&i| i as usize >= n_cells);
-    let (Some(item), None) = (piece_items.next(), piece_items.next()) else {
+    // One pass (called twice per image during set-up): the piece items
+    // counted, the cell items compared in order; the piece item's error
+    // comes first, as with two separate passes.
+    let (mut item, mut pieces, mut cells_match) = (0, 0u32, true);
+    let mut cells = p.cells.iter();
+    for e in entries {
+        if e.item as usize >= n_cells {
+            item = e.item;
+            pieces += 1;
+        } else {
+            cells_match = cells_match && cells.next().is_some_and(|&c| item_of_cell[c as usize] == e.item);
+        }
+    }
+    if pieces != 1 {
         return Err(bad(o, "it does not name exactly one piece item"));
-    };
-    let cell_items = entries.iter().map(|e| e.item).filter(|&i| (i as usize) < n_cells);
-    if !cell_items.eq(p.cells.iter().map(|&c| item_of_cell[c as usize])) {
+    }
+    if !cells_match || cells.next().is_some() {
         return Err(bad(o, "its cell items do not match its placement"));
     }
     Ok(item)

@@ -115,7 +115,8 @@ fn analyse(problem: &Problem, images: &Images, syms: &[usize], g: u16) -> Option
         if seen[o as usize] {
             continue;
         }
-        let mut orbit: Vec<(OptionId, usize)> = vec![(o, usize::MAX)];
+        let mut orbit: Vec<(OptionId, usize)> = Vec::with_capacity(syms.len() + 1);
+        orbit.push((o, usize::MAX));
         for &s in syms {
             let t = problem.symmetries[s].option_map[o as usize];
             if !orbit.iter().any(|&(x, _)| x == t) {
@@ -140,7 +141,23 @@ pub fn apply(
     images: &Images,
     mode: &RedundancyMode,
 ) -> Result<(Images, Option<Redundancy>), String> {
-    let Some((c, mirror, syms)) = select(problem, images, mode)? else { return Ok((images.clone(), None)) };
+    let (keep, red) = apply_flags(problem, images, mode)?;
+    let filtered = match &keep {
+        Some(keep) => images.retain(|k| keep[k]),
+        None => images.clone(),
+    };
+    Ok((filtered, red))
+}
+
+/// [`apply`] without the filtered copy: which images it keeps, one flag per
+/// image (`None`, with no constraint, when it keeps them all). The set-up
+/// then moves the kept images out of the full set instead of copying them.
+pub fn apply_flags(
+    problem: &Problem,
+    images: &Images,
+    mode: &RedundancyMode,
+) -> Result<(Option<Vec<bool>>, Option<Redundancy>), String> {
+    let Some((c, mirror, syms)) = select(problem, images, mode)? else { return Ok((None, None)) };
     let mut orbit_maps = vec![Vec::new(); problem.n_options()];
     let mut imperfect = 0;
     for (rep, orbit) in c.reps.iter().zip(&c.orbits) {
@@ -149,8 +166,11 @@ pub fn apply(
             imperfect += 1;
         }
     }
-    let keep: std::collections::HashSet<OptionId> = c.reps.iter().copied().collect();
-    let filtered = images.retain(|k| images.group[k] != c.group || keep.contains(&images.option[k]));
+    let mut rep = vec![false; problem.n_options()];
+    for &o in &c.reps {
+        rep[o as usize] = true;
+    }
+    let keep = (0..images.len()).map(|k| images.group[k] != c.group || rep[images.option[k] as usize]).collect();
     let mirror_is_rotation = mirror
         && syms.iter().copied().find(|&s| problem.symmetries[s].reflection).is_some_and(|m| {
             let map = &problem.symmetries[m].option_map;
@@ -167,7 +187,7 @@ pub fn apply(
         imperfect,
         mirror_is_rotation,
     };
-    Ok((filtered, Some(red)))
+    Ok((Some(keep), Some(red)))
 }
 
 /// What [`apply`] would keep, without filtering: the constrained group and
