@@ -338,3 +338,33 @@ pub fn color(p: [i32; 3]) -> i32 {
         -1
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::polycube;
+
+    /// The set-up moves kept images out of the full set; it must keep what
+    /// the copying filter keeps, in the same order, header included.
+    #[test]
+    fn into_kept_equals_retain() {
+        let text = std::fs::read_to_string("instances/polycube/pentominoes_10x6_def.txt").unwrap();
+        let puzzle = polycube::parse(&text, "t").unwrap().remove(0);
+        let built = polycube::build(&puzzle, "t").unwrap();
+        let images = Images::from_problem(&built.problem, Default::default()).unwrap();
+        let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
+        for _ in 0..4 {
+            let keep: Vec<bool> = (0..images.len()).map(|_| rng.next() % 3 != 0).collect();
+            let copied = images.retain(|k| keep[k]);
+            let moved = images.clone().into_kept(&keep);
+            assert!(moved.len() < images.len() && moved.len() == keep.iter().filter(|&&f| f).count());
+            assert_eq!((&moved.group, &moved.option, &moved.cells), (&copied.group, &copied.option, &copied.cells));
+            assert_eq!(
+                (moved.dims, moved.n_cells, moved.parity_target),
+                (copied.dims, copied.n_cells, copied.parity_target)
+            );
+            assert_eq!((&moved.coords, &moved.grid_cell), (&copied.coords, &copied.grid_cell));
+            assert_eq!(moved.groups.len(), copied.groups.len());
+        }
+    }
+}
