@@ -171,7 +171,9 @@ impl Images {
         self.groups.iter().map(|g| g.count).sum()
     }
 
-    /// The images for which `keep` holds, in the same order.
+    /// The images for which `keep` holds, in the same order, as a copy: the
+    /// oracle of [`Self::into_kept`] in the tests (the set-up moves).
+    #[cfg(test)]
     pub fn retain(&self, keep: impl Fn(usize) -> bool) -> Images {
         let ks: Vec<usize> = (0..self.len()).filter(|&k| keep(k)).collect();
         Images {
@@ -182,9 +184,8 @@ impl Images {
         }
     }
 
-    /// The images `k` with `keep[k]`, in the same order: [`Self::retain`]
-    /// on an owned set, which moves the kept cell lists instead of copying
-    /// them (and freeing the originals).
+    /// The images `k` with `keep[k]`, in the same order, taken from an
+    /// owned set: the kept cell lists move instead of being copied.
     pub fn into_kept(mut self, keep: &[bool]) -> Images {
         assert_eq!(keep.len(), self.len(), "one flag per image");
         let mut flags = keep.iter();
@@ -196,6 +197,7 @@ impl Images {
         self
     }
 
+    #[cfg(test)]
     fn clone_header(&self) -> Images {
         Images {
             dims: self.dims,

@@ -133,25 +133,10 @@ fn analyse(problem: &Problem, images: &Images, syms: &[usize], g: u16) -> Option
     Some(Candidate { group: g, reps, orbits, extra, before: own.len() })
 }
 
-/// Chooses and applies the filter. Returns the filtered images and the
-/// constraint, or the images unchanged and `None` when `mode` is `Off` or
-/// (for `Auto`) no piece qualifies.
-pub fn apply(
-    problem: &Problem,
-    images: &Images,
-    mode: &RedundancyMode,
-) -> Result<(Images, Option<Redundancy>), String> {
-    let (keep, red) = apply_flags(problem, images, mode)?;
-    let filtered = match &keep {
-        Some(keep) => images.retain(|k| keep[k]),
-        None => images.clone(),
-    };
-    Ok((filtered, red))
-}
-
-/// [`apply`] without the filtered copy: which images it keeps, one flag per
-/// image (`None`, with no constraint, when it keeps them all). The set-up
-/// then moves the kept images out of the full set instead of copying them.
+/// Chooses the filter and says which images it keeps, one flag per image
+/// (the set-up then moves the kept images out of the full set instead of
+/// copying them), and the constraint; `(None, None)` when `mode` is `Off`
+/// or (for `Auto`) no piece qualifies.
 pub fn apply_flags(
     problem: &Problem,
     images: &Images,
@@ -190,9 +175,9 @@ pub fn apply_flags(
     Ok((Some(keep), Some(red)))
 }
 
-/// What [`apply`] would keep, without filtering: the constrained group and
+/// What [`apply_flags`] would keep, without filtering: the constrained group and
 /// the indices (into `images`) of its kept images, ascending (`None` when
-/// `apply` constrains no piece). The piece choice compares candidates by
+/// `apply_flags` constrains no piece). The piece choice compares candidates by
 /// their kept images alone.
 pub fn kept(problem: &Problem, images: &Images, mode: &RedundancyMode) -> Result<Option<(u16, Vec<usize>)>, String> {
     let Some((c, _, _)) = select(problem, images, mode)? else { return Ok(None) };
