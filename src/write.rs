@@ -23,12 +23,30 @@ fn unfinished() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 }
 
 /// Removes the temporary files of every write still in progress: called
-/// by the CLI's Ctrl-C handler before it exits, so an interrupted run leaves
-/// neither a truncated output nor a stray temporary file.
+/// by the CLI's Ctrl-C handler right before it exits, so an interrupted
+/// run leaves neither a truncated output nor a stray temporary file.
+///
+/// The list stays locked afterwards, so no write can make a new temporary
+/// file between this call and the exit (a write that tries waits for the
+/// lock until the process ends). Temporary files are made under the same
+/// lock ([`create_listed`]): each one is either listed here, and removed,
+/// or not yet made.
 pub fn remove_unfinished() {
-    for tmp in unfinished().drain(..) {
+    let mut list = unfinished();
+    for tmp in list.drain(..) {
         let _ = std::fs::remove_file(tmp);
     }
+    std::mem::forget(list);
+}
+
+/// Creates the temporary file `tmp` and lists it for [`remove_unfinished`]
+/// under one lock (listing it first and creating it after would let an
+/// interrupt remove it in between, before it exists, and leave it behind).
+fn create_listed(tmp: &Path) -> io::Result<File> {
+    let mut list = unfinished();
+    let file = File::create(tmp)?;
+    list.push(tmp.to_path_buf());
+    Ok(file)
 }
 
 /// Called before each temporary file is made (see [`before_first_temp`]).
@@ -137,9 +155,8 @@ pub fn atomically<T>(
         hook();
     }
     let tmp = temp_path(path);
-    unfinished().push(tmp.clone());
+    let file = create_listed(&tmp)?;
     let result = (|| {
-        let file = File::create(&tmp)?;
         let mut w = BufWriter::with_capacity(1 << 20, Guarded::new(file, guard, path.display().to_string()));
         let value = write(&mut w)?;
         w.flush()?;
@@ -170,8 +187,9 @@ pub fn small_text_unsynced(path: &Path, text: &str) -> io::Result<()> {
         hook();
     }
     let tmp = temp_path(path);
-    unfinished().push(tmp.clone());
-    let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    let result = create_listed(&tmp)
+        .and_then(|mut file| file.write_all(text.as_bytes()))
+        .and_then(|()| std::fs::rename(&tmp, path));
     let mut list = unfinished();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -259,5 +277,25 @@ mod tests {
         let e = atomically(&p, &guard, |w| w.write_all(&[b'e'; 5000])).unwrap_err();
         assert!(e.to_string().contains("interrupted while writing"), "{e}");
         assert!(listing(&d).is_empty());
+    }
+
+    #[test]
+    fn a_temporary_file_is_listed_exactly_while_it_exists() {
+        let d = dir("listed");
+        let p = d.join("out.txt");
+        let listed = |tmp: &Path| unfinished().iter().any(|q| q == tmp);
+        let tmp = atomically(&p, &OutputGuard::default(), |w| {
+            w.write_all(b"x")?;
+            // The temporary file is the only other file in the directory.
+            let name = listing(&d).into_iter().find(|n| n != "out.txt").expect("the temporary file");
+            let tmp = d.join(name);
+            assert!(listed(&tmp), "{tmp:?} exists but is not listed for removal");
+            Ok(tmp)
+        })
+        .unwrap();
+        assert!(!listed(&tmp), "{tmp:?} is still listed after the rename");
+        small_text_unsynced(&p, "y").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "y");
+        assert_eq!(listing(&d), vec!["out.txt"]);
     }
 }

@@ -175,7 +175,14 @@ impl Engine for CpEngine {
             let mut emit = |ids: &[OptionId]| reporter.report_with_images(ids, images);
             if self.threads > 1 {
                 let board = |core: &Core, ids: &mut Vec<OptionId>| board_ids(options, core, ids);
-                let out = parallel::run(&self.searcher, self.threads, &inner, &board, &mut emit);
+                let out = parallel::run(
+                    &self.searcher,
+                    self.threads,
+                    &inner,
+                    limits.max_solutions.is_none(),
+                    &board,
+                    &mut emit,
+                );
                 stopped = out.stopped;
                 self.last_split = Some((out.split_depth, out.tasks));
                 parallel_counters = Some((out.counters, out.preempted));

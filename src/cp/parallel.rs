@@ -91,11 +91,13 @@ pub(crate) struct Outcome {
 
 /// Searches below the filtered root `root` with `threads` workers.
 /// `board` writes the IR options of a full board; `emit` receives every
-/// board found, on the calling thread, and may stop the run.
+/// board found, on the calling thread, and may stop the run; with `hold`
+/// the boards may arrive in batches (see [`crate::parallel::Outbox`]).
 pub(crate) fn run(
     root: &Searcher,
     threads: usize,
     limits: &Limits,
+    hold: bool,
     board: &(dyn Fn(&Core, &mut Vec<OptionId>) + Sync),
     emit: &mut dyn FnMut(&[OptionId]) -> Flow,
 ) -> Outcome {
@@ -161,7 +163,7 @@ pub(crate) fn run(
         c.edge_prunes = removed(&s) - removed0;
         ((c, s.core.preempted - preempted0), stop)
     };
-    let (results, stopped) = run_tasks(threads, &head.split.tasks, &share, &work, emit);
+    let (results, stopped) = run_tasks(threads, &head.split.tasks, &share, &work, hold, emit);
     for (c, preempted) in &results {
         add(&mut out.counters, c);
         out.preempted += preempted;

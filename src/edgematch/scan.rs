@@ -384,7 +384,7 @@ impl Scan {
         let inner = Reporter::inner_limits(limits);
         let mut report = |ids: &[OptionId]| reporter.report_with_images(ids, images);
         let mut stats = if self.threads > 1 && self.rows * self.cols > 2 {
-            self.search_parallel(&inner, &mut report)
+            self.search_parallel(&inner, limits.max_solutions.is_none(), &mut report)
         } else {
             // The cases one after the other, nodes counted across them.
             let mut stats = SearchStats::default();

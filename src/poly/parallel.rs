@@ -5,11 +5,13 @@
 //! thread), then rayon workers search below each node, each with its own
 //! walker (its own copy of the DLX matrix), replaying the path to its node
 //! by sibling index. Solutions travel to the calling thread over a channel,
-//! so the caller's visitor (verification, `--unique`) runs on one thread.
+//! in batches ([`crate::parallel::Outbox`]), so the caller's visitor
+//! (verification, `--unique`) runs on one thread.
 
 use super::bits::Bits;
 use super::hybrid::{Shared, Stop, Task, Walk};
 use super::memo::DeadStates;
+use crate::parallel::{deliver, Batch, Outbox};
 use crate::search::{Flow, Limits, StopReason};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -110,49 +112,45 @@ pub fn parallel<B: Bits>(
     let found = AtomicU64::new(0);
     let abort = AtomicBool::new(false);
     let reason: Mutex<Option<StopReason>> = Mutex::new(None);
-    let (tx, rx) = mpsc::sync_channel::<Vec<u32>>(4096);
+    let (tx, rx) = mpsc::sync_channel::<Batch>(4096);
+    // No solution limit waits on each solution: they may travel in batches.
+    let hold = limits.max_solutions.is_none();
     std::thread::scope(|scope| {
         let (nodes, polled, found, abort, reason, tasks) = (&nodes, &polled, &found, &abort, &reason, &tasks);
         scope.spawn(move || {
             pool.install(|| {
                 // Each worker carries the de Bruijn dead-state cache from
                 // task to task (a state's subtree is the same in any task).
-                tasks.par_iter().for_each_with((tx, DeadStates::default()), |(tx, dead), task| {
-                    if abort.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let mut w = shared.walker(limits, Walk::Guided(task.branch.clone()));
-                    w.dead = std::mem::take(dead);
-                    w.count_from = depth;
-                    w.shared_nodes = Some(polled);
-                    w.abort = Some(abort);
-                    let r = w.run(&mut |p| {
-                        if tx.send(p.to_vec()).is_err() {
-                            return Flow::Stop;
+                tasks.par_iter().for_each_with(
+                    (Outbox::new(tx, hold), DeadStates::default()),
+                    |(outbox, dead), task| {
+                        if abort.load(Ordering::Relaxed) {
+                            return;
                         }
-                        Flow::Continue
-                    });
-                    *dead = std::mem::take(&mut w.dead);
-                    nodes.fetch_add(w.nodes, Ordering::Relaxed);
-                    found.fetch_add(w.solutions, Ordering::Relaxed);
-                    if let Some(r) = stop_reason(r) {
-                        if r != StopReason::Interrupted || !abort.load(Ordering::Relaxed) {
-                            reason.lock().expect("no poisoning").get_or_insert(r);
+                        let mut w = shared.walker(limits, Walk::Guided(task.branch.clone()));
+                        w.dead = std::mem::take(dead);
+                        w.count_from = depth;
+                        w.shared_nodes = Some(polled);
+                        w.abort = Some(abort);
+                        let r = w.run(&mut |p| outbox.send(p.to_vec()));
+                        outbox.flush();
+                        *dead = std::mem::take(&mut w.dead);
+                        nodes.fetch_add(w.nodes, Ordering::Relaxed);
+                        found.fetch_add(w.solutions, Ordering::Relaxed);
+                        if let Some(r) = stop_reason(r) {
+                            if r != StopReason::Interrupted || !abort.load(Ordering::Relaxed) {
+                                reason.lock().expect("no poisoning").get_or_insert(r);
+                            }
+                            abort.store(true, Ordering::Relaxed);
                         }
-                        abort.store(true, Ordering::Relaxed);
-                    }
-                });
+                    },
+                );
             });
         });
-        for p in rx.iter() {
-            if abort.load(Ordering::Relaxed) {
-                continue;
-            }
-            if visit(&p) == Flow::Stop {
-                reason.lock().expect("no poisoning").get_or_insert(StopReason::Visitor);
-                abort.store(true, Ordering::Relaxed);
-            }
-        }
+        deliver(rx, visit, &mut || {
+            reason.lock().expect("no poisoning").get_or_insert(StopReason::Visitor);
+            abort.store(true, Ordering::Relaxed);
+        });
     });
     outcome.nodes = nodes.load(Ordering::Relaxed);
     outcome.solutions += found.load(Ordering::Relaxed);

@@ -16,8 +16,15 @@ const TASKS_PER_THREAD: usize = 24;
 
 impl Scan {
     /// [`Scan::search`] with `self.threads` workers, under `limits`
-    /// without a solution limit (the caller's reporter counts).
-    pub(super) fn search_parallel(&self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
+    /// without a solution limit (the caller's reporter counts); `hold`:
+    /// solutions may reach `visit` in batches (no solution limit waits on
+    /// them, see [`crate::parallel::Outbox`]).
+    pub(super) fn search_parallel(
+        &self,
+        limits: &Limits,
+        hold: bool,
+        visit: &mut dyn FnMut(&[OptionId]) -> Flow,
+    ) -> SearchStats {
         let n = self.rows * self.cols;
         let want = TASKS_PER_THREAD * self.threads;
         let mut depth = 1;
@@ -45,7 +52,7 @@ impl Scan {
             let stopped = stats.stopped;
             (stats, stopped)
         };
-        let (results, stopped) = run_tasks(self.threads, &tasks, &share, &work, visit);
+        let (results, stopped) = run_tasks(self.threads, &tasks, &share, &work, hold, visit);
         let mut stats = SearchStats { nodes: head_nodes, stopped, ..SearchStats::default() };
         stats.nodes += results.iter().map(|s| s.nodes).sum::<u64>();
         stats
