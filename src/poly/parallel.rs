@@ -115,36 +115,42 @@ pub fn parallel<B: Bits>(
     let (tx, rx) = mpsc::sync_channel::<Batch>(4096);
     // No solution limit waits on each solution: they may travel in batches.
     let hold = limits.max_solutions.is_none();
+    // One de Bruijn dead-state cache per worker thread, carried from task
+    // to task (a state's subtree is the same in any task). Rayon hands the
+    // tasks out in jobs, and a value given to `for_each_with` is cloned
+    // fresh for each job, so a cache kept there lived for one job only:
+    // the 12x5 searched 383 239 nodes on two threads against 271 396 on one.
+    let caches: Vec<Mutex<DeadStates<B>>> = (0..threads).map(|_| Mutex::new(DeadStates::default())).collect();
     std::thread::scope(|scope| {
-        let (nodes, polled, found, abort, reason, tasks) = (&nodes, &polled, &found, &abort, &reason, &tasks);
+        let (nodes, polled, found, abort, reason, tasks, caches) =
+            (&nodes, &polled, &found, &abort, &reason, &tasks, &caches);
         scope.spawn(move || {
             pool.install(|| {
-                // Each worker carries the de Bruijn dead-state cache from
-                // task to task (a state's subtree is the same in any task).
-                tasks.par_iter().for_each_with(
-                    (Outbox::new(tx, hold), DeadStates::default()),
-                    |(outbox, dead), task| {
-                        if abort.load(Ordering::Relaxed) {
-                            return;
+                tasks.par_iter().for_each_with(Outbox::new(tx, hold), |outbox, task| {
+                    if abort.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    // Only this worker takes its own cache: the lock is never contended.
+                    let worker = rayon::current_thread_index().unwrap_or(0) % threads;
+                    let mut dead = caches[worker].lock().expect("no poisoning");
+                    let mut w = shared.walker(limits, Walk::Guided(task.branch.clone()));
+                    w.dead = std::mem::take(&mut *dead);
+                    w.count_from = depth;
+                    w.shared_nodes = Some(polled);
+                    w.abort = Some(abort);
+                    let r = w.run(&mut |p| outbox.send(p.to_vec()));
+                    outbox.flush();
+                    *dead = std::mem::take(&mut w.dead);
+                    drop(dead);
+                    nodes.fetch_add(w.nodes, Ordering::Relaxed);
+                    found.fetch_add(w.solutions, Ordering::Relaxed);
+                    if let Some(r) = stop_reason(r) {
+                        if r != StopReason::Interrupted || !abort.load(Ordering::Relaxed) {
+                            reason.lock().expect("no poisoning").get_or_insert(r);
                         }
-                        let mut w = shared.walker(limits, Walk::Guided(task.branch.clone()));
-                        w.dead = std::mem::take(dead);
-                        w.count_from = depth;
-                        w.shared_nodes = Some(polled);
-                        w.abort = Some(abort);
-                        let r = w.run(&mut |p| outbox.send(p.to_vec()));
-                        outbox.flush();
-                        *dead = std::mem::take(&mut w.dead);
-                        nodes.fetch_add(w.nodes, Ordering::Relaxed);
-                        found.fetch_add(w.solutions, Ordering::Relaxed);
-                        if let Some(r) = stop_reason(r) {
-                            if r != StopReason::Interrupted || !abort.load(Ordering::Relaxed) {
-                                reason.lock().expect("no poisoning").get_or_insert(r);
-                            }
-                            abort.store(true, Ordering::Relaxed);
-                        }
-                    },
-                );
+                        abort.store(true, Ordering::Relaxed);
+                    }
+                });
             });
         });
         deliver(rx, visit, &mut || {
