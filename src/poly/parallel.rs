@@ -130,18 +130,23 @@ pub fn parallel<B: Bits>(
                     if abort.load(Ordering::Relaxed) {
                         return;
                     }
-                    // Only this worker takes its own cache: the lock is never contended.
+                    // Only this worker locks its cache, so `try_lock` fails
+                    // only if this thread holds it already (a task begun
+                    // inside another, were a search ever to wait on rayon):
+                    // that task then starts from an empty cache.
                     let worker = rayon::current_thread_index().unwrap_or(0) % threads;
-                    let mut dead = caches[worker].lock().expect("no poisoning");
+                    let mut own = caches[worker].try_lock().ok();
                     let mut w = shared.walker(limits, Walk::Guided(task.branch.clone()));
-                    w.dead = std::mem::take(&mut *dead);
+                    w.dead = own.as_mut().map_or_else(DeadStates::default, |d| std::mem::take(&mut **d));
                     w.count_from = depth;
                     w.shared_nodes = Some(polled);
                     w.abort = Some(abort);
                     let r = w.run(&mut |p| outbox.send(p.to_vec()));
                     outbox.flush();
-                    *dead = std::mem::take(&mut w.dead);
-                    drop(dead);
+                    if let Some(d) = own.as_mut() {
+                        **d = std::mem::take(&mut w.dead);
+                    }
+                    drop(own);
                     nodes.fetch_add(w.nodes, Ordering::Relaxed);
                     found.fetch_add(w.solutions, Ordering::Relaxed);
                     if let Some(r) = stop_reason(r) {
