@@ -74,7 +74,6 @@ pub type Batch = Vec<Vec<OptionId>>;
 /// the next `send`, and [`Outbox::flush`] (at the end of each task) sends
 /// the rest. With `hold` off (the caller stops at a solution limit and
 /// waits on each solution) every solution is sent at once.
-#[derive(Clone)]
 pub struct Outbox {
     tx: mpsc::SyncSender<Batch>,
     held: Batch,
@@ -118,6 +117,15 @@ impl Outbox {
             return Flow::Stop;
         }
         Flow::Continue
+    }
+}
+
+/// A clone is a new, empty outbox on the same channel (rayon's
+/// `for_each_with` makes one per job): it never copies held solutions,
+/// which would then be sent twice.
+impl Clone for Outbox {
+    fn clone(&self) -> Outbox {
+        Outbox::new(self.tx.clone(), self.hold)
     }
 }
 
@@ -232,6 +240,20 @@ mod tests {
                 assert_eq!(batches.len(), n as usize);
             }
         }
+    }
+
+    #[test]
+    fn a_cloned_outbox_holds_nothing_of_the_original() {
+        let (tx, rx) = mpsc::sync_channel::<Batch>(16);
+        let mut outbox = Outbox::new(tx, true);
+        assert_eq!(outbox.send(solution(0)), Flow::Continue); // the first leaves at once
+        assert_eq!(outbox.send(solution(1)), Flow::Continue); // held
+        let mut copy = outbox.clone();
+        assert_eq!(copy.flush(), Flow::Continue);
+        assert_eq!(outbox.flush(), Flow::Continue);
+        drop((outbox, copy));
+        let all: Vec<Vec<OptionId>> = rx.iter().flatten().collect();
+        assert_eq!(all, vec![solution(0), solution(1)]);
     }
 
     #[test]
