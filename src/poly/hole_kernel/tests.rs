@@ -4,6 +4,7 @@
 use super::*;
 use crate::poly::cover::tests::tetris_index;
 use crate::poly::emch;
+use crate::poly::tables::Tables;
 
 /// The kernel's EMCH choice, plain and widened, scalar and AVX2, picks
 /// the same hole with the same images in the same order as the
