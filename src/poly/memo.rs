@@ -11,6 +11,12 @@
 //! solution can be cut when met again. Solutions are never cached: a state
 //! that led to one is searched again, and every solution is still found by
 //! the search and verified by the solve loop.
+//!
+//! The same holds in every task and thread of a run (the tasks are
+//! subtrees of one search of one puzzle, and the state is still the whole
+//! input below it), so since round 19 the workers of a run share one
+//! table of one-word slots ([`Pack`]), where a slot cannot tear: a racing
+//! write replaces a whole entry. docs/poly.md, round 19.
 
 use super::bits::Bits;
 use slots::Slots;
@@ -30,6 +36,8 @@ mod slots;
 /// (median of 30 alternating runs, load 4) 51.2 / 68.2 ms at 512 KB,
 /// 49.0 / 60.9 ms at 1 MB, 47.7 / 56.1 ms at 2 MB, and 4 MB slower than
 /// 2 MB (misses beyond L2, first touch of the pages). See docs/poly.md.
+/// Since round 19 the slots are mostly one word (8 bytes): twice the
+/// states in the same 2 MB.
 const BUDGET: usize = 2 << 20;
 /// Nodes (placements) per window of the hit-rate check.
 const WINDOW: u64 = 1 << 16;

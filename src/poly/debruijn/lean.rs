@@ -221,7 +221,8 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
     // `debruijn_loop`: keys and groups index `groups` and `gstart` within
     // the index invariant, scan positions stay within `entries` (a run's
     // bounds come from `gstart`), depths stay in `base..base + n_left <=
-    // frames.len()` (asserted above), cache slots are masked to the table.
+    // frames.len()` (asserted above), cache slots are masked to the table
+    // (in `memo`'s probes).
     // With `SIMD` the `Soa` arrays are the entries' (asserted above) and a
     // list's fit bits are those of its entries only.
     let froot = unsafe { fb.add(k.base) };
