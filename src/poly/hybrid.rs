@@ -199,6 +199,15 @@ impl<B: Bits> Shared<B> {
         })
     }
 
+    /// An empty de Bruijn dead-state cache for this puzzle: its clones
+    /// share its table when it is the one-word kind ([`DeadStates`]). Never
+    /// to be shared with a search of another puzzle.
+    pub(super) fn dead_states(&self) -> DeadStates<B> {
+        self.bruijn.as_ref().map_or_else(DeadStates::default, |idx| {
+            DeadStates::new(self.images.n_cells, self.images.groups.len(), idx.width())
+        })
+    }
+
     /// A walker at the root.
     pub fn walker<'s>(&'s self, limits: &'s Limits, walk: Walk) -> Walker<'s, B> {
         let left: Vec<u32> = self.images.groups.iter().map(|g| g.count).collect();
@@ -227,7 +236,7 @@ impl<B: Bits> Shared<B> {
             hole_frames: Vec::new(),
             hole_buf: Vec::new(),
             probe_buf: Vec::new(),
-            dead: DeadStates::default(),
+            dead: self.dead_states(),
             probe_memo: HashMap::default(),
             lbuf: Vec::new(),
             lseg: Vec::new(),

@@ -11,8 +11,19 @@
 //! solution can be cut when met again. Solutions are never cached: a state
 //! that led to one is searched again, and every solution is still found by
 //! the search and verified by the solve loop.
+//!
+//! The same holds in every task and thread of a run (the tasks are
+//! subtrees of one search of one puzzle, and the state is still the whole
+//! input below it), so since round 19 the workers of a run share one
+//! table of one-word slots ([`Pack`]), where a slot cannot tear: a racing
+//! write replaces a whole entry. docs/poly.md, round 19.
 
 use super::bits::Bits;
+use slots::Slots;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, OnceLock};
+
+mod slots;
 
 /// Bytes the cache may take, about the L2 cache of the 2-core build
 /// machine (1 MiB per core) twice over. Whole-run instructions
@@ -25,6 +36,8 @@ use super::bits::Bits;
 /// (median of 30 alternating runs, load 4) 51.2 / 68.2 ms at 512 KB,
 /// 49.0 / 60.9 ms at 1 MB, 47.7 / 56.1 ms at 2 MB, and 4 MB slower than
 /// 2 MB (misses beyond L2, first touch of the pages). See docs/poly.md.
+/// Since round 19 the slots are mostly one word (8 bytes): twice the
+/// states in the same 2 MB.
 const BUDGET: usize = 2 << 20;
 /// Nodes (placements) per window of the hit-rate check.
 const WINDOW: u64 = 1 << 16;
@@ -34,88 +47,285 @@ const WINDOW: u64 = 1 << 16;
 /// are fewer look-ups than nodes, 0.4 per node on the 10x6 pentominoes.)
 const MIN_HIT_RATE: u64 = 64;
 
+/// Fewest occupancy bits after the hole, in key windows of the root
+/// index, that a one-word slot must hold to be used (else two words).
+const MIN_WINDOWS: u32 = 2;
+
 /// A direct-mapped, lossy set of dead states.
 ///
-/// Invariant: every slot with a non-zero `occ` holds a state (occupancy,
-/// available groups) whose subtree was searched to the end and held no
-/// solution; a slot is `hash(state) & (slots.len() - 1)`, and a new state
-/// overwrites the slot's old one. Empty until the first [`insert`]
-/// (occupancies of cached states are never empty: a piece was placed).
+/// Invariant: every non-empty slot holds a state (occupancy, available
+/// groups) whose subtree was searched to the end and held no solution, at
+/// its slot (a hash of the state masked to the table size); a new state
+/// overwrites the slot's old one. Two layouts, chosen per puzzle
+/// ([`DeadStates::new`]):
+/// - one word per state ([`Pack`]: exact, no fingerprint), the table
+///   shared by every clone of the cache (the threads of a run): a slot is
+///   one `AtomicU64` read and written with `Relaxed` loads and stores, so
+///   racing writers overwrite each other whole (a lost entry, never a torn
+///   one); key 0 is the empty slot;
+/// - two words `(occupancy, groups)` when the packing leaves too short a
+///   window; an empty slot has occupancy 0. Cloned, the table is copied.
 ///
-/// [`insert`]: DeadStates::insert
+/// Sharing is sound because a state's subtree is the same in every task
+/// and thread of a run: the state is the whole input of the search below
+/// it (no copies, no excluded rows, which the caller checks), and a
+/// walker's cache is never used for another puzzle. The table is made at
+/// the first insertion (searches that never cache pay nothing) and then
+/// belongs to every clone.
+///
+/// The hit-rate check (`hits`, `off`) is per clone: each worker switches
+/// itself off.
 #[derive(Clone, Debug, Default)]
 pub struct DeadStates<B> {
-    slots: Slots<B>,
-    /// Node count at the start of the current window, and hits since.
-    since: u64,
+    table: Table<B>,
+    /// The walker's node count at the last review, nodes in the current
+    /// window and hits since it began.
+    last: u64,
+    seen: u64,
     hits: u64,
     /// The cache gave too few hits and is no longer used.
     pub off: bool,
 }
 
-impl<B: Bits> DeadStates<B> {
+#[derive(Clone, Debug)]
+enum Table<B> {
+    Pairs(Slots<(B, u64)>),
+    Words(Pack<B>, Arc<OnceLock<Slots<AtomicU64>>>),
+}
+
+impl<B> Default for Table<B> {
+    fn default() -> Self {
+        Table::Pairs(Slots::default())
+    }
+}
+
+/// How a state packs into one word, exactly: from bit 0, the hole `h` (the
+/// first free cell) in `pos` bits, the occupancy of cells `h + 1 ..= h +
+/// window`, then the available groups. The cells before the hole are full
+/// (it is the first free one) and those from `n_cells` on are the constant
+/// padding, so the key gives back the state when no cell after `h +
+/// window` is occupied; other states have no key (0) and are neither
+/// cached nor looked up. In de Bruijn's order the occupied cells after the
+/// hole belong to pieces placed at earlier holes, so few states fall out
+/// (a stage above may place a piece far ahead). Cached states have pieces
+/// left, hence a group bit: their keys are never 0.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pack<B> {
+    /// The bits from `n_cells` on (set in every occupancy).
+    padding: B,
+    pos: u32,
+    window: u32,
+    /// Bits of the key that select a slot (from the top of the hash).
+    shift: u32,
+}
+
+/// Slots of the one-word table.
+const WORDS: usize = BUDGET / 8;
+
+impl<B: Bits> Pack<B> {
+    /// The packing for `n_cells` cells (at most `B::CAPACITY`) and
+    /// `n_groups` groups, or `None` if fewer than `min_window` cells fit
+    /// after the hole.
+    pub(super) fn new(n_cells: usize, n_groups: usize, min_window: u32) -> Option<Self> {
+        if n_cells < 2 || n_cells > B::CAPACITY || n_groups > 64 {
+            return None;
+        }
+        let pos = (n_cells - 1).ilog2() + 1;
+        let window = 64u32.checked_sub(pos + n_groups as u32)?;
+        (window >= min_window.max(1)).then(|| Pack {
+            padding: B::below(n_cells).not(),
+            pos,
+            window,
+            shift: 64 - WORDS.ilog2(),
+        })
+    }
+
+    /// The key of a state, 0 if it has none (`avail` must be below
+    /// `1 << n_groups`).
     #[inline(always)]
-    fn slot(&self, occ: &B, avail: u64) -> usize {
-        Self::slot_in(self.slots.len() - 1, occ, avail)
+    pub(super) fn key(&self, occ: &B, avail: u64) -> u64 {
+        let Some(h) = occ.not().lowest() else { return 0 };
+        let x = occ.andnot(self.padding).shr(h as u32);
+        if !x.shr(self.window + 1).is_zero() {
+            return 0;
+        }
+        debug_assert!(avail >> (64 - self.pos - self.window) == 0);
+        h as u64 | (x.low64() >> 1) << self.pos | avail << (self.pos + self.window)
+    }
+
+    /// The slot of a key.
+    #[inline(always)]
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+}
+
+/// The table as the kernels probe it inline ([`DeadStates::table`]).
+pub(super) trait Probe<B> {
+    /// Whether the state is in the table.
+    fn find(&self, occ: &B, avail: u64) -> bool;
+    /// Records a dead state.
+    fn put(&mut self, occ: &B, avail: u64);
+    /// Fetches the state's slot into the cache.
+    fn prefetch(&self, occ: &B, avail: u64);
+}
+
+/// The two-word table: `mask + 1` slots (none: `mask` 0, never probed).
+pub(super) struct PairTable<'a, B> {
+    slots: &'a mut [(B, u64)],
+    mask: usize,
+}
+
+impl<B> PairTable<'_, B> {
+    /// A table that is never probed (a kernel without the cache).
+    pub(super) fn none() -> Self {
+        PairTable { slots: &mut [], mask: 0 }
+    }
+}
+
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    // SAFETY: a prefetch reads nothing and faults on no address.
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p as *const i8)
+    };
+}
+
+impl<B: Bits> Probe<B> for PairTable<'_, B> {
+    #[inline(always)]
+    fn find(&self, occ: &B, avail: u64) -> bool {
+        // SAFETY: the slot is masked to the table size.
+        let (o, a) = unsafe { self.slots.get_unchecked(slot_of(self.mask, occ, avail)) };
+        *a == avail && o == occ
+    }
+    #[inline(always)]
+    fn put(&mut self, occ: &B, avail: u64) {
+        // SAFETY: the slot is masked to the table size.
+        unsafe { *self.slots.get_unchecked_mut(slot_of(self.mask, occ, avail)) = (*occ, avail) };
+    }
+    #[inline(always)]
+    fn prefetch(&self, occ: &B, avail: u64) {
+        prefetch(self.slots.as_ptr().wrapping_add(slot_of(self.mask, occ, avail)));
+    }
+}
+
+/// The slot of a state in a two-word table of `mask + 1` slots.
+#[inline(always)]
+fn slot_of<B: Bits>(mask: usize, occ: &B, avail: u64) -> usize {
+    let h = (occ.hash64() ^ avail.wrapping_mul(0xff51_afd7_ed55_8ccd)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (h >> 32) as usize & mask
+}
+
+/// The one-word table, [`WORDS`] slots.
+pub(super) struct WordTable<'a, B> {
+    slots: &'a [AtomicU64],
+    pack: Pack<B>,
+}
+
+impl<B: Bits> Probe<B> for WordTable<'_, B> {
+    #[inline(always)]
+    fn find(&self, occ: &B, avail: u64) -> bool {
+        let key = self.pack.key(occ, avail);
+        // SAFETY: the slot is below `WORDS` (the top bits of the hash).
+        key != 0 && unsafe { self.slots.get_unchecked(self.pack.slot(key)) }.load(Relaxed) == key
+    }
+    #[inline(always)]
+    fn put(&mut self, occ: &B, avail: u64) {
+        let key = self.pack.key(occ, avail);
+        if key != 0 {
+            // SAFETY: as in `find`.
+            unsafe { self.slots.get_unchecked(self.pack.slot(key)) }.store(key, Relaxed);
+        }
+    }
+    #[inline(always)]
+    fn prefetch(&self, occ: &B, avail: u64) {
+        let key = self.pack.key(occ, avail);
+        prefetch(self.slots.as_ptr().wrapping_add(self.pack.slot(key)));
+    }
+}
+
+/// The table in the layout of the puzzle ([`DeadStates::table`]).
+pub(super) enum Kernel<'a, B> {
+    Pairs(PairTable<'a, B>),
+    Words(WordTable<'a, B>),
+}
+
+impl<B: Bits> DeadStates<B> {
+    /// An empty cache for a puzzle of `n_cells` cells (the occupancy's
+    /// bits from `n_cells` on always set) and `n_groups` groups whose root
+    /// index has key windows of `width` cells: one word per state when at
+    /// least [`MIN_WINDOWS`] windows fit after the hole ([`Pack`]), else two.
+    pub fn new(n_cells: usize, n_groups: usize, width: u32) -> Self {
+        let table = match Pack::new(n_cells, n_groups, MIN_WINDOWS * width) {
+            Some(p) => Table::Words(p, Arc::default()),
+            None => Table::Pairs(Slots::default()),
+        };
+        DeadStates { table, ..Self::default() }
     }
 
     /// Whether the state is known to be dead.
     #[inline(always)]
     pub fn contains(&mut self, occ: &B, avail: u64) -> bool {
-        if self.slots.is_empty() || self.off {
+        if self.off {
             return false;
         }
-        // SAFETY: `slot` is masked to the table size.
-        let (o, a) = unsafe { self.slots.get_unchecked(self.slot(occ, avail)) };
-        if a == &avail && o == occ {
-            self.hits += 1;
-            return true;
-        }
-        false
+        let found = match &mut self.table {
+            Table::Pairs(s) if s.is_empty() => false,
+            Table::Words(_, w) if w.get().is_none() => false,
+            _ => match self.table() {
+                Kernel::Pairs(t) => t.find(occ, avail),
+                Kernel::Words(t) => t.find(occ, avail),
+            },
+        };
+        self.hits += u64::from(found);
+        found
     }
 
     /// Closes the hit-rate window once `nodes` is a window past its
     /// start: switches the cache off after too few hits. Called every so
     /// many nodes (the search's poll), not on every look-up.
     #[cold]
+    ///
+    /// `nodes` is the walker's count. A cache carried to the walker of the
+    /// next task (threads) sees the count start again: the window then
+    /// counts from 0 on (before round 19 the wrapped difference closed the
+    /// window at once and switched the cache off, with the hits of a few
+    /// nodes: the 10x6 pentominoes searched 1.20 M nodes on two threads).
     pub fn review(&mut self, nodes: u64) {
-        let n = nodes.wrapping_sub(self.since);
-        if n < WINDOW {
+        let n = nodes.checked_sub(self.last).unwrap_or(nodes);
+        self.last = nodes;
+        self.seen += n;
+        if self.seen < WINDOW {
             return;
         }
-        if !self.slots.is_empty() && self.hits < n / MIN_HIT_RATE {
+        let n = std::mem::take(&mut self.seen);
+        let used = match &self.table {
+            Table::Pairs(s) => !s.is_empty(),
+            Table::Words(_, w) => w.get().is_some(),
+        };
+        if used && self.hits < n / MIN_HIT_RATE {
             self.off = true;
         }
-        self.since = nodes;
         self.hits = 0;
     }
 
-    /// The table (allocated if still empty) and its index mask, for a
-    /// kernel that probes it inline: slot [`Self::slot_in`], entries as in
-    /// the invariant. Hits found there are reported by [`Self::add_hits`].
-    pub(super) fn table(&mut self) -> (&mut [(B, u64)], usize) {
-        if self.slots.is_empty() {
-            self.allocate();
+    /// The table (allocated if still empty), for a kernel that probes it
+    /// inline. Hits found there are reported by [`Self::add_hits`].
+    pub(super) fn table(&mut self) -> Kernel<'_, B> {
+        match &mut self.table {
+            Table::Pairs(s) => {
+                if s.is_empty() {
+                    let n = (BUDGET / std::mem::size_of::<(B, u64)>()).max(1);
+                    *s = Slots::zeroed(1 << n.ilog2());
+                }
+                let mask = s.len() - 1;
+                Kernel::Pairs(PairTable { slots: s, mask })
+            }
+            Table::Words(pack, w) => {
+                Kernel::Words(WordTable { slots: w.get_or_init(|| Slots::zeroed(WORDS)), pack: *pack })
+            }
         }
-        let mask = self.slots.len() - 1;
-        (&mut self.slots, mask)
-    }
-
-    /// The slot of a state in a table of `mask + 1` slots (as [`Self::slot`]).
-    #[inline(always)]
-    pub(super) fn slot_in(mask: usize, occ: &B, avail: u64) -> usize {
-        let h = (occ.hash64() ^ avail.wrapping_mul(0xff51_afd7_ed55_8ccd)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (h >> 32) as usize & mask
-    }
-
-    /// Allocates the table: the largest power of two of slots within
-    /// `BUDGET` bytes (done at the first insertion, so searches that never
-    /// cache pay nothing).
-    #[cold]
-    #[inline(never)]
-    fn allocate(&mut self) {
-        let n = (BUDGET / std::mem::size_of::<(B, u64)>()).max(1);
-        self.slots = Slots::zeroed(1 << n.ilog2());
     }
 
     /// Counts hits found by probing [`Self::table`] directly.
@@ -130,170 +340,11 @@ impl<B: Bits> DeadStates<B> {
         if self.off {
             return;
         }
-        if self.slots.is_empty() {
-            self.allocate();
-        }
-        let i = self.slot(&occ, avail);
-        // SAFETY: `slot` is masked to the table size.
-        unsafe { *self.slots.get_unchecked_mut(i) = (occ, avail) };
-    }
-}
-
-/// Size and alignment of a transparent huge page (x86-64).
-const HUGE_PAGE: usize = 2 << 20;
-
-/// The cache's slots, all `(B::default(), 0)` when made: in an anonymous
-/// mapping of their own, aligned to and asking for transparent huge pages,
-/// when the table is a whole number of them (Linux); else in a `Vec`.
-///
-/// Why: the probes hit the table at random, so even a short search touches
-/// most of its 4 KB pages, each a page fault (about 800 of the 1741 faults
-/// of the 10x6 pentominoes' set-up with `--node-limit 1`, docs/poly.md round
-/// 11); one huge page is one fault, and fewer TLB misses in the search.
-/// Where the kernel gives no huge page, the mapping is zero-filled 4 KB
-/// pages as `calloc` would give.
-///
-/// Invariant: `Mapped { ptr, len }` owns a mapping of exactly
-/// `len * size_of::<(B, u64)>()` bytes at `ptr` (from `mmap`, unmapped on
-/// drop), its `len` slots initialised (zero bytes, which are
-/// `(B::default(), 0)`: the masks are plain integers).
-#[derive(Debug)]
-enum Slots<B> {
-    Heap(Vec<(B, u64)>),
-    #[cfg(target_os = "linux")]
-    Mapped {
-        ptr: std::ptr::NonNull<(B, u64)>,
-        len: usize,
-    },
-}
-
-// SAFETY: `Mapped` owns its memory like a `Vec` does (no sharing).
-unsafe impl<B: Send> Send for Slots<B> {}
-// SAFETY: shared access only reads, as for a `Vec`.
-unsafe impl<B: Sync> Sync for Slots<B> {}
-
-impl<B> Default for Slots<B> {
-    fn default() -> Self {
-        Slots::Heap(Vec::new())
-    }
-}
-
-impl<B: Clone> Clone for Slots<B> {
-    fn clone(&self) -> Self {
-        match self {
-            Slots::Heap(v) => Slots::Heap(v.clone()),
-            #[cfg(target_os = "linux")]
-            Slots::Mapped { len, .. } => {
-                let bytes = len * std::mem::size_of::<(B, u64)>();
-                let Some(to) = map_huge(bytes) else {
-                    return Slots::Heap(self.to_vec());
-                };
-                let to = to.cast::<(B, u64)>();
-                for (i, x) in self.iter().enumerate() {
-                    // SAFETY: `map_huge` gave `bytes`, room for `len` slots, so `i < len` is inside.
-                    debug_assert!(i < *len);
-                    unsafe { to.as_ptr().add(i).write(x.clone()) };
-                }
-                Slots::Mapped { ptr: to, len: *len }
-            }
+        match self.table() {
+            Kernel::Pairs(mut t) => t.put(&occ, avail),
+            Kernel::Words(mut t) => t.put(&occ, avail),
         }
     }
-}
-
-impl<B: Bits> Slots<B> {
-    /// `len` slots `(B::default(), 0)`.
-    fn zeroed(len: usize) -> Self {
-        #[cfg(target_os = "linux")]
-        if let Some(ptr) = map_huge(len * std::mem::size_of::<(B, u64)>()) {
-            debug_assert!(B::default().is_zero() && std::mem::size_of::<B>() % 8 == 0);
-            debug_assert_eq!(ptr.as_ptr() as usize % std::mem::align_of::<(B, u64)>(), 0);
-            return Slots::Mapped { ptr: ptr.cast(), len };
-        }
-        Slots::Heap(vec![(B::default(), 0); len])
-    }
-}
-
-impl<B> std::ops::Deref for Slots<B> {
-    type Target = [(B, u64)];
-    fn deref(&self) -> &[(B, u64)] {
-        match self {
-            Slots::Heap(v) => v,
-            // SAFETY: by the invariant, `len` initialised slots at `ptr`.
-            #[cfg(target_os = "linux")]
-            Slots::Mapped { ptr, len } => {
-                debug_assert!(*len > 0 && ptr.as_ptr() as usize % HUGE_PAGE == 0);
-                unsafe { std::slice::from_raw_parts(ptr.as_ptr(), *len) }
-            }
-        }
-    }
-}
-
-impl<B> std::ops::DerefMut for Slots<B> {
-    fn deref_mut(&mut self) -> &mut [(B, u64)] {
-        match self {
-            Slots::Heap(v) => v,
-            // SAFETY: by the invariant, `len` initialised slots at `ptr`, owned by `self`.
-            #[cfg(target_os = "linux")]
-            Slots::Mapped { ptr, len } => {
-                debug_assert!(*len > 0 && ptr.as_ptr() as usize % HUGE_PAGE == 0);
-                unsafe { std::slice::from_raw_parts_mut(ptr.as_ptr(), *len) }
-            }
-        }
-    }
-}
-
-impl<B> Drop for Slots<B> {
-    fn drop(&mut self) {
-        #[cfg(target_os = "linux")]
-        if let Slots::Mapped { ptr, len } = self {
-            // SAFETY: by the invariant, the mapping is ours and this size
-            // (the slots are plain integers: nothing to drop in them).
-            debug_assert!(*len * std::mem::size_of::<(B, u64)>() % HUGE_PAGE == 0);
-            unsafe { libc::munmap(ptr.as_ptr().cast(), *len * std::mem::size_of::<(B, u64)>()) };
-        }
-    }
-}
-
-/// A zero-filled anonymous mapping of `bytes` (a non-zero multiple of
-/// [`HUGE_PAGE`]) aligned to [`HUGE_PAGE`], with `MADV_HUGEPAGE` asked for;
-/// `None` for other sizes or if `mmap` fails.
-#[cfg(target_os = "linux")]
-fn map_huge(bytes: usize) -> Option<std::ptr::NonNull<u8>> {
-    if bytes == 0 || bytes % HUGE_PAGE != 0 {
-        return None;
-    }
-    let span = bytes + HUGE_PAGE;
-    // SAFETY: a fresh private anonymous mapping; no memory of ours is touched.
-    let p = unsafe {
-        libc::mmap(
-            std::ptr::null_mut(),
-            span,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-            -1,
-            0,
-        )
-    };
-    if p == libc::MAP_FAILED {
-        return None;
-    }
-    let base = p as usize;
-    let start = (base + HUGE_PAGE - 1) & !(HUGE_PAGE - 1);
-    let (head, tail) = (start - base, base + span - start - bytes);
-    debug_assert!(head + tail == HUGE_PAGE && start % HUGE_PAGE == 0);
-    // SAFETY: the head and tail are parts of the mapping just made, outside
-    // `start..start + bytes`; page-aligned (mmap and `start` are). A failed
-    // `madvise` leaves 4 KB pages, still zero-filled.
-    unsafe {
-        if head > 0 {
-            libc::munmap(p, head);
-        }
-        if tail > 0 {
-            libc::munmap((start + bytes) as *mut libc::c_void, tail);
-        }
-        libc::madvise(start as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
-    }
-    std::ptr::NonNull::new(start as *mut u8)
 }
 
 #[cfg(test)]
@@ -334,10 +385,91 @@ mod tests {
         let mut d = DeadStates::<crate::poly::bits::Wide<3>>::default();
         let s = crate::poly::bits::Wide([1, 0, 1 << 63]);
         d.insert(s, 5);
-        assert!(d.slots.iter().filter(|(o, _)| !o.is_zero()).count() == 1);
+        let Table::Pairs(slots) = &d.table else { panic!("two words by default") };
+        assert!(slots.iter().filter(|(o, _)| !o.is_zero()).count() == 1);
         let mut e = d.clone();
         assert!(e.contains(&s, 5) && d.contains(&s, 5));
         assert!(!e.contains(&s, 4));
-        assert!(DeadStates::<u64>::default().clone().slots.is_empty());
+        e.insert(s, 4);
+        assert!(!d.contains(&s, 4), "two-word tables are copied");
+        assert!(matches!(&DeadStates::<u64>::default().clone().table, Table::Pairs(s) if s.is_empty()));
+    }
+
+    /// The state a key packs (as [`Pack::key`] lays it out).
+    fn unpack<B: Bits>(p: &Pack<B>, key: u64) -> (B, u64) {
+        let h = (key & ((1 << p.pos) - 1)) as usize;
+        let rest = key >> p.pos & ((1 << p.window) - 1);
+        let occ = p.padding.or(B::below(h)).or(B::from_words(rest, 0).shl(h as u32).shl(1));
+        (occ, key >> (p.pos + p.window))
+    }
+
+    /// Random states of a box of `n` cells and `g` groups whose cells after
+    /// the hole lie within `reach` of it: a key each, unpacked to the state,
+    /// no two states with one key; states reaching past the window have
+    /// none.
+    fn round_trip<B: Bits + std::hash::Hash>(n: usize, g: usize, reach: usize) {
+        let p = Pack::<B>::new(n, g, 8).expect("a one-word layout");
+        assert_eq!(p.pos + p.window + g as u32, 64);
+        let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
+        let mut seen = std::collections::HashMap::new();
+        let (mut packed, mut outside) = (0, 0);
+        for _ in 0..20_000 {
+            let h = rng.next() as usize % n;
+            let above = B::from_words(rng.next(), rng.next()).and(B::below(reach)).shl(h as u32).shl(1);
+            let occ = p.padding.or(B::below(h)).or(above.and(B::below(n)));
+            let avail = (rng.next() & ((1 << g) - 1)).max(1);
+            let key = p.key(&occ, avail);
+            let fits = occ.andnot(p.padding).shr(h as u32).shr(p.window + 1).is_zero();
+            assert_eq!(key != 0, fits, "h {h}");
+            if key == 0 {
+                outside += 1;
+                continue;
+            }
+            packed += 1;
+            assert!(unpack(&p, key) == (occ, avail), "h {h} avail {avail:#x}");
+            if let Some(&(o, a)) = seen.get(&key) {
+                assert!((o, a) == (occ, avail), "two states, one key {key:#x}");
+            }
+            seen.insert(key, (occ, avail));
+        }
+        assert!(packed > 1000 && outside > 1000, "{packed} {outside}");
+    }
+
+    #[test]
+    fn keys_give_back_their_states() {
+        round_trip::<u64>(60, 12, 64);
+        round_trip::<u64>(64, 13, 64);
+        round_trip::<u128>(90, 18, 64);
+        round_trip::<u128>(128, 20, 64);
+    }
+
+    #[test]
+    fn states_past_the_window_are_not_cached() {
+        let mut d = DeadStates::<u64>::new(60, 12, 6);
+        let Table::Words(p, _) = d.table else { panic!("one word") };
+        let h = 5;
+        let inside = p.padding | ((1 << h) - 1) | 1 << (h + p.window);
+        let outside = inside | 1 << (h + p.window + 1);
+        d.insert(inside, 0b101);
+        d.insert(outside, 0b101);
+        assert!(d.contains(&inside, 0b101));
+        assert!(!d.contains(&outside, 0b101));
+        let Kernel::Words(t) = d.table() else { panic!("one word") };
+        assert_eq!(t.slots.iter().filter(|w| w.load(Relaxed) != 0).count(), 1);
+    }
+
+    #[test]
+    fn one_word_tables_are_shared_by_clones() {
+        let mut d = DeadStates::<u128>::new(90, 18, 3);
+        assert!(matches!(d.table, Table::Words(..)));
+        let mut e = d.clone();
+        let occ = !0u128 << 90 | 0b0111_1011;
+        d.insert(occ, 3);
+        assert!(e.contains(&occ, 3) && !e.contains(&occ, 2));
+        e.off = true;
+        assert!(!e.contains(&occ, 3) && d.contains(&occ, 3), "the switch is per clone");
+        // Too many groups for the window: two words.
+        assert!(matches!(DeadStates::<u64>::new(60, 50, 6).table, Table::Pairs(_)));
+        assert!(matches!(DeadStates::<u128>::new(128, 64, 6).table, Table::Pairs(_)));
     }
 }

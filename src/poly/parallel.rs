@@ -120,7 +120,11 @@ pub fn parallel<B: Bits>(
     // tasks out in jobs, and a value given to `for_each_with` is cloned
     // fresh for each job, so a cache kept there lived for one job only:
     // the 12x5 searched 383 239 nodes on two threads against 271 396 on one.
-    let caches: Vec<Mutex<DeadStates<B>>> = (0..threads).map(|_| Mutex::new(DeadStates::default())).collect();
+    // The clones share one table when it has one-word slots (round 19), so
+    // a worker cuts the dead states the others found; the hit-rate check
+    // stays per worker.
+    let first = shared.dead_states();
+    let caches: Vec<Mutex<DeadStates<B>>> = (0..threads).map(|_| Mutex::new(first.clone())).collect();
     std::thread::scope(|scope| {
         let (nodes, polled, found, abort, reason, tasks, caches) =
             (&nodes, &polled, &found, &abort, &reason, &tasks, &caches);

@@ -72,3 +72,23 @@ fn info_reports_groups_and_symmetries() {
     assert_eq!(v["pieces"].as_array().unwrap().len(), 7);
     assert_eq!(v["options"], 688);
 }
+
+#[test]
+fn threads_share_the_dead_states() {
+    // One-word dead-state slots hold more states than two-word ones (one
+    // thread: 925 412 nodes with two words), and the workers of a run share
+    // them (two threads with a table per worker: 1.20-1.26 M nodes). Node
+    // counts on two threads vary from run to run: the bound is loose.
+    let f = "instances/polycube/pentominoes_10x6_def.txt";
+    let mut nodes = Vec::new();
+    for threads in ["1", "2"] {
+        let out = emx(&["solve", f, "--unique", "--threads", threads, "--format", "json"]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let v = json(&out);
+        assert_eq!((v["searched"].as_u64(), v["found"].as_u64()), (Some(2339), Some(9356)), "--threads {threads}");
+        nodes.push(v["nodes"].as_u64().expect("a node count"));
+    }
+    println!("10x6 nodes: one thread {}, two threads {}", nodes[0], nodes[1]);
+    assert!(nodes[0] < 925_412, "{nodes:?}");
+    assert!(nodes[1] < 1_100_000, "{nodes:?}");
+}

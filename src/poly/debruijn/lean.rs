@@ -34,7 +34,7 @@
 //! with the group masked before its shift).
 
 use super::super::hybrid::{Stop, Visit, Walker, POLL_MASK};
-use super::super::memo::DeadStates;
+use super::super::memo::{Kernel, PairTable, Probe};
 use super::{Entry, LastPiece, Rows, Soa, MEMO_MIN};
 use crate::poly::bits::Bits;
 use crate::search::{Flow, StopReason};
@@ -94,7 +94,7 @@ struct State<B> {
     n_left: u32,
     nodes: u64,
     d: usize,
-    /// Cache hits since the last report to [`DeadStates::add_hits`]
+    /// Cache hits since the last report to the cache's `add_hits`
     /// (counted in memory: rare, and kept out of the loop's registers).
     hits: u64,
     /// At [`Event::PollScan`]: the node's candidates still to try and its
@@ -136,23 +136,22 @@ enum Event {
     PollScan,
 }
 
-/// The search from `resume` to the next event. `slots`/`mask`: the cache
-/// of dead states (used when `MEMO`).
+/// The search from `resume` to the next event. `memo`: the cache of dead
+/// states (used when `MEMO`).
 ///
 /// The scan runs on addresses (entry, `gstart` row and frame pointers), so
 /// the loop keeps no slice base in a register: occupancy, groups, pieces
 /// left, the node count, the scan position and bound, the groups to try,
 /// the key's row and the frame are its values.
 #[inline(never)]
-fn run<B: Bits, const MEMO: bool>(
+fn run<B: Bits, T: Probe<B>, const MEMO: bool>(
     k: &Consts<'_, B>,
     st: &mut State<B>,
     frames: &mut [LeanFrame],
-    slots: &mut [(B, u64)],
-    mask: usize,
+    memo: &mut T,
     resume: Resume,
 ) -> Event {
-    run_body::<B, MEMO, false>(k, st, frames, slots, mask, resume)
+    run_body::<B, T, MEMO, false>(k, st, frames, memo, resume)
 }
 
 /// [`run`] compiled for AVX2, with the fit bits of a node's whole list
@@ -164,15 +163,14 @@ fn run<B: Bits, const MEMO: bool>(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 #[inline(never)]
-unsafe fn run_avx2<B: Bits, const MEMO: bool>(
+unsafe fn run_avx2<B: Bits, T: Probe<B>, const MEMO: bool>(
     k: &Consts<'_, B>,
     st: &mut State<B>,
     frames: &mut [LeanFrame],
-    slots: &mut [(B, u64)],
-    mask: usize,
+    memo: &mut T,
     resume: Resume,
 ) -> Event {
-    run_body::<B, MEMO, true>(k, st, frames, slots, mask, resume)
+    run_body::<B, T, MEMO, true>(k, st, frames, memo, resume)
 }
 
 /// The loop of [`run`] and [`run_avx2`]. `SIMD`: a node's scan is the set
@@ -182,12 +180,11 @@ unsafe fn run_avx2<B: Bits, const MEMO: bool>(
 /// otherwise it walks the runs of the available groups and tests each
 /// entry.
 #[inline(always)]
-fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
+fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
     k: &Consts<'_, B>,
     st: &mut State<B>,
     frames: &mut [LeanFrame],
-    slots: &mut [(B, u64)],
-    mask: usize,
+    memo: &mut T,
     resume: Resume,
 ) -> Event {
     let (groups, halo) = (k.groups, k.halo);
@@ -224,7 +221,8 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
     // `debruijn_loop`: keys and groups index `groups` and `gstart` within
     // the index invariant, scan positions stay within `entries` (a run's
     // bounds come from `gstart`), depths stay in `base..base + n_left <=
-    // frames.len()` (asserted above), cache slots are masked to the table.
+    // frames.len()` (asserted above), cache slots are masked to the table
+    // (in `memo`'s probes).
     // With `SIMD` the `Soa` arrays are the entries' (asserted above) and a
     // list's fit bits are those of its entries only.
     let froot = unsafe { fb.add(k.base) };
@@ -301,19 +299,13 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                             gs = alive;
                             // The cache slots of the live children, early:
                             // their look-ups then find them near.
-                            #[cfg(target_arch = "x86_64")]
                             if MEMO && (fp as usize) < f_memo {
                                 let mut a = alive;
                                 while a != 0 {
                                     let i = from + a.trailing_zeros() as usize;
                                     a &= a - 1;
                                     let (m, g) = soa_entry(i);
-                                    let slot = DeadStates::<B>::slot_in(mask, &occ.or(m), avail ^ g);
-                                    unsafe {
-                                        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                                            slots.as_ptr().add(slot) as *const i8,
-                                        )
-                                    };
+                                    memo.prefetch(&occ.or(m), avail ^ g);
                                 }
                             }
                             let before = nodes;
@@ -383,12 +375,9 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
                             undo = after & !before != 0;
                         }
                     }
-                    if MEMO && !undo && (fp as usize) < f_memo {
-                        let (o, a) = unsafe { slots.get_unchecked(DeadStates::<B>::slot_in(mask, &occ, avail)) };
-                        if *a == avail && *o == occ {
-                            unsafe { hits.write_volatile(hits.read_volatile() + 1) };
-                            undo = true;
-                        }
+                    if MEMO && !undo && (fp as usize) < f_memo && memo.find(&occ, avail) {
+                        unsafe { hits.write_volatile(hits.read_volatile() + 1) };
+                        undo = true;
                     }
                     if undo {
                         occ = occ.andnot(m);
@@ -453,8 +442,7 @@ fn run_body<B: Bits, const MEMO: bool, const SIMD: bool>(
             fp = unsafe { fp.sub(1) };
             let f = unsafe { *fp };
             if MEMO && (fp as usize) < f_memo && f.clean {
-                let i = DeadStates::<B>::slot_in(mask, &occ, avail);
-                unsafe { *slots.get_unchecked_mut(i) = (occ, avail) };
+                memo.put(&occ, avail);
             }
             restore!(f);
         }
@@ -531,17 +519,22 @@ impl<B: Bits> Walker<'_, B> {
         };
         let mut resume = Resume::Start;
         let result: Result<(), Stop> = loop {
-            let off = dead.off;
-            let (slots, mask): (&mut [(B, u64)], usize) = if off { (&mut [], 0) } else { dead.table() };
-            let event = match (k.soa.is_some(), off) {
-                // SAFETY: the index has its `Soa` only when the processor
-                // has AVX2 and the bit instructions (`cover::has_avx2`).
+            let simd = k.soa.is_some();
+            let (st, fr) = (&mut st, &mut frames[..]);
+            let event = match (dead.off, simd) {
+                // SAFETY (`run_avx2`): the index has its `Soa` only when the
+                // processor has AVX2 and the bit instructions (`cover::has_avx2`).
                 #[cfg(target_arch = "x86_64")]
-                (true, true) => unsafe { run_avx2::<B, false>(&k, &mut st, &mut frames, slots, mask, resume) },
-                #[cfg(target_arch = "x86_64")]
-                (true, false) => unsafe { run_avx2::<B, true>(&k, &mut st, &mut frames, slots, mask, resume) },
-                (_, true) => run::<B, false>(&k, &mut st, &mut frames, slots, mask, resume),
-                (_, false) => run::<B, true>(&k, &mut st, &mut frames, slots, mask, resume),
+                (true, true) => unsafe { run_avx2::<B, _, false>(&k, st, fr, &mut PairTable::none(), resume) },
+                (true, _) => run::<B, _, false>(&k, st, fr, &mut PairTable::none(), resume),
+                (false, _) => match dead.table() {
+                    #[cfg(target_arch = "x86_64")]
+                    Kernel::Pairs(mut t) if simd => unsafe { run_avx2::<B, _, true>(&k, st, fr, &mut t, resume) },
+                    #[cfg(target_arch = "x86_64")]
+                    Kernel::Words(mut t) if simd => unsafe { run_avx2::<B, _, true>(&k, st, fr, &mut t, resume) },
+                    Kernel::Pairs(mut t) => run::<B, _, true>(&k, st, fr, &mut t, resume),
+                    Kernel::Words(mut t) => run::<B, _, true>(&k, st, fr, &mut t, resume),
+                },
             };
             let d = st.d;
             match event {
