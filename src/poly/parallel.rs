@@ -2,11 +2,12 @@
 //!
 //! Parallel search splits the tree at a shallow depth: one pass enumerates
 //! the nodes at depth `d` (the smallest depth giving enough tasks per
-//! thread), then rayon workers search below each node, each with its own
-//! walker (its own copy of the DLX matrix), replaying the path to its node
-//! by sibling index. Solutions travel to the calling thread over a channel,
-//! in batches ([`crate::parallel::Outbox`]), so the caller's visitor
-//! (verification, `--unique`) runs on one thread.
+//! thread), then rayon workers search below each node, replaying the path
+//! to it by sibling index. Each worker thread keeps one walker (its own copy
+//! of the DLX matrix) from task to task, restarted at the root for each.
+//! Solutions travel to the calling thread over a channel, in batches
+//! ([`crate::parallel::Outbox`]), so the caller's visitor (verification,
+//! `--unique`) runs on one thread.
 
 use super::bits::Bits;
 use super::hybrid::{Shared, Stop, Task, Walk, Walker};
