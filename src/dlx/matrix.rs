@@ -11,7 +11,7 @@ const MARKED: u32 = u32::MAX;
 
 /// One node of the arena: an item header (`top` = length) or an option
 /// node (`top` = item header index) or a spacer (`top <= 0`).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 struct Node {
     top: i32,
@@ -337,6 +337,16 @@ impl Matrix {
         debug_assert_eq!(self.bound(i), 0, "uncommit_primary without a matching commit_primary");
         self.uncover(i);
         self.bound[i as usize] = 1;
+    }
+
+    /// The same links, lengths and bounds as `other` (the statistics aside):
+    /// a matrix whose operations were all undone equals its first state.
+    pub fn same_links(&self, other: &Matrix) -> bool {
+        self.n_primary == other.n_primary
+            && self.nodes == other.nodes
+            && self.llink == other.llink
+            && self.rlink == other.rlink
+            && self.bound == other.bound
     }
 
     /// Checks the structure from scratch (for debug assertions and tests):

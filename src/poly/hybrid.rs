@@ -25,6 +25,7 @@ use super::volume::{regions_ok, VolumeTable};
 use super::{bdlx, debruijn, emch, hole_kernel, mch};
 
 mod node;
+mod restart;
 
 /// Window of de Bruijn's root index (bits after the hole).
 const BRUIJN_WINDOW: u32 = 7;
