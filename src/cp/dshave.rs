@@ -2,12 +2,19 @@
 //! every value of each empty cell with `2..=shave_limit` values is probed
 //! (assign, edge-filtering fixpoint, undo) and removed when it fails.
 //!
-//! Skipping a probe only prunes less, so the policies below choose which
-//! probes run without changing any count:
-//! * `shave-dirty=R`: a cell whose probes all succeeded is probed again
-//!   only once its neighbourhood (the cells within `R` steps, itself
-//!   included) changed: a signature of their domain sizes and placements
-//!   differs from the one recorded after its last probes.
+//! Skipping a probe only prunes less, so the policies here choose which
+//! probes run without changing any count (docs/cp.md, round 19):
+//! * `shave-dirty=R`: a cell whose probes all succeeded at this node or an
+//!   ancestor is skipped while a signature of its neighbourhood (its own
+//!   domain size for `R = 1`, with its neighbours for 2, within two steps
+//!   for 3) is unchanged;
+//! * `shave-yield=P`: a level whose recent probes removed fewer than `P`
+//!   values per 100 is shaved at one node in 16 only;
+//! * `shave-branch`: only the cell chosen for branching is probed, and the
+//!   choice is made again after removals.
+//!
+//! `shave-singles` (in [`super::dsearch`]) places the singletons that
+//! shaving leaves instead of branching on them.
 
 use super::filter::bits;
 use super::model::NONE;
@@ -19,9 +26,10 @@ pub(super) const NO_SIG: u64 = u64::MAX;
 impl Searcher {
     /// Signature of the neighbourhood of `c` within `radius` steps: the
     /// domain sizes of its empty cells, a placement counting `1 << 20`.
-    /// Deeper in one branch domains only shrink and cells only fill, so an
-    /// equal signature there means nothing changed around `c`; elsewhere
-    /// an accidental match only skips a probe.
+    /// A signature is compared only below the node that recorded it, where
+    /// domains only shrink and cells only fill, so an equal radius-0
+    /// signature is an unchanged domain; with a radius, sizes are hashed
+    /// and a collision only skips a probe.
     fn shave_sig(&self, c: usize, radius: u32) -> u64 {
         let (m, st) = (&self.core.m, &self.core.st);
         let doms = self.core.doms.as_ref().expect("domain mode");
