@@ -6,12 +6,14 @@
 //! COMPONENT := preemption | shared-edges | cycles | backjump | older-cells
 //!            | shaving | patterns | instantiation | edge-filter | tile-branching
 //!            | symmetry | refutation | rechoose | singletons | confined | shave-near
-//!            | neighbour-ties
+//!            | neighbour-ties | shave-singles | shave-branch
 //! KEY   := heuristic (min-offer | min-expected-offer | min-expected-gap | min-expected-ratio
 //!                    | min-domain | min-domain-gap | domain-then-gap | dom-wdeg
 //!                    | domain-then-wdeg | scan)
 //!        | shave-limit (an integer >= 1)
 //!        | shave-depth (an integer >= 0; 0 = every depth)
+//!        | shave-dirty (0 = off, 1 = the cell, 2 = and its neighbours, 3 = radius 2)
+//!        | shave-yield (removals per 100 probes, 0..=100; 0 = off)
 //!        | tile-slack (an integer)
 //!        | near-forced (an integer >= 0)
 //! ```
@@ -164,6 +166,20 @@ pub struct CpConfig {
     /// With shaving and edge filtering: probe only the cells next to a
     /// placement of the latest decision (itself or what it forced).
     pub shave_near: bool,
+    /// With shaving and edge filtering: a cell whose probes all succeeded
+    /// is probed again only after a change within this many steps of it
+    /// (0: always probed).
+    pub shave_dirty: u32,
+    /// With shaving and singletons: the cells and tiles shaving leaves
+    /// with one value or place are placed by propagation, and the node
+    /// shaves again, instead of becoming one-candidate decisions.
+    pub shave_singles: bool,
+    /// With edge filtering: probe the values of the cell chosen for
+    /// branching (at most `shave_limit`) and choose again after removals.
+    pub shave_branch: bool,
+    /// With shaving: a level whose recent probes removed fewer than this
+    /// many values per 100 probes is shaved at one node in 16 only (0: off).
+    pub shave_yield: u32,
     /// With edge filtering: among the empty cells with the smallest
     /// domain, branch on the one whose empty neighbours have the fewest
     /// values in total (first in reading order on a tie), not the one with
@@ -208,6 +224,10 @@ impl Default for CpConfig {
             singletons: true,
             confined: false,
             shave_near: false,
+            shave_dirty: 0,
+            shave_singles: false,
+            shave_branch: false,
+            shave_yield: 0,
             neighbour_ties: true,
             near_forced: 2,
             heuristic: Heuristic::DomainThenGap,
@@ -233,6 +253,8 @@ pub const COMPONENTS: &[&str] = &[
     "singletons",
     "confined",
     "shave-near",
+    "shave-singles",
+    "shave-branch",
     "neighbour-ties",
 ];
 
@@ -270,6 +292,10 @@ impl CpConfig {
             singletons: false,
             confined: false,
             shave_near: false,
+            shave_dirty: 0,
+            shave_singles: false,
+            shave_branch: false,
+            shave_yield: 0,
             neighbour_ties: false,
             near_forced: 2,
             heuristic: Heuristic::MinOffer,
@@ -294,6 +320,8 @@ impl CpConfig {
             "singletons" => &mut self.singletons,
             "confined" => &mut self.confined,
             "shave-near" => &mut self.shave_near,
+            "shave-singles" => &mut self.shave_singles,
+            "shave-branch" => &mut self.shave_branch,
             "neighbour-ties" => &mut self.neighbour_ties,
             _ => return None,
         })
@@ -336,9 +364,17 @@ impl CpConfig {
                         Ok(d) => cfg.shave_depth = d,
                         _ => return Err(err("expected an integer >= 0".into())),
                     },
+                    "shave-yield" => match value.trim().parse::<u32>() {
+                        Ok(y) if y <= 100 => cfg.shave_yield = y,
+                        _ => return Err(err("expected an integer 0..=100".into())),
+                    },
+                    "shave-dirty" => match value.trim().parse::<u32>() {
+                        Ok(r) if r <= 3 => cfg.shave_dirty = r,
+                        _ => return Err(err("expected 0, 1, 2 or 3".into())),
+                    },
                     _ => {
                         return Err(err(
-                            "unknown key, expected heuristic=NAME, shave-limit=L, shave-depth=D, tile-slack=S or near-forced=N"
+                            "unknown key, expected heuristic=NAME, shave-limit=L, shave-depth=D, shave-dirty=R, shave-yield=P, tile-slack=S or near-forced=N"
                                 .into(),
                         ))
                     }
@@ -357,7 +393,7 @@ impl CpConfig {
                         Some(flag) => *flag = on,
                         None => {
                             return Err(err(format!(
-                                "unknown component, expected default, basic, [no-]COMPONENT with COMPONENT one of {}, or KEY=VALUE (heuristic, shave-limit, shave-depth, tile-slack, near-forced)",
+                                "unknown component, expected default, basic, [no-]COMPONENT with COMPONENT one of {}, or KEY=VALUE (heuristic, shave-limit, shave-depth, shave-dirty, shave-yield, tile-slack, near-forced)",
                                 COMPONENTS.join(", ")
                             )))
                         }
@@ -379,6 +415,12 @@ impl fmt::Display for CpConfig {
         }
         if self.shave_depth != CpConfig::default().shave_depth {
             write!(f, ",shave-depth={}", self.shave_depth)?;
+        }
+        if self.shave_yield != CpConfig::default().shave_yield {
+            write!(f, ",shave-yield={}", self.shave_yield)?;
+        }
+        if self.shave_dirty != CpConfig::default().shave_dirty {
+            write!(f, ",shave-dirty={}", self.shave_dirty)?;
         }
         if self.tile_slack != CpConfig::default().tile_slack {
             write!(f, ",tile-slack={}", self.tile_slack)?;

@@ -3,7 +3,6 @@
 //! every value of small domains and removes those that fail (propagating
 //! the removal), and the branching cell is chosen by the configured rule.
 
-use super::filter::bits;
 use super::model::NONE;
 use super::search::{Choice, Reason, Searcher};
 use super::Heuristic;
@@ -11,10 +10,31 @@ use super::Heuristic;
 impl Searcher {
     /// `choose` for the domain mode.
     pub(super) fn choose_with_domains(&mut self) -> Choice {
-        if self.core.cfg.shaving && !self.shave_domains() {
-            return Choice::Fail;
+        if self.core.cfg.shaving {
+            let removed = self.counters.shave_removals;
+            if !self.shave_domains() {
+                return Choice::Fail;
+            }
+            if self.core.cfg.shave_singles && self.singletons_on() && self.counters.shave_removals != removed {
+                // Values shaving removed may leave singletons: placed
+                // by propagation at this level rather than branched on.
+                let placed = self.forced.len();
+                if !self.force_singles(self.next_level() - 1) {
+                    return Choice::Fail;
+                }
+                if self.forced.len() != placed {
+                    return Choice::Again;
+                }
+            }
         }
-        let cell = self.pick_cell_with_domains();
+        let mut cell = self.pick_cell_with_domains();
+        if self.core.cfg.shave_branch {
+            match self.shave_branch_cell(cell) {
+                Some(Choice::Branch) => cell = self.pick_cell_with_domains(),
+                Some(other) => return other,
+                None => {}
+            }
+        }
         let doms = self.core.doms.as_ref().expect("domain mode");
         let tags = self.core.use_tags();
         if self.core.cfg.tile_branching {
@@ -33,7 +53,7 @@ impl Searcher {
         Choice::Branch
     }
 
-    fn pick_cell_with_domains(&self) -> u32 {
+    pub(super) fn pick_cell_with_domains(&self) -> u32 {
         let (m, st) = (&self.core.m, &self.core.st);
         let doms = self.core.doms.as_ref().expect("domain mode");
         let cfg = &self.core.cfg;
@@ -151,54 +171,8 @@ impl Searcher {
 
     /// Whether empty cell `c` has a neighbour placed at `level` (the
     /// latest decision and the placements it forced).
-    fn next_to_latest(&self, c: usize, level: u32) -> bool {
+    pub(super) fn next_to_latest(&self, c: usize, level: u32) -> bool {
         let (m, st) = (&self.core.m, &self.core.st);
         m.nbr[c].iter().any(|&n| n != NONE && st.tile_at[n as usize] != NONE && st.level_at[n as usize] == level)
-    }
-
-    /// Probes every value of each domain with at most `shave_limit`
-    /// values (and at least two), removing those that fail. `false` when a
-    /// removal wipes a domain out (the node fails; `conflict` is set).
-    fn shave_domains(&mut self) -> bool {
-        let level = self.next_level();
-        let depth = self.core.cfg.shave_depth;
-        if depth != 0 && level as usize > depth {
-            return true;
-        }
-        let limit = self.core.cfg.shave_limit as u32;
-        let near = self.core.cfg.shave_near;
-        let mut values = std::mem::take(&mut self.scratch);
-        for c in 0..self.core.m.n_cells {
-            if self.core.st.tile_at[c] != NONE {
-                continue;
-            }
-            let size = self.core.doms.as_ref().expect("domain mode").size[c];
-            if size < 2 || size > limit || (near && !self.next_to_latest(c, level - 1)) {
-                continue;
-            }
-            self.core.doms.as_ref().expect("domain mode").options(c, &mut values);
-            for &(t, r) in &values {
-                let mark = self.core.mark();
-                self.core.st.assign(&self.core.m, c, t as usize, r, level);
-                let ok = self.core.filter(c as u32);
-                self.counters.probes += 1;
-                self.core.undo_to(mark);
-                self.core.st.unassign(&self.core.m, c);
-                if !ok {
-                    let core = &mut self.core;
-                    let doms = core.doms.as_mut().expect("domain mode");
-                    if !doms.exclude(&core.m, &core.st, c, t as usize, r) {
-                        self.counters.shave_fails += 1;
-                        if core.explain {
-                            bits::set_upto(&mut core.conflict, level - 1);
-                        }
-                        self.scratch = values;
-                        return false;
-                    }
-                }
-            }
-        }
-        self.scratch = values;
-        true
     }
 }

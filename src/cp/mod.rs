@@ -22,6 +22,7 @@
 mod config;
 mod domains;
 mod dsearch;
+mod dshave;
 mod estimate;
 mod filter;
 mod frontier;
@@ -225,6 +226,8 @@ impl Engine for CpEngine {
             ("backjumps", self.last.backjumps),
             ("shaving_probes", self.last.probes),
             ("shaving_failures", self.last.shave_fails),
+            ("shaving_removals", self.last.shave_removals),
+            ("shaving_skips", self.last.shave_skips),
             ("edge_prunes", self.last.edge_prunes),
             ("refutations", self.last.refutations),
             ("singletons", self.last.singletons),

@@ -67,6 +67,8 @@ fn add(a: &mut Counters, b: &Counters) {
     a.backjumps += b.backjumps;
     a.probes += b.probes;
     a.shave_fails += b.shave_fails;
+    a.shave_removals += b.shave_removals;
+    a.shave_skips += b.shave_skips;
     a.edge_prunes += b.edge_prunes;
     a.refutations += b.refutations;
     a.singletons += b.singletons;

@@ -53,6 +53,10 @@ pub(crate) struct Counters {
     pub probes: u64,
     /// Nodes where shaving found a cell with no value left.
     pub shave_fails: u64,
+    /// Values shaving removed (failed probes).
+    pub shave_removals: u64,
+    /// Cells shaving skipped as unchanged (`shave-dirty`).
+    pub shave_skips: u64,
     /// Candidates removed by edge filtering.
     pub edge_prunes: u64,
     /// Values removed from their cell after their subtree (refutation).
@@ -70,6 +74,9 @@ pub(super) enum Choice {
     Branch,
     /// The node fails; the explanation is in `core.conflict`.
     Fail,
+    /// Placements were forced at the node's level (`shave-singles`):
+    /// the node starts over (a full board, or another choice).
+    Again,
 }
 
 /// Where a new frame's initial conflict set comes from.
@@ -132,6 +139,15 @@ pub(crate) struct Searcher {
     /// Forced placements of singleton propagation ([`super::singles`]),
     /// innermost last.
     pub(super) forced: Vec<super::singles::Forced>,
+    /// `shave-dirty`: per cell, the neighbourhood signature recorded after
+    /// probes that removed nothing ([`super::dshave`]).
+    pub(super) shave_sigs: Vec<(u64, u32, u64)>,
+    /// `shave-dirty`: the identity of the node shaved at each level of the
+    /// current path.
+    pub(super) shave_path: Vec<u64>,
+    /// `shave-yield`: per level, probes, removals (both halved now and
+    /// then) and nodes seen.
+    pub(super) shave_stats: Vec<[u64; 3]>,
 }
 
 impl Searcher {
@@ -149,6 +165,9 @@ impl Searcher {
             weight: vec![1; core.m.n_cells],
             split: Default::default(),
             forced: Vec::new(),
+            shave_sigs: Vec::new(),
+            shave_path: Vec::new(),
+            shave_stats: Vec::new(),
             core,
         }
     }
@@ -209,6 +228,7 @@ impl Searcher {
                         step = match self.choose() {
                             Choice::Branch => Step::Next,
                             Choice::Fail => Step::Return,
+                            Choice::Again => Step::Descend,
                         };
                     }
                 }

@@ -92,6 +92,15 @@ fn configs() -> Vec<CpConfig> {
             "no-neighbour-ties,refutation",
             "refutation,shaving,shave-limit=2,neighbour-ties",
             "heuristic=domain-then-wdeg,refutation",
+            "shaving,shave-singles",
+            "shaving,shave-singles,shave-dirty=1",
+            "shaving,shave-dirty=2,shave-limit=2",
+            "shaving,shave-singles,shave-dirty=3,shave-near",
+            "shaving,shave-singles,shave-yield=20",
+            "shaving,shave-yield=100,shave-dirty=1",
+            "shave-branch",
+            "shave-branch,shave-limit=2,no-singletons",
+            "shave-branch,shaving,shave-singles,shave-dirty=1",
         ]
         .map(String::from),
     );
@@ -264,6 +273,11 @@ fn counts_equal_scan_and_dlx_on_generated_instances() {
         "no-neighbour-ties",
         "no-neighbour-ties,refutation",
         "heuristic=min-domain,refutation,confined",
+        "shaving,shave-singles",
+        "shaving,shave-singles,shave-dirty=1",
+        "shaving,shave-singles,shave-yield=20",
+        "shave-branch,shave-limit=2",
+        "shave-branch,no-refutation",
     ]
     .iter()
     .map(|s| CpConfig::parse(s).unwrap())
@@ -455,5 +469,31 @@ fn scan_heuristic_follows_scans_cell_order() {
         let (boards, _) = boards_and_counters(&p, &pr, "heuristic=scan");
         let (want, _) = boards_and_counters(&p, &pr, "default");
         assert_eq!(boards, want, "{n}");
+    }
+}
+
+/// The shaving policies only skip probes (`shave-dirty`, `shave-yield`),
+/// place what shaving left forced (`shave-singles`) or probe the branching
+/// cell (`shave-branch`): the same boards as plain shaving, and each
+/// policy does act (skips, forced placements, probes).
+#[test]
+fn shaving_policies_keep_the_boards() {
+    let p = brendan("06x05");
+    let pr = ir::to_problem(&p);
+    let (boards, plain) = boards_and_counters(&p, &pr, "shaving");
+    assert!(plain.probes > 0 && plain.shave_removals > 0, "{plain:?}");
+    for spec in [
+        "shaving,shave-singles",
+        "shaving,shave-dirty=1",
+        "shaving,shave-dirty=3",
+        "shaving,shave-yield=30",
+        "shave-branch",
+    ] {
+        let (b, c) = boards_and_counters(&p, &pr, spec);
+        assert_eq!(b, boards, "{spec}");
+        assert!(c.probes > 0, "{spec}: {c:?}");
+        if spec.contains("dirty") {
+            assert!(c.shave_skips > 0 && c.probes < plain.probes, "{spec}: {c:?} {plain:?}");
+        }
     }
 }

@@ -43,9 +43,10 @@ pub struct SolveArgs {
     /// (preemption, shared-edges, cycles, backjump, older-cells, shaving,
     /// patterns, instantiation, edge-filter, tile-branching, symmetry,
     /// refutation, rechoose, singletons, confined, shave-near,
-    /// neighbour-ties),
+    /// neighbour-ties, shave-singles, shave-branch),
     /// `heuristic=min-offer|min-expected-offer|min-expected-gap|min-expected-ratio|min-domain|min-domain-gap|domain-then-gap|dom-wdeg|domain-then-wdeg|scan`,
-    /// `shave-limit=L`, `shave-depth=D`, `tile-slack=S`, `near-forced=N`,
+    /// `shave-limit=L`, `shave-depth=D`, `shave-dirty=R`, `shave-yield=P`,
+    /// `tile-slack=S`, `near-forced=N`,
     /// `basic` (all off) or `default` (docs/cp.md, "`--cp SPEC`").
     #[arg(long, value_name = "SPEC", value_parser = parse_cp)]
     pub cp: Option<CpConfig>,
