@@ -165,7 +165,7 @@ pub fn parallel<B: Bits>(
                     let mut own = caches[worker].try_lock().ok();
                     let mut slot = walkers[worker].try_lock().ok();
                     let mut w = reuse(shared, limits, slot.as_mut().and_then(|w| w.take()), &task.branch);
-                    w.dead = own.as_mut().map_or_else(DeadStates::default, |d| std::mem::take(&mut **d));
+                    w.dead = own.as_mut().map_or_else(|| shared.dead_states(), |d| std::mem::take(&mut **d));
                     w.count_from = depth;
                     w.shared_nodes = Some(polled);
                     w.abort = Some(abort);
@@ -243,8 +243,11 @@ mod tests {
             for task in &tasks {
                 let mut fresh = s.walker(&limits, Walk::Guided(task.branch.clone()));
                 let mut w = reuse(&s, &limits, kept.take(), &task.branch);
-                // The dead-state cache is the worker's, carried on purpose.
-                w.dead = DeadStates::default();
+                // A worker carries its dead-state cache from task to task on
+                // purpose; here the reused walker gets an empty one of the
+                // puzzle's layout, as the fresh walker has (a two-word cache
+                // instead would cut other states and change the nodes).
+                w.dead = s.dead_states();
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 for (w, out) in [(&mut fresh, &mut a), (&mut w, &mut b)] {
                     w.count_from = depth;
