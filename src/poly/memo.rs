@@ -282,16 +282,16 @@ impl<B: Bits> DeadStates<B> {
         found
     }
 
-    /// Closes the hit-rate window once `nodes` is a window past its
-    /// start: switches the cache off after too few hits. Called every so
-    /// many nodes (the search's poll), not on every look-up.
-    #[cold]
+    /// Closes the hit-rate window once a window of nodes has passed since
+    /// it began: switches the cache off after too few hits. Called every
+    /// so many nodes (the search's poll), not on every look-up.
     ///
     /// `nodes` is the walker's count. A cache carried to the walker of the
     /// next task (threads) sees the count start again: the window then
     /// counts from 0 on (before round 19 the wrapped difference closed the
     /// window at once and switched the cache off, with the hits of a few
     /// nodes: the 10x6 pentominoes searched 1.20 M nodes on two threads).
+    #[cold]
     pub fn review(&mut self, nodes: u64) {
         let n = nodes.checked_sub(self.last).unwrap_or(nodes);
         self.last = nodes;
