@@ -16,14 +16,8 @@ impl Searcher {
                 return Choice::Fail;
             }
             if self.core.cfg.shave_singles && self.singletons_on() && self.counters.shave_removals != removed {
-                // Values shaving removed may leave singletons: placed
-                // by propagation at this level rather than branched on.
-                let placed = self.forced.len();
-                if !self.force_singles(self.next_level() - 1) {
-                    return Choice::Fail;
-                }
-                if self.forced.len() != placed {
-                    return Choice::Again;
+                if let Some(choice) = self.force_shaved_singles() {
+                    return choice;
                 }
             }
         }

@@ -176,13 +176,8 @@ impl Searcher {
                 break;
             }
             if self.singletons_on() {
-                let placed = self.forced.len();
-                if !self.force_singles(level - 1) {
-                    out = Some(Choice::Fail);
-                    break;
-                }
-                if self.forced.len() != placed {
-                    out = Some(Choice::Again);
+                out = self.force_shaved_singles();
+                if out.is_some() {
                     break;
                 }
             }
@@ -193,6 +188,18 @@ impl Searcher {
             out = Some(Choice::Branch);
         }
         out
+    }
+
+    /// After shaving removed values at this node: places the singletons
+    /// they left by propagation at the node's level rather than branching
+    /// on them. `Some(Fail)`, `Some(Again)` (placements made: the node
+    /// starts over) or `None` (nothing was forced).
+    pub(super) fn force_shaved_singles(&mut self) -> Option<Choice> {
+        let placed = self.forced.len();
+        if !self.force_singles(self.next_level() - 1) {
+            return Some(Choice::Fail);
+        }
+        (self.forced.len() != placed).then_some(Choice::Again)
     }
 
     /// Probes every value of empty cell `c`, removing those that fail;

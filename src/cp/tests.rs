@@ -474,8 +474,9 @@ fn scan_heuristic_follows_scans_cell_order() {
 
 /// The shaving policies only skip probes (`shave-dirty`, `shave-yield`),
 /// place what shaving left forced (`shave-singles`) or probe the branching
-/// cell (`shave-branch`): the same boards as plain shaving, and each
-/// policy does act (skips, forced placements, probes).
+/// cell (`shave-branch`): the same boards as plain shaving; each policy
+/// probes, and `shave-dirty` skips cells and probes less than plain
+/// shaving.
 #[test]
 fn shaving_policies_keep_the_boards() {
     let p = brendan("06x05");
