@@ -109,9 +109,12 @@ fn canonical_in<'s, 'a>(
 #[derive(Debug)]
 pub struct UniqueFilter<'p> {
     symmetries: Vec<&'p Symmetry>,
-    /// `keyed[0][o]`: the key of option `o`; `keyed[1 + i][o]`: the key of
-    /// its image under `symmetries[i]`.
-    keyed: Vec<Vec<u64>>,
+    /// Row `o` (`keyed[o * stride..(o + 1) * stride]`): the key of option
+    /// `o`, then the keys of its images under `symmetries` in order, so
+    /// that a solution's sums are one row added per option.
+    keyed: Vec<u64>,
+    /// `symmetries.len() + 1`.
+    stride: usize,
     seen: ClassSet,
     /// The key sums of the solution being inserted and of its images
     /// (identity first, then `symmetries` in order).
@@ -166,6 +169,20 @@ impl ClassSet {
     }
 }
 
+/// Adds to `sums` (`K` of them) row `o` of `keyed` (rows of `K` keys) for
+/// every option `o` of `solution`: one fixed-size row per option, which
+/// the compiler keeps in vector registers.
+fn add_rows<const K: usize>(sums: &mut [u64], keyed: &[u64], solution: &[OptionId]) {
+    let mut acc = [0u64; K];
+    for &o in solution {
+        let row: &[u64; K] = keyed[o as usize * K..][..K].try_into().expect("rows of K keys");
+        for k in 0..K {
+            acc[k] = acc[k].wrapping_add(row[k]);
+        }
+    }
+    sums.copy_from_slice(&acc);
+}
+
 /// The key of option `o` (SplitMix64 of its id).
 fn option_key(o: usize) -> u64 {
     let mut z = (o as u64).wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -183,15 +200,20 @@ impl<'p> UniqueFilter<'p> {
             Equivalence::RotationsAndMirrors => symmetries.iter().collect(),
         };
         let n_options = symmetries.iter().map(|s| s.option_map.len()).max().unwrap_or(0);
-        let mut keyed = Vec::with_capacity(symmetries.len() + 1);
+        let stride = symmetries.len() + 1;
+        let mut keyed = Vec::new();
         if !symmetries.is_empty() {
             let keys: Vec<u64> = (0..n_options).map(option_key).collect();
-            keyed.extend(symmetries.iter().map(|s| s.option_map.iter().map(|&o| keys[o as usize]).collect()));
-            keyed.insert(0, keys);
+            keyed.reserve(n_options * stride);
+            for (o, &key) in keys.iter().enumerate() {
+                keyed.push(key);
+                keyed.extend(symmetries.iter().map(|s| keys[s.option_map[o] as usize]));
+            }
         }
         UniqueFilter {
             symmetries,
             keyed,
+            stride,
             seen: ClassSet::default(),
             sums: Vec::new(),
             base: Vec::new(),
@@ -210,8 +232,22 @@ impl<'p> UniqueFilter<'p> {
             return true;
         }
         self.sums.clear();
-        self.sums
-            .extend(self.keyed.iter().map(|keys| solution.iter().fold(0u64, |h, &o| h.wrapping_add(keys[o as usize]))));
+        self.sums.resize(self.stride, 0);
+        match self.stride {
+            2 => add_rows::<2>(&mut self.sums, &self.keyed, solution),
+            4 => add_rows::<4>(&mut self.sums, &self.keyed, solution),
+            8 => add_rows::<8>(&mut self.sums, &self.keyed, solution),
+            24 => add_rows::<24>(&mut self.sums, &self.keyed, solution),
+            48 => add_rows::<48>(&mut self.sums, &self.keyed, solution),
+            _ => {
+                for &o in solution {
+                    let row = &self.keyed[o as usize * self.stride..][..self.stride];
+                    for (sum, &key) in self.sums.iter_mut().zip(row) {
+                        *sum = sum.wrapping_add(key);
+                    }
+                }
+            }
+        }
         let fingerprint = *self.sums.iter().min().expect("the identity is keyed");
         if 2 * (self.seen.len() + 1) > self.seen.slots.len() {
             self.seen.grow();
@@ -247,7 +283,7 @@ impl<'p> UniqueFilter<'p> {
         if member.len() != solution.len() {
             return false;
         }
-        let own = member.iter().fold(0u64, |h, &o| h.wrapping_add(self.keyed[0][o as usize]));
+        let own = member.iter().fold(0u64, |h, &o| h.wrapping_add(self.keyed[o as usize * self.stride]));
         self.base.clear();
         for (i, &sum) in self.sums.iter().enumerate() {
             if sum != own {

@@ -78,12 +78,15 @@ const CHECK_WORDS: usize = 16;
 /// has at least one item, and there are at most `64 * CHECK_WORDS` items.
 /// Option `o`'s items are the bits `masks[starts[o]..starts[o + 1]]`, each
 /// a `(word, bits)` pair, words strictly increasing; `primary` holds the
-/// bits of the primary items.
+/// bits of the primary items. When there are at most 128 items, `narrow`
+/// holds each option's items as one 128-bit set instead (`starts` and
+/// `masks` are then empty) and `primary` has two words.
 #[derive(Clone, Debug)]
 pub(super) struct CoverCheck {
     starts: Vec<u32>,
     masks: Vec<(u32, u64)>,
     primary: Vec<u64>,
+    narrow: Option<Vec<u128>>,
 }
 
 impl CoverCheck {
@@ -118,17 +121,37 @@ impl CoverCheck {
             }
             starts.push(masks.len() as u32);
         }
-        let mut primary = vec![0u64; words];
+        let mut primary = vec![0u64; words.max(2)];
         for i in 0..n_primary {
             primary[i / 64] |= 1 << (i % 64);
         }
-        Some(CoverCheck { starts, masks, primary })
+        if words <= 2 {
+            // One 128-bit set per option: a solution is then checked with
+            // one AND and one OR per chosen option.
+            let narrow = (0..problem.n_options())
+                .map(|o| masks[starts[o] as usize..starts[o + 1] as usize].iter().fold(0, |m, &(w, b)| m | wide(w, b)))
+                .collect();
+            return Some(CoverCheck { starts: Vec::new(), masks: Vec::new(), primary, narrow: Some(narrow) });
+        }
+        Some(CoverCheck { starts, masks, primary, narrow: None })
     }
 
     /// Whether `options` is an exact cover: every option exists, no item is
     /// used twice (so no option is chosen twice: each has an item), and
     /// every primary item is covered. `false` does not say what is wrong.
     fn accepts(&self, options: &[u32]) -> bool {
+        if let Some(narrow) = &self.narrow {
+            let mut covered = 0u128;
+            for &o in options {
+                let Some(&m) = narrow.get(o as usize) else { return false };
+                if covered & m != 0 {
+                    return false;
+                }
+                covered |= m;
+            }
+            let primary = wide(0, self.primary[0]) | wide(1, self.primary[1]);
+            return covered & primary == primary;
+        }
         let mut covered = [0u64; CHECK_WORDS];
         for &o in options {
             let o = o as usize;
@@ -143,6 +166,11 @@ impl CoverCheck {
         }
         covered.iter().zip(&self.primary).all(|(&c, &p)| c & p == p)
     }
+}
+
+/// Word `w` (0 or 1) of a 128-bit set holding `bits`.
+fn wide(w: u32, bits: u64) -> u128 {
+    (bits as u128) << (64 * w)
 }
 
 /// [`verify`] by counting the uses of every item.
@@ -257,12 +285,22 @@ mod tests {
 
     /// The bit-set check and the check by counts agree on every subset of
     /// options of a small uncoloured problem (with a secondary item), and
-    /// on options out of range and chosen twice.
+    /// on options out of range and chosen twice: with one 128-bit set per
+    /// option, and with word lists (unused secondary items added).
     #[test]
     fn bit_sets_agree_with_counts() {
+        for unused in [0, 100] {
+            bit_sets_agree_with_counts_with(unused);
+        }
+    }
+
+    fn bit_sets_agree_with_counts_with(unused: usize) {
         let mut b = ProblemBuilder::new("b");
         let items: Vec<_> = (0..70).map(|i| b.primary(format!("p{i}"))).collect();
         let s = b.secondary("s");
+        for i in 0..unused {
+            b.secondary(format!("u{i}"));
+        }
         b.option_items([items[0], items[1], items[69]]); // 0
         b.option_items((2..69).map(|i| items[i])); // 1
         b.option_items([items[0], items[1], s]); // 2
@@ -271,6 +309,7 @@ mod tests {
         b.option_items((3..69).map(|i| items[i])); // 5
         let pr = b.build(None).unwrap();
         let check = CoverCheck::new(&pr).expect("no colours, no multiplicities");
+        assert_eq!(check.narrow.is_some(), unused == 0);
         let mut valid = 0;
         for set in 0u32..64 {
             let options: Vec<u32> = (0..6).filter(|o| set >> o & 1 != 0).collect();

@@ -44,6 +44,10 @@ pub struct Verifier {
     /// it was first asked about, filled in as solutions use them (see
     /// [`PlacementMemo`]).
     memo: OnceLock<PlacementMemo>,
+    /// The coordinates of box cell `x + dx * (y + dy * z)`, for each cell
+    /// of the box (the geometry's numbering when its dimensions are the
+    /// box's: no divisions per cell).
+    box_cells: Vec<Point>,
 }
 
 /// The puzzle-level facts about each placement (option) of one problem,
@@ -62,11 +66,18 @@ struct PlacementMemo {
     entries: Vec<OnceLock<Option<PlacementFacts>>>,
 }
 
+/// Geometry cells of a placement kept in [`PlacementFacts`] without an
+/// allocation of their own.
+const INLINE_CELLS: usize = 8;
+
 /// See [`PlacementMemo`].
 #[derive(Clone, Debug)]
 struct PlacementFacts {
-    /// The geometry cells the facts were computed from.
-    cells: Box<[u32]>,
+    /// The geometry cells the facts were computed from: the first `n_cells`
+    /// of `inline` when there are at most [`INLINE_CELLS`], else `spilled`.
+    inline: [u32; INLINE_CELLS],
+    n_cells: usize,
+    spilled: Box<[u32]>,
     /// Their indices `x + dx * (y + dy * z)` in the box, when `bits` is
     /// `None` (else empty).
     keys: Box<[u32]>,
@@ -135,7 +146,19 @@ impl Verifier {
                 })
             })
             .then_some((mask, n_stationary));
-        Verifier { dims, stationary, class_of, wanted, window, class_of_mask, stationary_mask, memo: OnceLock::new() }
+        let box_cells =
+            (0..dims[2]).flat_map(|z| (0..dims[1]).flat_map(move |y| (0..dims[0]).map(move |x| [x, y, z]))).collect();
+        Verifier {
+            dims,
+            stationary,
+            class_of,
+            wanted,
+            window,
+            class_of_mask,
+            stationary_mask,
+            memo: OnceLock::new(),
+            box_cells,
+        }
     }
 
     /// The facts of a placement with geometry cells `cells` at `coords`.
@@ -171,7 +194,12 @@ impl Verifier {
             None => points.iter().map(|&p| box_index(self.dims, p).map(|k| k as u32)).collect::<Option<_>>()?,
         };
         let class = self.class(points, min)?;
-        Some(PlacementFacts { cells: cells.into(), keys, bits, class })
+        let (mut inline, mut spilled) = ([0; INLINE_CELLS], Box::default());
+        match inline.get_mut(..cells.len()) {
+            Some(to) => to.copy_from_slice(cells),
+            None => spilled = cells.into(),
+        }
+        Some(PlacementFacts { inline, n_cells: cells.len(), spilled, keys, bits, class })
     }
 
     /// The check of [`Self::verify_solution`] by the placement memo: `true`
@@ -187,23 +215,29 @@ impl Verifier {
             return false;
         }
         let volume = self.dims.iter().product::<i32>() as usize;
+        // The geometry numbers cells as the box does when it has the box's
+        // dimensions: then the coordinates come from `box_cells`.
+        let same_dims = geo.dims == self.dims.map(|d| d as u32);
         let facts_of = |o: u32| -> Option<&PlacementFacts> {
             let (slot, placement) = (memo.entries.get(o as usize)?, geo.placements.get(o as usize)?);
             let facts = match slot.get() {
                 Some(facts) => facts,
                 None => slot.get_or_init(|| {
-                    let coords = placement.cells.iter().map(|&c| geo.coords(c).map(|v| v as i32));
+                    let coords = placement.cells.iter().map(|&c| match self.box_cells.get(c as usize) {
+                        Some(&p) if same_dims => p,
+                        _ => geo.coords(c).map(|v| v as i32),
+                    });
                     self.facts(&placement.cells, coords)
                 }),
             };
             // Element by element: cells are a handful of ids, a `memcmp`
             // call costs more than the comparison.
             let f = facts.as_ref()?;
-            let same =
-                f.cells.len() == placement.cells.len() && f.cells.iter().zip(&placement.cells).all(|(a, b)| a == b);
+            let cells = if f.n_cells <= INLINE_CELLS { &f.inline[..f.n_cells] } else { &f.spilled[..] };
+            let same = cells.len() == placement.cells.len() && cells.iter().zip(&placement.cells).all(|(a, b)| a == b);
             same.then_some(f)
         };
-        let (mut left_stack, mut left_heap) = ([0i64; 64], Vec::new());
+        let (mut left_stack, mut left_heap) = ([0i64; 16], Vec::new());
         let left = working_copy(&self.wanted, &mut left_stack, &mut left_heap);
         if volume <= 128 {
             // One bit set of the whole box.
