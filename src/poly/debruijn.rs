@@ -16,8 +16,9 @@ mod lean;
 mod root_index;
 
 pub use lean::LeanFrame;
+pub(crate) use root_index::Rows;
 pub use root_index::{Entry, RootIndex};
-use root_index::{LastPiece, Rows, Soa, SOA_PAD};
+use root_index::{LastPiece, Soa, SOA_PAD};
 
 use super::bits::Bits;
 use super::hybrid::{take_group, Kind, Stop, Walker};

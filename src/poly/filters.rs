@@ -17,9 +17,10 @@
 //! DLX stages (see `hybrid`).
 
 use super::bits::Bits;
+use super::debruijn::Rows;
 use super::model::Images;
 use super::parity::ParityTable;
-use super::volume::{regions_ok, Splitter, VolumeTable};
+use super::volume::{regions_ok, regions_ok_rows, Splitter, VolumeTable};
 
 fn masks<B: Bits>(images: &Images) -> Vec<B> {
     images.cells.iter().map(|cs| cs.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize)))).collect()
@@ -57,9 +58,18 @@ pub fn volume<B: Bits>(images: &Images, table: &VolumeTable) -> Vec<bool> {
         return (0..images.len()).map(|k| splitter.ok(&images.cells[k], &table.table, state_of(k))).collect();
     }
     let masks = masks::<B>(images);
+    let cells = B::below(images.n_cells);
+    if let Some(rows) = Rows::<B>::of(&neighbours) {
+        // A flat box: regions grow by shifts.
+        return (0..images.len())
+            .map(|k| {
+                let free = cells.andnot(masks[k]);
+                regions_ok_rows(free, free.count(), &rows, &table.table, state_of(k))
+            })
+            .collect();
+    }
     let neighbours: Vec<B> =
         neighbours.iter().map(|ns| ns.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize)))).collect();
-    let cells = B::below(images.n_cells);
     (0..images.len())
         .map(|k| {
             let free = cells.andnot(masks[k]);

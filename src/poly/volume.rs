@@ -6,6 +6,7 @@
 //! cells and checks each region.
 
 use super::bits::Bits;
+use super::debruijn::Rows;
 use super::model::Images;
 use super::multiset::{StateTable, TooLarge};
 
@@ -54,6 +55,32 @@ pub fn regions_ok<B: Bits>(free: B, total: u32, neighbours: &[B], table: &StateT
             }
             region = region.or(grow);
             frontier = grow;
+        }
+        let size = region.count();
+        if size == total {
+            return true;
+        }
+        if !table.achievable(state, size as i64) {
+            return false;
+        }
+        rest = rest.andnot(region);
+    }
+    true
+}
+
+/// [`regions_ok`] on a box whose cells are rows ([`Rows`]): each region
+/// grows by shifts of the whole set, one layer per step, instead of one
+/// neighbour list per cell.
+pub(crate) fn regions_ok_rows<B: Bits>(free: B, total: u32, rows: &Rows<B>, table: &StateTable, state: usize) -> bool {
+    let mut rest = free;
+    while let Some(seed) = rest.lowest() {
+        let mut region = B::bit(seed);
+        loop {
+            let grown = rows.around(region).and(rest).or(region);
+            if grown == region {
+                break;
+            }
+            region = grown;
         }
         let size = region.count();
         if size == total {

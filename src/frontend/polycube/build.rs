@@ -193,11 +193,13 @@ fn box_symmetries(
     // cells by the bit set of the cells (no sorting, one word to hash and
     // compare), else by the sorted cell list.
     let small = blocked.len() <= 128;
-    let mask_of = |cells: &mut dyn Iterator<Item = u32>| cells.fold(0u128, |m, c| m | 1u128 << c);
+    // Generic, not through `dyn Iterator`: one call per placement and
+    // symmetry, a handful of cells each.
+    fn mask_of(cells: impl Iterator<Item = u32>) -> u128 {
+        cells.fold(0u128, |m, c| m | 1u128 << c)
+    }
     let option_by_mask: HashMap<u128, u32, crate::fxhash::FxBuildHasher> = match small {
-        true => {
-            geo.placements.iter().enumerate().map(|(o, p)| (mask_of(&mut p.cells.iter().copied()), o as u32)).collect()
-        }
+        true => geo.placements.iter().enumerate().map(|(o, p)| (mask_of(p.cells.iter().copied()), o as u32)).collect(),
         false => HashMap::default(),
     };
     let option_by_cells: HashMap<&[u32], u32, crate::fxhash::FxBuildHasher> = match small {
@@ -254,7 +256,7 @@ fn box_symmetries(
                 let mut image = Vec::new();
                 for p in &geo.placements {
                     let found = if small {
-                        option_by_mask.get(&mask_of(&mut p.cells.iter().map(|&c| map_cell(c))))
+                        option_by_mask.get(&mask_of(p.cells.iter().map(|&c| map_cell(c))))
                     } else {
                         image.clear();
                         image.extend(p.cells.iter().map(|&c| map_cell(c)));

@@ -147,6 +147,66 @@ fn verifier_memo_agrees_with_the_full_check() {
     assert!(v.verify_solution(&other_built.problem, &tiling).is_err());
 }
 
+#[test]
+fn one_sided_verifier_rejects_mirrored_pieces() {
+    // Two L tetrominoes in a 4x2 box: as free pieces they tile it both as
+    // two copies of one hand and as a piece and its mirror image; a
+    // one-sided verifier accepts the first kind only, by the memo and by
+    // the full check alike, with the full check's error text.
+    let text = "D:xDim=4:yDim=2:zDim=1\nL\nA A A\nA . .\n\nB B B\nB . .\n~L\n~D\n";
+    let two = puzzle(text);
+    let one = puzzle(&text.replace("zDim=1", "zDim=1:oneSide"));
+    let built = build(&two, "t").unwrap();
+    let geo = built.problem.geometry.as_ref().unwrap();
+    let (v_one, v_two) = (Verifier::new(&one), Verifier::new(&two));
+    let cells = |o: u32| -> Vec<[i32; 3]> {
+        geo.placements[o as usize].cells.iter().map(|&c| geo.coords(c).map(|x| x as i32)).collect()
+    };
+    let n = geo.placements.len() as u32;
+    let (mut by_one, mut by_two, mut mirrored) = (0, 0, 0);
+    for _ in 0..2 {
+        for a in 0..n {
+            for b in 0..n {
+                let s = Solution { options: vec![a, b] };
+                let one_ok = v_one.verify_solution(&built.problem, &s);
+                let full = if a == b { None } else { Some(v_one.verify_cells(&[cells(a), cells(b)])) };
+                if let Some(full) = &full {
+                    assert_eq!(one_ok.is_ok(), full.is_ok(), "options {a} {b}");
+                }
+                let two_ok = v_two.verify_solution(&built.problem, &s).is_ok();
+                assert!(one_ok.is_err() || two_ok, "options {a} {b}");
+                if two_ok && one_ok.is_err() {
+                    assert_eq!(Some(&one_ok), full.as_ref(), "the same error as the full check");
+                    assert!(one_ok.as_ref().unwrap_err().0.contains("match no unused piece"));
+                    mirrored += 1;
+                }
+                by_one += one_ok.is_ok() as u32;
+                by_two += two_ok as u32;
+            }
+        }
+    }
+    assert!(by_one > 0 && mirrored > 0 && by_one + mirrored == by_two, "{by_one} {mirrored} {by_two}");
+}
+
+#[test]
+fn verifier_memo_keeps_large_placements() {
+    // A 9-cell piece: more cells than the memo keeps inline.
+    let p = puzzle("D:xDim=3:yDim=3:zDim=1\nL\nA A A\nA A A\nA A A\n~L\n~D\n");
+    let built = build(&p, "t").unwrap();
+    let v = Verifier::new(&p);
+    for _ in 0..2 {
+        assert_eq!(v.verify_solution(&built.problem, &Solution { options: vec![0] }), Ok(()));
+        assert!(v.verify_solution(&built.problem, &Solution { options: vec![] }).is_err());
+    }
+    let big = puzzle("D:xDim=3:yDim=4:zDim=1\nL\nA A A\nA A A\nA A A\n\nB B B\n~L\n~D\n");
+    let big_built = build(&big, "t").unwrap();
+    let tiling = (0..big_built.problem.n_options() as u32)
+        .flat_map(|a| (0..big_built.problem.n_options() as u32).map(move |b| Solution { options: vec![a, b] }))
+        .find(|s| Verifier::new(&big).verify_solution(&big_built.problem, s).is_ok())
+        .expect("the 3x4 box has a tiling");
+    assert!(v.verify_solution(&big_built.problem, &tiling).is_err());
+}
+
 /// A symmetry as (name, reflection, option map).
 type SymRow = (String, bool, Vec<u32>);
 

@@ -93,7 +93,7 @@ pub(super) fn simd_possible<B: Bits>() -> bool {
 /// `(free >> 1 & right) | (free << 1 & left) | free >> width | free <<
 /// width`, the free set having no bit past the last cell.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Rows<B> {
+pub(crate) struct Rows<B> {
     pub(super) right: B,
     pub(super) left: B,
     pub(super) width: u32,
@@ -101,7 +101,7 @@ pub(super) struct Rows<B> {
 
 impl<B: Bits> Rows<B> {
     /// The row layout of the cells with neighbour lists `nb`, if they have one.
-    pub(super) fn of(nb: &[Vec<u32>]) -> Option<Self> {
+    pub(crate) fn of(nb: &[Vec<u32>]) -> Option<Self> {
         let n = nb.len();
         let width = nb
             .iter()
@@ -139,6 +139,13 @@ impl<B: Bits> Rows<B> {
             }
         }
         Some(Rows { right, left, width: width as u32 })
+    }
+
+    /// The cells next to a member of `set` (members included when they
+    /// are next to one another).
+    #[inline(always)]
+    pub(crate) fn around(&self, set: B) -> B {
+        set.and(self.right).shl(1).or(set.and(self.left).shr(1)).or(set.shl(self.width)).or(set.shr(self.width))
     }
 
     /// The members of `free` with a member of `free` next to them.

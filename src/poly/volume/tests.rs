@@ -153,3 +153,49 @@ fn splitter_matches_the_full_fill() {
     // The trials do split regions (the test is not vacuous).
     assert!(splits > 1000, "{splits} splits");
 }
+
+/// The fill by shifts of [`regions_ok_rows`] against the fill by neighbour
+/// lists of [`regions_ok`], on the boards that are rows (flat boxes
+/// without holes: the 10x6 and the 30x3 here), in 64- and 128-bit masks.
+#[test]
+fn rows_fill_matches_the_full_fill() {
+    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+    let tables = tables();
+    let states: Vec<usize> = [13usize, 4 * 7, 3 * 3 * 4 * 2, 6].to_vec();
+    let (mut boards_with_rows, mut rejected) = (0, 0);
+    for neighbours in boards() {
+        let n = neighbours.len();
+        let (Some(rows64), Some(rows128)) = (Rows::<u64>::of(&neighbours), Rows::<u128>::of(&neighbours)) else {
+            continue;
+        };
+        boards_with_rows += 1;
+        let nb64: Vec<u64> = neighbours.iter().map(|ns| ns.iter().fold(0, |m, &b| m | 1 << b)).collect();
+        let nb128: Vec<u128> = neighbours.iter().map(|ns| ns.iter().fold(0, |m, &b| m | 1 << b)).collect();
+        for trial in 0..1500 {
+            let removed = if trial % 3 == 2 {
+                scattered(&mut rng, n)
+            } else {
+                let size = 1 + rng.below(8) as usize;
+                blob(&mut rng, &neighbours, size)
+            };
+            let free = removed.iter().fold(u128::below(n), |m, &c| m.andnot(u128::bit(c as usize)));
+            for (table, &n_states) in tables.iter().zip(&states) {
+                let state = rng.below(n_states as u64) as usize;
+                let oracle = regions_ok(free, free.count(), &nb128, table, state);
+                assert_eq!(
+                    regions_ok_rows(free, free.count(), &rows128, table, state),
+                    oracle,
+                    "{n} cells {removed:?}"
+                );
+                if n <= 64 {
+                    let free = free as u64;
+                    assert_eq!(regions_ok(free, free.count(), &nb64, table, state), oracle);
+                    assert_eq!(regions_ok_rows(free, free.count(), &rows64, table, state), oracle);
+                }
+                rejected += usize::from(!oracle);
+            }
+        }
+    }
+    assert_eq!(boards_with_rows, 2, "the 10x6 and the 30x3");
+    assert!(rejected > 1000, "{rejected} rejections");
+}
