@@ -100,6 +100,29 @@ impl CoverCheck {
         if words > CHECK_WORDS || !problem.items()[..n_primary].iter().all(|i| unit(&i.kind)) {
             return None;
         }
+        let mut primary = vec![0u64; words.max(2)];
+        for i in 0..n_primary {
+            primary[i / 64] |= 1 << (i % 64);
+        }
+        if words <= 2 {
+            // One 128-bit set per option: a solution is then checked with
+            // one AND and one OR per chosen option.
+            let mut narrow = Vec::with_capacity(problem.n_options());
+            for o in 0..problem.n_options() as u32 {
+                let mut m = 0u128;
+                for e in problem.option(o) {
+                    if e.color != NO_COLOR {
+                        return None;
+                    }
+                    m |= 1 << e.item;
+                }
+                if m == 0 {
+                    return None;
+                }
+                narrow.push(m);
+            }
+            return Some(CoverCheck { starts: Vec::new(), masks: Vec::new(), primary, narrow: Some(narrow) });
+        }
         let mut starts = Vec::with_capacity(problem.n_options() + 1);
         let mut masks: Vec<(u32, u64)> = Vec::with_capacity(problem.n_entries());
         starts.push(0u32);
@@ -120,18 +143,6 @@ impl CoverCheck {
                 return None;
             }
             starts.push(masks.len() as u32);
-        }
-        let mut primary = vec![0u64; words.max(2)];
-        for i in 0..n_primary {
-            primary[i / 64] |= 1 << (i % 64);
-        }
-        if words <= 2 {
-            // One 128-bit set per option: a solution is then checked with
-            // one AND and one OR per chosen option.
-            let narrow = (0..problem.n_options())
-                .map(|o| masks[starts[o] as usize..starts[o + 1] as usize].iter().fold(0, |m, &(w, b)| m | wide(w, b)))
-                .collect();
-            return Some(CoverCheck { starts: Vec::new(), masks: Vec::new(), primary, narrow: Some(narrow) });
         }
         Some(CoverCheck { starts, masks, primary, narrow: None })
     }
