@@ -16,11 +16,15 @@
 //!        | shave-yield (removals per 100 probes, 0..=100; 0 = off)
 //!        | tile-slack (an integer)
 //!        | near-forced (an integer >= 0)
+//!        | bottom (an integer >= 0: hand states with at most this many empty
+//!                  cells to the completion walker; 0 = off)
+//!        | bottom-order (static | dynamic)
 //! ```
 //! Items apply left to right on top of the defaults: `basic` switches every
 //! component off (the paper's "BasicCP": ColorPair contradictions only, with
 //! MinOffer), `default` restores the defaults. Unknown items are errors.
 
+use super::bottom::BottomOrder;
 use std::fmt;
 
 /// How the most urgent ColorPair is chosen when no pattern applies
@@ -190,6 +194,12 @@ pub struct CpConfig {
     pub near_forced: u32,
     /// Pair-selection heuristic.
     pub heuristic: Heuristic,
+    /// With edge filtering: a node with at most this many empty cells is
+    /// completed by the walker of [`super::bottom`] instead of branching
+    /// (0: off).
+    pub bottom: u32,
+    /// The walker's cell order.
+    pub bottom_order: BottomOrder,
 }
 
 impl Default for CpConfig {
@@ -231,6 +241,8 @@ impl Default for CpConfig {
             neighbour_ties: true,
             near_forced: 2,
             heuristic: Heuristic::DomainThenGap,
+            bottom: 0,
+            bottom_order: BottomOrder::Dynamic,
         }
     }
 }
@@ -299,6 +311,8 @@ impl CpConfig {
             neighbour_ties: false,
             near_forced: 2,
             heuristic: Heuristic::MinOffer,
+            bottom: 0,
+            bottom_order: BottomOrder::Dynamic,
         }
     }
 
@@ -372,9 +386,18 @@ impl CpConfig {
                         Ok(r) if r <= 3 => cfg.shave_dirty = r,
                         _ => return Err(err("expected 0, 1, 2 or 3".into())),
                     },
+                    "bottom" => match value.trim().parse::<u32>() {
+                        Ok(e) => cfg.bottom = e,
+                        _ => return Err(err("expected an integer >= 0".into())),
+                    },
+                    "bottom-order" => match value.trim() {
+                        "static" => cfg.bottom_order = BottomOrder::Static,
+                        "dynamic" => cfg.bottom_order = BottomOrder::Dynamic,
+                        _ => return Err(err("expected static or dynamic".into())),
+                    },
                     _ => {
                         return Err(err(
-                            "unknown key, expected heuristic=NAME, shave-limit=L, shave-depth=D, shave-dirty=R, shave-yield=P, tile-slack=S or near-forced=N"
+                            "unknown key, expected heuristic=NAME, shave-limit=L, shave-depth=D, shave-dirty=R, shave-yield=P, tile-slack=S, near-forced=N, bottom=E or bottom-order=static|dynamic"
                                 .into(),
                         ))
                     }
@@ -427,6 +450,12 @@ impl fmt::Display for CpConfig {
         }
         if self.near_forced != CpConfig::default().near_forced {
             write!(f, ",near-forced={}", self.near_forced)?;
+        }
+        if self.bottom != CpConfig::default().bottom {
+            write!(f, ",bottom={}", self.bottom)?;
+        }
+        if self.bottom_order != CpConfig::default().bottom_order {
+            write!(f, ",bottom-order={}", self.bottom_order.name())?;
         }
         let default = CpConfig::default();
         for &name in COMPONENTS {

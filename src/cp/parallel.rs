@@ -72,6 +72,7 @@ fn add(a: &mut Counters, b: &Counters) {
     a.edge_prunes += b.edge_prunes;
     a.refutations += b.refutations;
     a.singletons += b.singletons;
+    a.bottom += b.bottom;
     a.confinements += b.confinements;
 }
 
@@ -211,6 +212,8 @@ mod tests {
             "refutation",
             "heuristic=dom-wdeg",
             "heuristic=domain-then-wdeg",
+            "bottom=9",
+            "bottom=12,bottom-order=static",
         ];
         for p in &puzzles {
             let pr = ir::to_problem(p);

@@ -498,3 +498,48 @@ fn shaving_policies_keep_the_boards() {
         }
     }
 }
+
+/// The completion walker (`bottom=E`) finds the default's boards for E in
+/// {4, 9, every cell}, in both cell orders, with and without backjumping,
+/// and counts its placements apart from the decisions; limits stop it.
+#[test]
+fn bottom_walker_keeps_the_boards() {
+    use crate::edgematch::generate::{generate, GenerateSpec, Style};
+    let mut puzzles: Vec<EdgePuzzle> = ["05x04", "05x05"].map(brendan).into();
+    for (n, colors) in [(5, 4), (5, 5), (6, 6)] {
+        let spec = GenerateSpec { rows: n, cols: n, style: Style::Uniform { colors }, seed: 1 };
+        puzzles.push(generate(&spec).unwrap().puzzle);
+    }
+    for p in &puzzles {
+        let pr = ir::to_problem(p);
+        let (want, plain) = boards_and_counters(p, &pr, "default");
+        assert_eq!(want.len() as u64, dlx_count(p, &pr), "{}", p.name);
+        let mut scan = crate::edgematch::scan::Scan::new(p, &pr).unwrap();
+        assert_eq!(count(&mut scan, p, &pr), want.len() as u64, "scan on {}", p.name);
+        assert_eq!(plain.bottom, 0);
+        for e in [4, 9, p.n_cells()] {
+            for extra in ["", ",bottom-order=static", ",no-backjump", ",bottom-order=static,shaving"] {
+                let spec = format!("bottom={e}{extra}");
+                let (got, c) = boards_and_counters(p, &pr, &spec);
+                assert_eq!(got, want, "{} --cp {spec}", p.name);
+                if e == p.n_cells() {
+                    assert!(c.bottom > 0 && c.nodes == 0, "{} --cp {spec}: {c:?}", p.name);
+                }
+            }
+        }
+    }
+    let p = brendan("05x04");
+    let pr = ir::to_problem(&p);
+    for order in ["static", "dynamic"] {
+        let cfg = CpConfig::parse(&format!("bottom=20,bottom-order={order}")).unwrap();
+        let mut e = CpEngine::new(&p, &pr, cfg);
+        let opts = SolveOptions { mode: Some(Mode::Count), limits: Limits::solutions(10), ..Default::default() };
+        let r = solve(&mut e, &pr, &opts, &verifier(&p, &pr)).unwrap();
+        assert_eq!(r.found, 10, "{order}");
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let opts = SolveOptions { limits: Limits { cancel: Some(cancel), ..Limits::default() }, ..Default::default() };
+        let r = solve(&mut e, &pr, &opts, &verifier(&p, &pr)).unwrap();
+        assert!(r.hit_limit() && r.found < 1648, "{order}: {:?}", r.stats);
+        assert_eq!(count(&mut e, &p, &pr), 1648, "{order}");
+    }
+}
