@@ -44,7 +44,7 @@ impl BottomOrder {
 }
 
 /// Polls the limits every this many placements (a power of two minus one).
-const WALK_POLL: u64 = 0xfff;
+pub(super) const WALK_POLL: u64 = 0xfff;
 
 /// Tables and scratch space of the walker (one per searcher).
 #[derive(Clone, Default)]
@@ -67,6 +67,9 @@ pub(crate) struct Walker {
     /// Static order: per walker cell, its neighbours earlier in the order
     /// as (side, walker index).
     earlier: Vec<Vec<(u8, u32)>>,
+    /// Static order: per walker cell, its neighbours later in the order
+    /// but one (forward checking).
+    later: Vec<Vec<u32>>,
     /// Per depth: candidates left (`w` words).
     cand: Vec<u64>,
     /// Dynamic order: the walker cell of each depth and the undo length.
@@ -110,15 +113,16 @@ pub(crate) struct Walked {
 
 /// Enumerates every completion of the board of `core` (at a fixpoint, with
 /// domains) in the order of `core.cfg`, calling `visit` with the full
-/// board, whose walker cells get level `level`. `solutions_before` is the
-/// count so far (for the solution limit).
+/// board, whose walker cells get level `level`. `solutions_before` and
+/// `placed_before` are the solutions (for the solution limit) and walker
+/// placements (for polling) of the run so far.
 pub(crate) fn walk(
     wk: &mut Walker,
     core: &mut Core,
     level: u32,
     limits: &Limits,
-    solutions_before: u64,
-    poll: &mut dyn FnMut(&Limits) -> Option<StopReason>,
+    (solutions_before, placed_before): (u64, u64),
+    poll: &mut dyn FnMut(&Limits, u64) -> Option<StopReason>,
     visit: &mut dyn FnMut(&Core) -> Flow,
 ) -> Walked {
     if wk.w == 0 {
@@ -153,7 +157,7 @@ pub(crate) fn walk(
     wk.cand.clear();
     wk.cand.resize(n * w, 0);
     let mut out = Walked { placements: 0, solutions: 0, stopped: None };
-    let mut ctx = Ctx { limits, solutions_before, level, poll, visit, out: &mut out };
+    let mut ctx = Ctx { limits, solutions_before, placed_before, level, poll, visit, out: &mut out };
     match order {
         BottomOrder::Static => walk_static(wk, core, &mut ctx),
         BottomOrder::Dynamic => walk_dynamic(wk, core, &mut ctx),
@@ -167,8 +171,10 @@ pub(crate) fn walk(
 struct Ctx<'a, 'b> {
     limits: &'a Limits,
     solutions_before: u64,
+    placed_before: u64,
     level: u32,
-    poll: &'a mut dyn FnMut(&Limits) -> Option<StopReason>,
+    /// Polls the limits given the run's walker placements so far.
+    poll: &'a mut dyn FnMut(&Limits, u64) -> Option<StopReason>,
     visit: &'a mut dyn FnMut(&Core) -> Flow,
     out: &'b mut Walked,
 }
@@ -178,8 +184,9 @@ impl Ctx<'_, '_> {
     #[inline]
     fn count(&mut self) -> bool {
         self.out.placements += 1;
-        if self.out.placements & WALK_POLL == 0 {
-            if let Some(stop) = (self.poll)(self.limits) {
+        let placed = self.placed_before + self.out.placements;
+        if placed & WALK_POLL == 0 {
+            if let Some(stop) = (self.poll)(self.limits, placed) {
                 self.out.stopped = Some(stop);
                 return false;
             }
@@ -235,14 +242,20 @@ fn static_order(wk: &mut Walker, core: &Core) {
     }
     wk.cells = cells;
     wk.earlier.resize(n.max(wk.earlier.len()), Vec::new());
+    wk.later.resize(n.max(wk.later.len()), Vec::new());
     let mut pos = vec![NONE; m.n_cells];
     for (i, &c) in wk.cells.iter().enumerate() {
         pos[c as usize] = i as u32;
         wk.earlier[i].clear();
+        wk.later[i].clear();
         for s in 0..4 {
             let nb = m.nbr[c as usize][s];
             if nb != NONE && pos[nb as usize] != NONE {
-                wk.earlier[i].push((s as u8, pos[nb as usize]));
+                let j = pos[nb as usize];
+                wk.earlier[i].push((s as u8, j));
+                if j as usize + 1 < i {
+                    wk.later[j as usize].push(i as u32);
+                }
             }
         }
     }
@@ -267,6 +280,26 @@ fn static_cands(wk: &mut Walker, core: &Core, d: usize) -> bool {
         }
     }
     for &x in cand.iter() {
+        any |= x;
+    }
+    any != 0
+}
+
+/// Forward checking: whether static cell `j` (after `d + 1`) keeps a
+/// candidate given the cells placed up to depth `d`.
+#[inline]
+fn static_live(wk: &Walker, core: &Core, j: usize, d: usize) -> bool {
+    let w = wk.w;
+    let mut any = 0;
+    for i in 0..w {
+        let mut x = wk.cc[j * w + i] & wk.free[i];
+        for &(s, e) in &wk.earlier[j] {
+            if e as usize <= d {
+                let (t, r) = wk.placed[e as usize];
+                let k = core.m.rot_colors[t as usize][r as usize][(s as usize + 2) & 3] as usize;
+                x &= wk.mask[(s as usize * wk.n_colors + k) * w + i];
+            }
+        }
         any |= x;
     }
     any != 0
@@ -323,7 +356,7 @@ fn walk_static(wk: &mut Walker, core: &mut Core, ctx: &mut Ctx) {
             continue;
         }
         take_tile(&mut wk.free, t);
-        if static_cands(wk, core, d + 1) {
+        if static_cands(wk, core, d + 1) && wk.later[d].iter().all(|&j| static_live(wk, core, j as usize, d)) {
             d += 1;
         } else {
             give_tile(&mut wk.free, t);

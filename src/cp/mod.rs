@@ -36,7 +36,7 @@ mod state;
 mod tests;
 
 pub use bottom::BottomOrder;
-pub use config::{CpConfig, CpConfigError, Heuristic, COMPONENTS};
+pub use config::{Bottom, CpConfig, CpConfigError, Heuristic, COMPONENTS};
 pub use estimate::CpEstimate;
 
 use crate::edgematch::pivot::Pivot;

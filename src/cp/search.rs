@@ -200,7 +200,7 @@ impl Searcher {
         let wdeg = matches!(self.core.cfg.heuristic, Heuristic::DomWdeg | Heuristic::DomainThenWdeg);
         let w = self.core.w;
         let singles = self.singletons_on();
-        let bottom = if self.core.doms.is_some() { self.core.cfg.bottom as usize } else { 0 };
+        let bottom = if self.core.doms.is_some() { self.core.cfg.bottom.cells(self.core.m.n_cells) } else { 0 };
         let forced_root = self.forced.len();
         let mut step = Step::Descend;
         if singles && !self.force_singles(self.frames.len() as u32) {
@@ -351,11 +351,12 @@ impl Searcher {
     /// the completion walker, which enumerates every completion.
     fn walk_bottom(&mut self, limits: &Limits, visit: &mut dyn FnMut(&Core) -> Flow) -> Option<StopReason> {
         let level = self.next_level();
-        let before = self.counters.solutions;
+        let before = (self.counters.solutions, self.counters.bottom);
         let (split, nodes) = (&self.split, self.counters.nodes);
-        let mut poll = |limits: &Limits| match &split.share {
-            None => limits.poll(nodes),
-            Some(share) => share.poll(limits, 0),
+        // A node limit counts the walker's placements too.
+        let mut poll = |limits: &Limits, placed: u64| match &split.share {
+            None => limits.poll(nodes + placed),
+            Some(share) => share.poll(limits, super::bottom::WALK_POLL + 1),
         };
         let out = super::bottom::walk(&mut self.walker, &mut self.core, level, limits, before, &mut poll, visit);
         self.counters.bottom += out.placements;

@@ -306,7 +306,8 @@ fn counts_equal_scan_and_dlx_on_generated_instances() {
 fn estimate_is_close_to_the_real_tree_and_leaves_the_engine_ready() {
     let p = brendan("04x04");
     let pr = ir::to_problem(&p);
-    let mut e = CpEngine::new(&p, &pr, CpConfig::default());
+    // The estimate models cp's branching alone (no completion walker).
+    let mut e = CpEngine::new(&p, &pr, CpConfig::parse("bottom=0").unwrap());
     let want = count(&mut e, &p, &pr);
     let nodes = e.last.nodes as f64;
     let est = e.estimate(4000, 7);
@@ -377,7 +378,7 @@ fn singletons_keep_the_counts_and_save_nodes() {
     for n in ["05x04", "05x05", "06x04"] {
         let p = brendan(n);
         let pr = ir::to_problem(&p);
-        let run = |spec: &str| boards_and_counters(&p, &pr, spec);
+        let run = |spec: &str| boards_and_counters(&p, &pr, &format!("bottom=0,{spec}"));
         let (on, c_on) = run("singletons");
         let (off, c_off) = run("no-singletons");
         assert_eq!(on, off, "{n}: the same boards");
@@ -390,7 +391,7 @@ fn singletons_keep_the_counts_and_save_nodes() {
         let (all_on, all_off) = ((c_on.nodes + c_on.singletons) as f64, c_off.nodes as f64);
         assert!((all_on - all_off).abs() <= 0.25 * all_off, "{n}: {all_on} against {all_off} placements");
     }
-    assert_estimate_close("04x04", "singletons", 0.2);
+    assert_estimate_close("04x04", "bottom=0,singletons", 0.2);
 }
 
 /// Forced placements share the copy-on-write epoch of the decision that
@@ -434,7 +435,8 @@ fn refutation_forces_the_last_sibling_and_neighbour_ties_keep_the_boards() {
     for n in ["05x04", "05x05", "06x04"] {
         let p = brendan(n);
         let pr = ir::to_problem(&p);
-        let run = |spec: &str| boards_and_counters(&p, &pr, spec);
+        // Decision counts of cp's own tree: the walker off.
+        let run = |spec: &str| boards_and_counters(&p, &pr, &format!("bottom=0,{spec}"));
         let (on, c_on) = run("refutation");
         let (off, c_off) = run("no-refutation");
         assert_eq!(on, off, "{n}: the same boards");
@@ -446,7 +448,7 @@ fn refutation_forces_the_last_sibling_and_neighbour_ties_keep_the_boards() {
             assert_eq!(run(spec).0, off, "{n} --cp {spec}: the same boards");
         }
     }
-    assert_estimate_close("05x05", "refutation", 0.25);
+    assert_estimate_close("05x05", "bottom=0,refutation", 0.25);
 }
 
 /// `heuristic=scan` branches in the scan backend's cell order: rows along
@@ -512,7 +514,7 @@ fn bottom_walker_keeps_the_boards() {
     }
     for p in &puzzles {
         let pr = ir::to_problem(p);
-        let (want, plain) = boards_and_counters(p, &pr, "default");
+        let (want, plain) = boards_and_counters(p, &pr, "bottom=0");
         assert_eq!(want.len() as u64, dlx_count(p, &pr), "{}", p.name);
         let mut scan = crate::edgematch::scan::Scan::new(p, &pr).unwrap();
         assert_eq!(count(&mut scan, p, &pr), want.len() as u64, "scan on {}", p.name);
