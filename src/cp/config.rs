@@ -16,11 +16,16 @@
 //!        | shave-yield (removals per 100 probes, 0..=100; 0 = off)
 //!        | tile-slack (an integer)
 //!        | near-forced (an integer >= 0)
+//!        | bottom (E, an integer >= 0, or P% with P in 0..=100: hand nodes with
+//!                  at most E empty cells, or P% of the cells, to the
+//!                  completion walker; 0 = off)
+//!        | bottom-order (static | dynamic)
 //! ```
 //! Items apply left to right on top of the defaults: `basic` switches every
 //! component off (the paper's "BasicCP": ColorPair contradictions only, with
 //! MinOffer), `default` restores the defaults. Unknown items are errors.
 
+use super::bottom::BottomOrder;
 use std::fmt;
 
 /// How the most urgent ColorPair is chosen when no pattern applies
@@ -190,6 +195,11 @@ pub struct CpConfig {
     pub near_forced: u32,
     /// Pair-selection heuristic.
     pub heuristic: Heuristic,
+    /// With edge filtering: a node with at most this many empty cells is
+    /// completed by the walker of [`super::bottom`] instead of branching.
+    pub bottom: Bottom,
+    /// The walker's cell order.
+    pub bottom_order: BottomOrder,
 }
 
 impl Default for CpConfig {
@@ -231,6 +241,39 @@ impl Default for CpConfig {
             neighbour_ties: true,
             near_forced: 2,
             heuristic: Heuristic::DomainThenGap,
+            // Nodes with at most 60% of the cells empty go to the completion
+            // walker: 3-45% less CPU on set-2 6x6 and the generated 8x8-10x10
+            // (docs/cp.md, round 20).
+            bottom: Bottom::Percent(60),
+            bottom_order: BottomOrder::Dynamic,
+        }
+    }
+}
+
+/// When the search hands a node to the completion walker (`bottom=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bottom {
+    /// At most this many empty cells (0: never).
+    Cells(u32),
+    /// At most this percentage of the board's cells (rounded down).
+    Percent(u32),
+}
+
+impl Bottom {
+    /// The most empty cells handed over on a board of `n_cells`.
+    pub fn cells(self, n_cells: usize) -> usize {
+        match self {
+            Bottom::Cells(e) => e as usize,
+            Bottom::Percent(p) => n_cells * p as usize / 100,
+        }
+    }
+}
+
+impl fmt::Display for Bottom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Bottom::Cells(e) => write!(f, "{e}"),
+            Bottom::Percent(p) => write!(f, "{p}%"),
         }
     }
 }
@@ -299,6 +342,8 @@ impl CpConfig {
             neighbour_ties: false,
             near_forced: 2,
             heuristic: Heuristic::MinOffer,
+            bottom: Bottom::Cells(0),
+            bottom_order: BottomOrder::Dynamic,
         }
     }
 
@@ -372,9 +417,25 @@ impl CpConfig {
                         Ok(r) if r <= 3 => cfg.shave_dirty = r,
                         _ => return Err(err("expected 0, 1, 2 or 3".into())),
                     },
+                    "bottom" => {
+                        let v = value.trim();
+                        cfg.bottom = match v.strip_suffix('%').map(|p| p.trim().parse::<u32>()) {
+                            Some(Ok(p)) if p <= 100 => Bottom::Percent(p),
+                            Some(_) => return Err(err("expected a percentage 0..=100".into())),
+                            None => match v.parse::<u32>() {
+                                Ok(e) => Bottom::Cells(e),
+                                _ => return Err(err("expected an integer >= 0 or a percentage".into())),
+                            },
+                        }
+                    }
+                    "bottom-order" => match value.trim() {
+                        "static" => cfg.bottom_order = BottomOrder::Static,
+                        "dynamic" => cfg.bottom_order = BottomOrder::Dynamic,
+                        _ => return Err(err("expected static or dynamic".into())),
+                    },
                     _ => {
                         return Err(err(
-                            "unknown key, expected heuristic=NAME, shave-limit=L, shave-depth=D, shave-dirty=R, shave-yield=P, tile-slack=S or near-forced=N"
+                            "unknown key, expected heuristic=NAME, shave-limit=L, shave-depth=D, shave-dirty=R, shave-yield=P, tile-slack=S, near-forced=N, bottom=E|P% or bottom-order=static|dynamic"
                                 .into(),
                         ))
                     }
@@ -428,6 +489,12 @@ impl fmt::Display for CpConfig {
         if self.near_forced != CpConfig::default().near_forced {
             write!(f, ",near-forced={}", self.near_forced)?;
         }
+        if self.bottom != CpConfig::default().bottom {
+            write!(f, ",bottom={}", self.bottom)?;
+        }
+        if self.bottom_order != CpConfig::default().bottom_order {
+            write!(f, ",bottom-order={}", self.bottom_order.name())?;
+        }
         let default = CpConfig::default();
         for &name in COMPONENTS {
             let on = self.get(name);
@@ -470,5 +537,14 @@ mod tests {
         assert!(CpConfig::parse("shave-limit=0").is_err());
         assert!(CpConfig::parse("speed=9").is_err());
         assert!(CpConfig::parse("backjump,,shaving").is_err());
+        for (spec, want) in [("bottom=40", Bottom::Cells(40)), ("bottom=60%", Bottom::Percent(60))] {
+            let c = CpConfig::parse(&format!("{spec},bottom-order=static")).unwrap();
+            assert_eq!((c.bottom, c.bottom_order), (want, BottomOrder::Static), "{spec}");
+            assert_eq!(CpConfig::parse(&c.to_string()).unwrap(), c);
+        }
+        assert_eq!(Bottom::Percent(60).cells(81), 48);
+        for bad in ["bottom=101%", "bottom=x", "bottom=-1", "bottom-order=row"] {
+            assert!(CpConfig::parse(bad).is_err(), "{bad}");
+        }
     }
 }

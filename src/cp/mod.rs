@@ -19,6 +19,7 @@
 //! tile's rotations that look the same in a cell are one option, and the
 //! engine only ever tries one of them, so no board is reported twice.
 
+mod bottom;
 mod config;
 mod domains;
 mod dsearch;
@@ -34,7 +35,8 @@ mod state;
 #[cfg(test)]
 mod tests;
 
-pub use config::{CpConfig, CpConfigError, Heuristic, COMPONENTS};
+pub use bottom::BottomOrder;
+pub use config::{Bottom, CpConfig, CpConfigError, Heuristic, COMPONENTS};
 pub use estimate::CpEstimate;
 
 use crate::edgematch::pivot::Pivot;
@@ -212,9 +214,9 @@ impl Engine for CpEngine {
         SearchStats {
             solutions: emitted,
             nodes: c.nodes,
-            // Elementary work: every placement (decision, forced or shaving probe)
+            // Elementary work: every placement (decision, forced, walker or shaving probe)
             // plus every option edge filtering removed from a domain.
-            updates: c.nodes + c.singletons + c.probes + c.edge_prunes,
+            updates: c.nodes + c.singletons + c.bottom + c.probes + c.edge_prunes,
             elapsed: start.elapsed(),
             stopped,
             fixed_box: None,
@@ -231,6 +233,7 @@ impl Engine for CpEngine {
             ("edge_prunes", self.last.edge_prunes),
             ("refutations", self.last.refutations),
             ("singletons", self.last.singletons),
+            ("bottom_nodes", self.last.bottom),
             ("confinements", self.last.confinements),
             ("preempted_tiles", self.last_preempted),
         ];

@@ -54,7 +54,8 @@ impl Searcher {
     /// (and the run's abort flag).
     pub(super) fn poll(&self, limits: &Limits, delta: u64) -> Option<StopReason> {
         match &self.split.share {
-            None => limits.poll(self.counters.nodes),
+            // Walker placements count towards a node limit too.
+            None => limits.poll(self.counters.nodes + self.counters.bottom),
             Some(share) => share.poll(limits, delta),
         }
     }
@@ -72,6 +73,7 @@ fn add(a: &mut Counters, b: &Counters) {
     a.edge_prunes += b.edge_prunes;
     a.refutations += b.refutations;
     a.singletons += b.singletons;
+    a.bottom += b.bottom;
     a.confinements += b.confinements;
 }
 
@@ -143,7 +145,7 @@ pub(crate) fn run(
     if out.stopped.is_some() || head.split.tasks.is_empty() {
         return out;
     }
-    let share = Share::new(out.counters.nodes);
+    let share = Share::new(out.counters.nodes + out.counters.bottom);
     let work = |path: &Path, send: &mut crate::parallel::Send<'_>| {
         let mut s = root.clone();
         s.split = Split { share: Some(share.clone()), ..Split::default() };
@@ -159,8 +161,8 @@ pub(crate) fn run(
                 send(ids)
             });
         }
-        // The nodes since the last poll.
-        share.add_nodes(s.counters.nodes & POLL_MASK);
+        // The nodes and walker placements since the last poll.
+        share.add_nodes((s.counters.nodes & POLL_MASK) + (s.counters.bottom & super::bottom::WALK_POLL));
         let mut c = s.counters.clone();
         c.edge_prunes = removed(&s) - removed0;
         ((c, s.core.preempted - preempted0), stop)
@@ -211,6 +213,8 @@ mod tests {
             "refutation",
             "heuristic=dom-wdeg",
             "heuristic=domain-then-wdeg",
+            "bottom=9",
+            "bottom=12,bottom-order=static",
         ];
         for p in &puzzles {
             let pr = ir::to_problem(p);

@@ -63,6 +63,9 @@ pub(crate) struct Counters {
     pub refutations: u64,
     /// Placements made by singleton propagation (not nodes).
     pub singletons: u64,
+    /// Placements made by the completion walker ([`super::bottom`]; not
+    /// nodes).
+    pub bottom: u64,
     /// Confinements applied (a tile confined to one cell or a cell to one
     /// tile).
     pub confinements: u64,
@@ -148,6 +151,8 @@ pub(crate) struct Searcher {
     /// `shave-yield`: per level, probes, removals (both halved now and
     /// then) and nodes seen.
     pub(super) shave_stats: Vec<[u64; 3]>,
+    /// The completion walker's tables (`bottom=E`).
+    pub(super) walker: super::bottom::Walker,
 }
 
 impl Searcher {
@@ -168,6 +173,7 @@ impl Searcher {
             shave_sigs: Vec::new(),
             shave_path: Vec::new(),
             shave_stats: Vec::new(),
+            walker: Default::default(),
             core,
         }
     }
@@ -194,6 +200,7 @@ impl Searcher {
         let wdeg = matches!(self.core.cfg.heuristic, Heuristic::DomWdeg | Heuristic::DomainThenWdeg);
         let w = self.core.w;
         let singles = self.singletons_on();
+        let bottom = if self.core.doms.is_some() { self.core.cfg.bottom.cells(self.core.m.n_cells) } else { 0 };
         let forced_root = self.forced.len();
         let mut step = Step::Descend;
         if singles && !self.force_singles(self.frames.len() as u32) {
@@ -220,6 +227,15 @@ impl Searcher {
                         self.split
                             .tasks
                             .push(self.frames.iter().map(|f| self.candidate(f.next as usize - 1)).collect());
+                        if self.core.explain {
+                            bits::set_upto(&mut self.core.conflict, self.frames.len() as u32);
+                        }
+                        step = Step::Return;
+                    } else if self.core.st.n_empty <= bottom {
+                        if let Some(stop) = self.walk_bottom(limits, visit) {
+                            return Some(stop);
+                        }
+                        // Like a task: the subtree may have held solutions.
                         if self.core.explain {
                             bits::set_upto(&mut self.core.conflict, self.frames.len() as u32);
                         }
@@ -329,6 +345,23 @@ impl Searcher {
                 }
             }
         }
+    }
+
+    /// Hands the state (at its fixpoint, at most `bottom` empty cells) to
+    /// the completion walker, which enumerates every completion.
+    fn walk_bottom(&mut self, limits: &Limits, visit: &mut dyn FnMut(&Core) -> Flow) -> Option<StopReason> {
+        let level = self.next_level();
+        let before = (self.counters.solutions, self.counters.bottom);
+        let (split, nodes) = (&self.split, self.counters.nodes);
+        // A node limit counts the walker's placements too.
+        let mut poll = |limits: &Limits, placed: u64| match &split.share {
+            None => limits.poll(nodes + placed),
+            Some(share) => share.poll(limits, super::bottom::WALK_POLL + 1),
+        };
+        let out = super::bottom::walk(&mut self.walker, &mut self.core, level, limits, before, &mut poll, visit);
+        self.counters.bottom += out.placements;
+        self.counters.solutions += out.solutions;
+        out.stopped
     }
 
     /// Refutation (2-way branching): the previous candidate of the top

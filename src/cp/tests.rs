@@ -306,7 +306,8 @@ fn counts_equal_scan_and_dlx_on_generated_instances() {
 fn estimate_is_close_to_the_real_tree_and_leaves_the_engine_ready() {
     let p = brendan("04x04");
     let pr = ir::to_problem(&p);
-    let mut e = CpEngine::new(&p, &pr, CpConfig::default());
+    // The estimate models cp's branching alone (no completion walker).
+    let mut e = CpEngine::new(&p, &pr, CpConfig::parse("bottom=0").unwrap());
     let want = count(&mut e, &p, &pr);
     let nodes = e.last.nodes as f64;
     let est = e.estimate(4000, 7);
@@ -377,7 +378,7 @@ fn singletons_keep_the_counts_and_save_nodes() {
     for n in ["05x04", "05x05", "06x04"] {
         let p = brendan(n);
         let pr = ir::to_problem(&p);
-        let run = |spec: &str| boards_and_counters(&p, &pr, spec);
+        let run = |spec: &str| boards_and_counters(&p, &pr, &format!("bottom=0,{spec}"));
         let (on, c_on) = run("singletons");
         let (off, c_off) = run("no-singletons");
         assert_eq!(on, off, "{n}: the same boards");
@@ -390,7 +391,7 @@ fn singletons_keep_the_counts_and_save_nodes() {
         let (all_on, all_off) = ((c_on.nodes + c_on.singletons) as f64, c_off.nodes as f64);
         assert!((all_on - all_off).abs() <= 0.25 * all_off, "{n}: {all_on} against {all_off} placements");
     }
-    assert_estimate_close("04x04", "singletons", 0.2);
+    assert_estimate_close("04x04", "bottom=0,singletons", 0.2);
 }
 
 /// Forced placements share the copy-on-write epoch of the decision that
@@ -434,7 +435,8 @@ fn refutation_forces_the_last_sibling_and_neighbour_ties_keep_the_boards() {
     for n in ["05x04", "05x05", "06x04"] {
         let p = brendan(n);
         let pr = ir::to_problem(&p);
-        let run = |spec: &str| boards_and_counters(&p, &pr, spec);
+        // Decision counts of cp's own tree: the walker off.
+        let run = |spec: &str| boards_and_counters(&p, &pr, &format!("bottom=0,{spec}"));
         let (on, c_on) = run("refutation");
         let (off, c_off) = run("no-refutation");
         assert_eq!(on, off, "{n}: the same boards");
@@ -446,7 +448,7 @@ fn refutation_forces_the_last_sibling_and_neighbour_ties_keep_the_boards() {
             assert_eq!(run(spec).0, off, "{n} --cp {spec}: the same boards");
         }
     }
-    assert_estimate_close("05x05", "refutation", 0.25);
+    assert_estimate_close("05x05", "bottom=0,refutation", 0.25);
 }
 
 /// `heuristic=scan` branches in the scan backend's cell order: rows along
@@ -496,5 +498,50 @@ fn shaving_policies_keep_the_boards() {
         if spec.contains("dirty") {
             assert!(c.shave_skips > 0 && c.probes < plain.probes, "{spec}: {c:?} {plain:?}");
         }
+    }
+}
+
+/// The completion walker (`bottom=E`) finds the default's boards for E in
+/// {4, 9, every cell}, in both cell orders, with and without backjumping,
+/// and counts its placements apart from the decisions; limits stop it.
+#[test]
+fn bottom_walker_keeps_the_boards() {
+    use crate::edgematch::generate::{generate, GenerateSpec, Style};
+    let mut puzzles: Vec<EdgePuzzle> = ["05x04", "05x05"].map(brendan).into();
+    for (n, colors) in [(5, 4), (5, 5), (6, 6)] {
+        let spec = GenerateSpec { rows: n, cols: n, style: Style::Uniform { colors }, seed: 1 };
+        puzzles.push(generate(&spec).unwrap().puzzle);
+    }
+    for p in &puzzles {
+        let pr = ir::to_problem(p);
+        let (want, plain) = boards_and_counters(p, &pr, "bottom=0");
+        assert_eq!(want.len() as u64, dlx_count(p, &pr), "{}", p.name);
+        let mut scan = crate::edgematch::scan::Scan::new(p, &pr).unwrap();
+        assert_eq!(count(&mut scan, p, &pr), want.len() as u64, "scan on {}", p.name);
+        assert_eq!(plain.bottom, 0);
+        for e in [4, 9, p.n_cells()] {
+            for extra in ["", ",bottom-order=static", ",no-backjump", ",bottom-order=static,shaving"] {
+                let spec = format!("bottom={e}{extra}");
+                let (got, c) = boards_and_counters(p, &pr, &spec);
+                assert_eq!(got, want, "{} --cp {spec}", p.name);
+                if e == p.n_cells() {
+                    assert!(c.bottom > 0 && c.nodes == 0, "{} --cp {spec}: {c:?}", p.name);
+                }
+            }
+        }
+    }
+    let p = brendan("05x04");
+    let pr = ir::to_problem(&p);
+    for order in ["static", "dynamic"] {
+        let cfg = CpConfig::parse(&format!("bottom=20,bottom-order={order}")).unwrap();
+        let mut e = CpEngine::new(&p, &pr, cfg);
+        let opts = SolveOptions { mode: Some(Mode::Count), limits: Limits::solutions(10), ..Default::default() };
+        let r = solve(&mut e, &pr, &opts, &verifier(&p, &pr)).unwrap();
+        assert_eq!(r.found, 10, "{order}");
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let opts = SolveOptions { limits: Limits { cancel: Some(cancel), ..Limits::default() }, ..Default::default() };
+        let r = solve(&mut e, &pr, &opts, &verifier(&p, &pr)).unwrap();
+        assert!(r.hit_limit() && r.found < 1648, "{order}: {:?}", r.stats);
+        assert_eq!(count(&mut e, &p, &pr), 1648, "{order}");
     }
 }

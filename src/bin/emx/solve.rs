@@ -46,7 +46,9 @@ pub struct SolveArgs {
     /// neighbour-ties, shave-singles, shave-branch),
     /// `heuristic=min-offer|min-expected-offer|min-expected-gap|min-expected-ratio|min-domain|min-domain-gap|domain-then-gap|dom-wdeg|domain-then-wdeg|scan`,
     /// `shave-limit=L`, `shave-depth=D`, `shave-dirty=R`, `shave-yield=P`,
-    /// `tile-slack=S`, `near-forced=N`,
+    /// `tile-slack=S`, `near-forced=N`, `bottom=E|P%` (nodes with at most E
+    /// empty cells, or P% of the cells, go to a completion walker; default
+    /// 60%, 0 = off), `bottom-order=static|dynamic` (its cell order),
     /// `basic` (all off) or `default` (docs/cp.md, "`--cp SPEC`").
     #[arg(long, value_name = "SPEC", value_parser = parse_cp)]
     pub cp: Option<CpConfig>,
