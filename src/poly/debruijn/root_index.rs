@@ -101,8 +101,12 @@ pub(crate) struct Rows<B> {
 
 impl<B: Bits> Rows<B> {
     /// The row layout of the cells with neighbour lists `nb`, if they have one.
+    /// `None` too when the cells do not fit in `B`.
     pub(crate) fn of(nb: &[Vec<u32>]) -> Option<Self> {
         let n = nb.len();
+        if n > B::CAPACITY {
+            return None;
+        }
         let width = nb
             .iter()
             .enumerate()
