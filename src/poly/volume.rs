@@ -39,9 +39,7 @@ impl VolumeTable {
 /// `neighbours`) against the achievable volumes of `state`. `total` is the
 /// number of free cells: a region holding all of them is always fine.
 pub fn regions_ok<B: Bits>(free: B, total: u32, neighbours: &[B], table: &StateTable, state: usize) -> bool {
-    let mut rest = free;
-    while let Some(seed) = rest.lowest() {
-        let mut region = B::bit(seed);
+    regions_ok_by(free, total, table, state, |mut region, rest| {
         let mut frontier = region;
         loop {
             let mut grow = B::default();
@@ -51,37 +49,34 @@ pub fn regions_ok<B: Bits>(free: B, total: u32, neighbours: &[B], table: &StateT
             }
             grow = grow.and(rest).andnot(region);
             if grow.is_zero() {
-                break;
+                return region;
             }
             region = region.or(grow);
             frontier = grow;
         }
-        let size = region.count();
-        if size == total {
-            return true;
-        }
-        if !table.achievable(state, size as i64) {
-            return false;
-        }
-        rest = rest.andnot(region);
-    }
-    true
+    })
 }
 
 /// [`regions_ok`] on a box whose cells are rows ([`Rows`]): each region
 /// grows by shifts of the whole set, one layer per step, instead of one
 /// neighbour list per cell.
 pub(crate) fn regions_ok_rows<B: Bits>(free: B, total: u32, rows: &Rows<B>, table: &StateTable, state: usize) -> bool {
+    regions_ok_by(free, total, table, state, |mut region, rest| loop {
+        let grown = rows.around(region).and(rest).or(region);
+        if grown == region {
+            return region;
+        }
+        region = grown;
+    })
+}
+
+/// The check of [`regions_ok`], with `fill(seed, rest)` returning the
+/// region of `rest` that holds the one-cell set `seed`.
+#[inline(always)]
+fn regions_ok_by<B: Bits>(free: B, total: u32, table: &StateTable, state: usize, fill: impl Fn(B, B) -> B) -> bool {
     let mut rest = free;
     while let Some(seed) = rest.lowest() {
-        let mut region = B::bit(seed);
-        loop {
-            let grown = rows.around(region).and(rest).or(region);
-            if grown == region {
-                break;
-            }
-            region = grown;
-        }
+        let region = fill(B::bit(seed), rest);
         let size = region.count();
         if size == total {
             return true;

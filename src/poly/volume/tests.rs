@@ -119,6 +119,17 @@ fn tables() -> Vec<StateTable> {
         .collect()
 }
 
+/// The cells removed in trial `trial`: scattered cells every third trial,
+/// else a connected blob of one to eight cells.
+fn trial_cells(rng: &mut XorShift, neighbours: &[Vec<u32>], trial: usize) -> Vec<u32> {
+    if trial % 3 == 2 {
+        scattered(rng, neighbours.len())
+    } else {
+        let size = 1 + rng.below(8) as usize;
+        blob(rng, neighbours, size)
+    }
+}
+
 #[test]
 fn splitter_matches_the_full_fill() {
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
@@ -131,12 +142,7 @@ fn splitter_matches_the_full_fill() {
             neighbours.iter().map(|ns| ns.iter().fold(Wide::default(), |m, &b| m.or(Wide::bit(b as usize)))).collect();
         let mut splitter = Splitter::new(&neighbours);
         for trial in 0..1500 {
-            let removed = if trial % 3 == 2 {
-                scattered(&mut rng, n)
-            } else {
-                let size = 1 + rng.below(8) as usize;
-                blob(&mut rng, &neighbours, size)
-            };
+            let removed = trial_cells(&mut rng, &neighbours, trial);
             let mut got = splitter.region_sizes(&removed).to_vec();
             got.sort_unstable();
             let want = fill_sizes(&neighbours, &removed);
@@ -180,12 +186,7 @@ fn rows_fill_matches_the_full_fill() {
         };
         let nb128: Vec<u128> = neighbours.iter().map(|ns| ns.iter().fold(0, |m, &b| m | 1 << b)).collect();
         for trial in 0..1500 {
-            let removed = if trial % 3 == 2 {
-                scattered(&mut rng, n)
-            } else {
-                let size = 1 + rng.below(8) as usize;
-                blob(&mut rng, &neighbours, size)
-            };
+            let removed = trial_cells(&mut rng, &neighbours, trial);
             let free = removed.iter().fold(u128::below(n), |m, &c| m.andnot(u128::bit(c as usize)));
             for (table, &n_states) in tables.iter().zip(&states) {
                 let state = rng.below(n_states as u64) as usize;
