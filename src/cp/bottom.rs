@@ -31,6 +31,14 @@ pub enum BottomOrder {
     Static,
     /// Fewest candidates first, chosen at each depth.
     Dynamic,
+    /// Scan's order (rows along the shorter side), candidates from lists
+    /// keyed by the back sides' colours ([`super::sweep`]).
+    Row,
+    /// The same walker across scan's rows (columns).
+    Col,
+    /// The row or column sweep, forwards or backwards, that meets the
+    /// cells cp filled earliest.
+    Sweep,
 }
 
 impl BottomOrder {
@@ -39,6 +47,9 @@ impl BottomOrder {
         match self {
             BottomOrder::Static => "static",
             BottomOrder::Dynamic => "dynamic",
+            BottomOrder::Row => "row",
+            BottomOrder::Col => "col",
+            BottomOrder::Sweep => "sweep",
         }
     }
 }
@@ -50,20 +61,20 @@ pub(super) const WALK_POLL: u64 = 0xfff;
 #[derive(Clone, Default)]
 pub(crate) struct Walker {
     /// Words per option set.
-    w: usize,
+    pub(super) w: usize,
     n_colors: usize,
     /// `mask[(s * n_colors + k) * w ..]`: the options showing colour `k` on
     /// side `s`.
     mask: Vec<u64>,
-    /// The empty cells at hand-over (in the static order).
-    cells: Vec<u32>,
+    /// The empty cells at hand-over (in the static or sweep order).
+    pub(super) cells: Vec<u32>,
     /// Index of each board cell in `cells`, or [`NONE`].
-    index: Vec<u32>,
+    pub(super) index: Vec<u32>,
     /// Per walker cell: its domain at hand-over, then (dynamic) narrowed by
     /// the neighbours placed.
-    cc: Vec<u64>,
+    pub(super) cc: Vec<u64>,
     /// Per walker cell: the tile and rotation placed, or `NONE`.
-    placed: Vec<(u32, u8)>,
+    pub(super) placed: Vec<(u32, u8)>,
     /// Static order: per walker cell, its neighbours earlier in the order
     /// as (side, walker index).
     earlier: Vec<Vec<(u8, u32)>>,
@@ -80,6 +91,8 @@ pub(crate) struct Walker {
     saved: Vec<u64>,
     /// Options whose tile is free (the walker's placements cleared).
     free: Vec<u64>,
+    /// The sweep orders' tables.
+    pub(super) sweep: super::sweep::Sweep,
 }
 
 impl Walker {
@@ -140,8 +153,10 @@ pub(crate) fn walk(
         }
     }
     let n = wk.cells.len();
-    if order == BottomOrder::Static {
-        static_order(wk, core);
+    match order {
+        BottomOrder::Static => static_order(wk, core),
+        BottomOrder::Row | BottomOrder::Col | BottomOrder::Sweep => super::sweep::order_cells(wk, core, order),
+        BottomOrder::Dynamic => {}
     }
     wk.cc.clear();
     for &c in &wk.cells {
@@ -161,6 +176,7 @@ pub(crate) fn walk(
     match order {
         BottomOrder::Static => walk_static(wk, core, &mut ctx),
         BottomOrder::Dynamic => walk_dynamic(wk, core, &mut ctx),
+        BottomOrder::Row | BottomOrder::Col | BottomOrder::Sweep => super::sweep::walk_sweep(wk, core, &mut ctx),
     }
     for &c in &wk.cells {
         wk.index[c as usize] = NONE;
@@ -168,7 +184,7 @@ pub(crate) fn walk(
     out
 }
 
-struct Ctx<'a, 'b> {
+pub(super) struct Ctx<'a, 'b> {
     limits: &'a Limits,
     solutions_before: u64,
     placed_before: u64,
@@ -182,7 +198,7 @@ struct Ctx<'a, 'b> {
 impl Ctx<'_, '_> {
     /// Counts a placement; `false` when a limit stops the walk.
     #[inline]
-    fn count(&mut self) -> bool {
+    pub(super) fn count(&mut self) -> bool {
         self.out.placements += 1;
         let placed = self.placed_before + self.out.placements;
         if placed & WALK_POLL == 0 {
@@ -197,7 +213,7 @@ impl Ctx<'_, '_> {
     /// A full board: written into the state, reported, taken back. `false`
     /// when the visitor or the solution limit stops the walk.
     #[cold]
-    fn solution(&mut self, wk: &Walker, core: &mut Core) -> bool {
+    pub(super) fn solution(&mut self, wk: &Walker, core: &mut Core) -> bool {
         for (i, &c) in wk.cells.iter().enumerate() {
             let (t, r) = wk.placed[i];
             core.st.assign(&core.m, c as usize, t as usize, r, self.level);

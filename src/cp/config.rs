@@ -19,7 +19,7 @@
 //!        | bottom (E, an integer >= 0, or P% with P in 0..=100: hand nodes with
 //!                  at most E empty cells, or P% of the cells, to the
 //!                  completion walker; 0 = off)
-//!        | bottom-order (static | dynamic)
+//!        | bottom-order (static | dynamic | row | col | sweep)
 //! ```
 //! Items apply left to right on top of the defaults: `basic` switches every
 //! component off (the paper's "BasicCP": ColorPair contradictions only, with
@@ -431,11 +431,14 @@ impl CpConfig {
                     "bottom-order" => match value.trim() {
                         "static" => cfg.bottom_order = BottomOrder::Static,
                         "dynamic" => cfg.bottom_order = BottomOrder::Dynamic,
-                        _ => return Err(err("expected static or dynamic".into())),
+                        "row" => cfg.bottom_order = BottomOrder::Row,
+                        "col" => cfg.bottom_order = BottomOrder::Col,
+                        "sweep" => cfg.bottom_order = BottomOrder::Sweep,
+                        _ => return Err(err("expected static, dynamic, row, col or sweep".into())),
                     },
                     _ => {
                         return Err(err(
-                            "unknown key, expected heuristic=NAME, shave-limit=L, shave-depth=D, shave-dirty=R, shave-yield=P, tile-slack=S, near-forced=N, bottom=E|P% or bottom-order=static|dynamic"
+                            "unknown key, expected heuristic=NAME, shave-limit=L, shave-depth=D, shave-dirty=R, shave-yield=P, tile-slack=S, near-forced=N, bottom=E|P% or bottom-order=static|dynamic|row|col|sweep"
                                 .into(),
                         ))
                     }
@@ -542,8 +545,13 @@ mod tests {
             assert_eq!((c.bottom, c.bottom_order), (want, BottomOrder::Static), "{spec}");
             assert_eq!(CpConfig::parse(&c.to_string()).unwrap(), c);
         }
+        for (name, order) in [("row", BottomOrder::Row), ("col", BottomOrder::Col), ("sweep", BottomOrder::Sweep)] {
+            let c = CpConfig::parse(&format!("bottom=100%,bottom-order={name}")).unwrap();
+            assert_eq!(c.bottom_order, order);
+            assert_eq!(CpConfig::parse(&c.to_string()).unwrap(), c);
+        }
         assert_eq!(Bottom::Percent(60).cells(81), 48);
-        for bad in ["bottom=101%", "bottom=x", "bottom=-1", "bottom-order=row"] {
+        for bad in ["bottom=101%", "bottom=x", "bottom=-1", "bottom-order=rows"] {
             assert!(CpConfig::parse(bad).is_err(), "{bad}");
         }
     }

@@ -32,6 +32,7 @@ mod parallel;
 mod search;
 mod singles;
 mod state;
+mod sweep;
 #[cfg(test)]
 mod tests;
 

@@ -215,6 +215,7 @@ mod tests {
             "heuristic=domain-then-wdeg",
             "bottom=9",
             "bottom=12,bottom-order=static",
+            "bottom=100%,bottom-order=row",
         ];
         for p in &puzzles {
             let pr = ir::to_problem(p);

@@ -502,7 +502,7 @@ fn shaving_policies_keep_the_boards() {
 }
 
 /// The completion walker (`bottom=E`) finds the default's boards for E in
-/// {4, 9, every cell}, in both cell orders, with and without backjumping,
+/// {4, 9, every cell}, in every cell order, with and without backjumping,
 /// and counts its placements apart from the decisions; limits stop it.
 #[test]
 fn bottom_walker_keeps_the_boards() {
@@ -520,7 +520,16 @@ fn bottom_walker_keeps_the_boards() {
         assert_eq!(count(&mut scan, p, &pr), want.len() as u64, "scan on {}", p.name);
         assert_eq!(plain.bottom, 0);
         for e in [4, 9, p.n_cells()] {
-            for extra in ["", ",bottom-order=static", ",no-backjump", ",bottom-order=static,shaving"] {
+            for extra in [
+                "",
+                ",bottom-order=static",
+                ",no-backjump",
+                ",bottom-order=static,shaving",
+                ",bottom-order=row",
+                ",bottom-order=col",
+                ",bottom-order=row,no-backjump",
+                ",bottom-order=sweep",
+            ] {
                 let spec = format!("bottom={e}{extra}");
                 let (got, c) = boards_and_counters(p, &pr, &spec);
                 assert_eq!(got, want, "{} --cp {spec}", p.name);
@@ -532,7 +541,7 @@ fn bottom_walker_keeps_the_boards() {
     }
     let p = brendan("05x04");
     let pr = ir::to_problem(&p);
-    for order in ["static", "dynamic"] {
+    for order in ["static", "dynamic", "row", "col", "sweep"] {
         let cfg = CpConfig::parse(&format!("bottom=20,bottom-order={order}")).unwrap();
         let mut e = CpEngine::new(&p, &pr, cfg);
         let opts = SolveOptions { mode: Some(Mode::Count), limits: Limits::solutions(10), ..Default::default() };

@@ -48,7 +48,8 @@ pub struct SolveArgs {
     /// `shave-limit=L`, `shave-depth=D`, `shave-dirty=R`, `shave-yield=P`,
     /// `tile-slack=S`, `near-forced=N`, `bottom=E|P%` (nodes with at most E
     /// empty cells, or P% of the cells, go to a completion walker; default
-    /// 60%, 0 = off), `bottom-order=static|dynamic` (its cell order),
+    /// 60%, 0 = off), `bottom-order=static|dynamic|row|col|sweep` (its cell
+    /// order: default dynamic; row = scan's order),
     /// `basic` (all off) or `default` (docs/cp.md, "`--cp SPEC`").
     #[arg(long, value_name = "SPEC", value_parser = parse_cp)]
     pub cp: Option<CpConfig>,
