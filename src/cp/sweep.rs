@@ -261,6 +261,8 @@ pub(super) fn walk_sweep(wk: &mut Walker, core: &mut Core, ctx: &mut Ctx) {
     assert!(used.len() * 4 == colors.len() && keys.len() == n && fr.len() == n && cc.len() >= n * w);
     assert!(keys.iter().all(|k| k.src.iter().all(|&(i, _)| (i as usize) < pc.len())));
     assert!(extra.iter().all(|&(j, _, _)| (j as usize) < n) && start.len() >= 2);
+    // Every list lies inside `opts`: `pos < end <= opts.len()`.
+    assert!(start.windows(2).all(|p| p[0] <= p[1]) && start.last().is_some_and(|&e| e as usize <= opts.len()));
     let nb = start.len() - 1;
     assert!(keys.iter().all(|k| {
         let top = k.src.iter().map(|&(_, mul)| (lists.n_colors - 1) * mul as usize).sum::<usize>();
