@@ -258,9 +258,9 @@ impl Default for CpConfig {
             bottom: Bottom::Percent(60),
             bottom_order: BottomOrder::Dynamic,
             // The cascade at every depth: forward checking below 65-70%
-            // empty, with or without one or two waves of the cascade, made
-            // 1.3-2.8x the decisions and up to 4.6x the walker placements,
-            // and no rule beat this on the bench puzzles (docs/cp.md, round 21).
+            // empty (with or without one or two waves of the cascade) made
+            // up to 2.8x the decisions and 4.6x the walker placements, and
+            // no rule beat this on the bench puzzles (docs/cp.md, round 21).
             edge_filter_above: Bottom::Cells(0),
             edge_filter_waves: 0,
         }
