@@ -13,7 +13,9 @@
 //! temporary directory so CP-SAT reads the same puzzles; `--generated`
 //! adds the generated puzzles to the files given.
 //! Per instance and engine it prints solutions, whether the enumeration
-//! finished, nodes, wall time, CPU time (Linux) and nodes per CPU second: `scan` and `dlx` (when the
+//! finished, nodes, wall time, CPU time (Linux), nodes per CPU second, and
+//! for cp its forced and completion-walker placements and (decisions +
+//! walker placements) per CPU second: `scan` and `dlx` (when the
 //! registry has them), `cp` with the default configuration, `cp` with each
 //! component switched off (the ablation), and CP-SAT through
 //! `benches/cpsat_edgematch.py` (skipped, with the reason, when python3 or ortools
@@ -62,6 +64,10 @@ struct Row {
     /// CPU seconds of this process during the run (Linux), which a loaded
     /// machine does not inflate.
     cpu: Option<f64>,
+    /// cp's forced placements (`singletons`) and completion-walker
+    /// placements (`bottom_nodes`), which `nodes` (decisions) leaves out.
+    forced: Option<u64>,
+    bottom: Option<u64>,
 }
 
 /// User + system CPU seconds of this process, from /proc (Linux only).
@@ -88,6 +94,7 @@ fn run(inst: &input::Instance, name: &str, cp: CpConfig, label: &str, limit: Dur
     let report = solve(engine.as_mut(), inst.problem(), &opts, &|s| inst.verify(s)).expect("verified solutions");
     let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
     let s = &report.stats;
+    let counter = |name: &str| engine.counters().into_iter().find(|&(k, _)| k == name).map(|(_, v)| v);
     Some(Row {
         engine: label.to_string(),
         solutions: report.found,
@@ -95,6 +102,8 @@ fn run(inst: &input::Instance, name: &str, cp: CpConfig, label: &str, limit: Dur
         nodes: Some(s.nodes),
         secs: s.elapsed.as_secs_f64(),
         cpu,
+        forced: counter("singletons"),
+        bottom: counter("bottom_nodes"),
     })
 }
 
@@ -120,6 +129,8 @@ fn cpsat(file: &str, limit: Duration) -> Result<Row, String> {
         nodes: v["branches"].as_u64(),
         secs: v["time_s"].as_f64().unwrap_or(0.0),
         cpu: None,
+        forced: None,
+        bottom: None,
     })
 }
 
@@ -129,8 +140,15 @@ fn print(file: &str, r: &Row) {
     let per = r.cpu.filter(|&c| c > 0.0).unwrap_or(r.secs);
     let rate = r.nodes.filter(|_| per > 0.0).map_or("-".to_string(), |n| format!("{:.0}", n as f64 / per));
     let cpu = r.cpu.map_or("-".to_string(), |c| format!("{c:.2}"));
+    let count = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
+    // Decisions plus walker placements per CPU second (cp only).
+    let with_walker = r
+        .nodes
+        .zip(r.bottom)
+        .filter(|_| per > 0.0)
+        .map_or("-".to_string(), |(n, b)| format!("{:.0}", (n + b) as f64 / per));
     println!(
-        "{:<16} {:<30} {:>10} {:>5} {:>12} {:>9.2} {:>8} {:>11}",
+        "{:<16} {:<30} {:>10} {:>5} {:>12} {:>9.2} {:>8} {:>11} {:>10} {:>10} {:>11}",
         file,
         r.engine,
         r.solutions,
@@ -138,7 +156,10 @@ fn print(file: &str, r: &Row) {
         nodes,
         r.secs,
         cpu,
-        rate
+        rate,
+        count(r.forced),
+        count(r.bottom),
+        with_walker
     );
 }
 
@@ -202,8 +223,18 @@ fn main() {
     }
     println!("time limit per run: {} s", limit.as_secs_f64());
     println!(
-        "{:<16} {:<30} {:>10} {:>5} {:>12} {:>9} {:>8} {:>11}",
-        "instance", "engine", "solutions", "done", "nodes", "wall_s", "cpu_s", "nodes/s"
+        "{:<16} {:<30} {:>10} {:>5} {:>12} {:>9} {:>8} {:>11} {:>10} {:>10} {:>11}",
+        "instance",
+        "engine",
+        "solutions",
+        "done",
+        "nodes",
+        "wall_s",
+        "cpu_s",
+        "nodes/s",
+        "forced",
+        "bottom",
+        "+bottom/s"
     );
     for file in &files {
         let inst = input::load(Path::new(file), None, 1).expect("instance loads");
@@ -228,6 +259,11 @@ fn main() {
             let heuristics = ["min-offer", "min-expected-gap", "min-domain", "dom-wdeg"];
             for spec in heuristics.iter().map(|h| format!("heuristic={h}")).chain(["tile-slack=0".to_string()]) {
                 configs.push((format!("cp {spec}"), CpConfig::parse(&spec).expect("spec")));
+            }
+            // The completion walker off (round 20), and the round-21
+            // schedule of edge filtering (forward checking below 70% empty).
+            for spec in ["bottom=0", "edge-filter-above=70%"] {
+                configs.push((format!("cp {spec}"), CpConfig::parse(spec).expect("spec")));
             }
             configs.push(("cp basic".into(), CpConfig::basic()));
         }

@@ -105,7 +105,12 @@ impl Core {
         let w = (m.n_cells + 2).div_ceil(64);
         let st = State::new(&m);
         Core {
-            doms: cfg.edge_filter.then(|| Domains::new(&m)),
+            doms: cfg.edge_filter.then(|| {
+                let mut d = Domains::new(&m);
+                d.cascade_min = cfg.edge_filter_above.cells(m.n_cells);
+                d.cascade_waves = cfg.edge_filter_waves;
+                d
+            }),
             explain: cfg.backjump,
             pre_expl: vec![0; m.n_pairs * w],
             conflict: vec![0; w],

@@ -554,3 +554,30 @@ fn bottom_walker_keeps_the_boards() {
         assert_eq!(count(&mut e, &p, &pr), 1648, "{order}");
     }
 }
+
+/// The depth schedule of edge filtering (`edge-filter-above`, with or
+/// without `edge-filter-waves`, with and without the walker) finds the
+/// default's boards, which are dlx's and scan's.
+#[test]
+fn edge_filter_schedule_keeps_the_boards() {
+    use crate::edgematch::generate::{generate, GenerateSpec, Style};
+    let mut puzzles: Vec<EdgePuzzle> = ["05x04", "05x05"].map(brendan).into();
+    for (n, colors) in [(5, 4), (6, 6)] {
+        let spec = GenerateSpec { rows: n, cols: n, style: Style::Uniform { colors }, seed: 2 };
+        puzzles.push(generate(&spec).unwrap().puzzle);
+    }
+    for p in &puzzles {
+        let pr = ir::to_problem(p);
+        let (want, _) = boards_and_counters(p, &pr, "default");
+        assert_eq!(want.len() as u64, dlx_count(p, &pr), "{}", p.name);
+        let mut scan = crate::edgematch::scan::Scan::new(p, &pr).unwrap();
+        assert_eq!(count(&mut scan, p, &pr), want.len() as u64, "scan on {}", p.name);
+        for above in ["100%", "80%", "65%", "10"] {
+            for extra in ["", ",edge-filter-waves=1", ",edge-filter-waves=2", ",bottom=0", ",no-singletons,shaving"] {
+                let spec = format!("edge-filter-above={above}{extra}");
+                let (got, _) = boards_and_counters(p, &pr, &spec);
+                assert_eq!(got, want, "{} --cp {spec}", p.name);
+            }
+        }
+    }
+}

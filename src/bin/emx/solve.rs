@@ -50,6 +50,9 @@ pub struct SolveArgs {
     /// empty cells, or P% of the cells, go to a completion walker; default
     /// 60%, 0 = off), `bottom-order=static|dynamic|row|col|sweep` (its cell
     /// order: default dynamic; row = scan's order),
+    /// `edge-filter-above=E|P%` (the edge-filtering cascade only at nodes
+    /// with more empty cells, forward checking below; default 0 = every
+    /// depth), `edge-filter-waves=W` (cascade waves kept below it; 0),
     /// `basic` (all off) or `default` (docs/cp.md, "`--cp SPEC`").
     #[arg(long, value_name = "SPEC", value_parser = parse_cp)]
     pub cp: Option<CpConfig>,

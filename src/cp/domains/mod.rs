@@ -126,6 +126,13 @@ pub(crate) struct Domains {
     queued: Vec<bool>,
     /// Options removed (statistics).
     pub removed: u64,
+    /// The lost colours are propagated (the cascade of [`Domains::settle`])
+    /// only while more than this many cells are empty; at or below it a
+    /// placement only narrows its empty neighbours to its sides and takes
+    /// its tile from the other cells (forward checking; `edge-filter-above`).
+    pub cascade_min: usize,
+    /// Waves of the cascade drained at or below `cascade_min` (0: none).
+    pub cascade_waves: u32,
 }
 
 impl Domains {
@@ -186,6 +193,8 @@ impl Domains {
             head: 0,
             queued: vec![false; m.n_cells],
             removed: 0,
+            cascade_min: 0,
+            cascade_waves: 0,
         }
     }
 
@@ -505,6 +514,25 @@ impl Domains {
 
     /// Propagates the queued lost colours to a fixpoint.
     fn settle(&mut self, m: &Model, st: &State) -> bool {
+        if st.n_empty <= self.cascade_min {
+            // Forward checking, and `cascade_waves` waves of the cascade:
+            // the domains stay sound (supersets of the consistent ones),
+            // not edge consistent.
+            for _ in 0..self.cascade_waves {
+                let end = self.queue.len();
+                while self.head < end {
+                    let c = self.queue[self.head];
+                    self.head += 1;
+                    self.queued[c as usize] = false;
+                    if !self.drain(m, st, c as usize) {
+                        self.clear_pending();
+                        return false;
+                    }
+                }
+            }
+            self.clear_pending();
+            return true;
+        }
         // First in, first out: a cell waits while the wave of lost colours
         // reaches it from several sides, and is drained once for all of
         // them (last in, first out drained cells more often: 6% more
