@@ -83,6 +83,12 @@ pub struct LeanFrame {
     /// No solution under the placement made at this depth yet (cleared
     /// along the path when one is found).
     clean: bool,
+    /// The dead-state cache's tag ([`Probe::tag`]) of the state after the
+    /// placement, when the placement looked it up (then the cache records
+    /// it under this tag if its subtree is dead), else 0. The cache only
+    /// switches off, never on: a frame written without a look-up is never
+    /// recorded.
+    tag: u64,
 }
 
 /// The search state between two calls of [`run`]. At an event the scan
@@ -305,7 +311,7 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
                                     let i = from + a.trailing_zeros() as usize;
                                     a &= a - 1;
                                     let (m, g) = soa_entry(i);
-                                    memo.prefetch(&occ.or(m), avail ^ g);
+                                    memo.prefetch(memo.tag(&occ.or(m), avail ^ g));
                                 }
                             }
                             let before = nodes;
@@ -358,6 +364,7 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
                 occ = occ.or(m);
                 avail ^= gbit;
                 nodes += 1;
+                let mut tag = 0;
                 // With `SIMD` on one word the node's start has dropped the
                 // dead placements.
                 if (fp as usize) < f_single {
@@ -375,9 +382,12 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
                             undo = after & !before != 0;
                         }
                     }
-                    if MEMO && !undo && (fp as usize) < f_memo && memo.find(&occ, avail) {
-                        unsafe { hits.write_volatile(hits.read_volatile() + 1) };
-                        undo = true;
+                    if MEMO && !undo && (fp as usize) < f_memo {
+                        tag = memo.tag(&occ, avail);
+                        if memo.find(tag, &occ, avail) {
+                            unsafe { hits.write_volatile(hits.read_volatile() + 1) };
+                            undo = true;
+                        }
                     }
                     if undo {
                         occ = occ.andnot(m);
@@ -386,7 +396,7 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
                     }
                 }
                 let gpw = if SIMD { lbase } else { gp as usize };
-                unsafe { *fp = LeanFrame { gs, gp: gpw, at: $next as usize, clean: true } };
+                unsafe { *fp = LeanFrame { gs, gp: gpw, at: $next as usize, clean: true, tag } };
                 if fp as usize == f_hand {
                     break 'run Event::Handover;
                 }
@@ -442,7 +452,7 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
             fp = unsafe { fp.sub(1) };
             let f = unsafe { *fp };
             if MEMO && (fp as usize) < f_memo && f.clean {
-                memo.put(&occ, avail);
+                memo.put(f.tag, &occ, avail);
             }
             restore!(f);
         }
