@@ -349,7 +349,7 @@ fn nested_de_bruijn_stages_count_as_dlx() {
     for s in ["debruijn,emch@6,debruijn@3", "debruijn,mch@8,debruijn@4", "dlx:min-fit,debruijn@11,emch@6,debruijn@3"] {
         for threads in [1, 2] {
             for redundancy in [None, Some(RedundancyMode::Off)] {
-                let cfg = PolyConfig { schedule: sched(s), threads, redundancy, ..base() };
+                let cfg = PolyConfig { schedule: sched(s), threads, redundancy: redundancy.clone(), ..base() };
                 assert_eq!(
                     counts(&inst, "poly", cfg, Equivalence::None),
                     want,
