@@ -234,6 +234,7 @@ impl<B: Bits> Shared<B> {
             lo: vec![0; self.images.groups.len()],
             frames: vec![Frame::default(); n_left as usize + 1],
             lean_frames: vec![debruijn::LeanFrame::default(); n_left as usize + 1],
+            lean_tags: Vec::new(),
             hole_frames: Vec::new(),
             hole_buf: Vec::new(),
             probe_buf: Vec::new(),
@@ -351,6 +352,9 @@ pub struct Walker<'s, B> {
     pub(super) frames: Vec<Frame>,
     /// The lean de Bruijn loop's stack.
     pub(super) lean_frames: Vec<debruijn::LeanFrame>,
+    /// The lean loop's cache tags of the live children of each depth
+    /// (`debruijn::lean`'s `State::tags`), kept between its calls.
+    pub(super) lean_tags: Vec<u64>,
     /// The MCH / EMCH kernel's stack and candidate slots.
     pub(super) hole_frames: Vec<HoleFrame>,
     pub(super) hole_buf: Vec<u32>,

@@ -161,13 +161,21 @@ impl<B: Bits> Pack<B> {
 }
 
 /// The table as the kernels probe it inline ([`DeadStates::table`]).
+///
+/// A state's look-ups go through its *tag* ([`Probe::tag`]), computed once
+/// and then reused for the prefetch, the look-up and the insertion of the
+/// same state (the kernel keeps it: see `debruijn::lean`). A tag is only
+/// meaningful for the state it was computed from, with the same table.
 pub(super) trait Probe<B> {
-    /// Whether the state is in the table.
-    fn find(&self, occ: &B, avail: u64) -> bool;
-    /// Records a dead state.
-    fn put(&mut self, occ: &B, avail: u64);
-    /// Fetches the state's slot into the cache.
-    fn prefetch(&self, occ: &B, avail: u64);
+    /// The tag of a state: what [`Self::prefetch`], [`Self::find`] and
+    /// [`Self::put`] are given for it.
+    fn tag(&self, occ: &B, avail: u64) -> u64;
+    /// Whether the state, of tag `tag`, is in the table.
+    fn find(&self, tag: u64, occ: &B, avail: u64) -> bool;
+    /// Records a dead state of tag `tag`.
+    fn put(&mut self, tag: u64, occ: &B, avail: u64);
+    /// Fetches the slot of tag `tag` into the cache.
+    fn prefetch(&self, tag: u64);
 }
 
 /// The two-word table: `mask + 1` slots (none: `mask` 0, never probed).
@@ -192,21 +200,29 @@ fn prefetch<T>(p: *const T) {
     };
 }
 
+/// Tags are slot indices (the state itself is compared and stored).
 impl<B: Bits> Probe<B> for PairTable<'_, B> {
     #[inline(always)]
-    fn find(&self, occ: &B, avail: u64) -> bool {
-        // SAFETY: the slot is masked to the table size.
-        let (o, a) = unsafe { self.slots.get_unchecked(slot_of(self.mask, occ, avail)) };
+    fn tag(&self, occ: &B, avail: u64) -> u64 {
+        slot_of(self.mask, occ, avail) as u64
+    }
+    #[inline(always)]
+    fn find(&self, tag: u64, occ: &B, avail: u64) -> bool {
+        debug_assert_eq!(tag, self.tag(occ, avail));
+        // SAFETY: the slot is masked to the table size (the tag is
+        // `slot_of`'s).
+        let (o, a) = unsafe { self.slots.get_unchecked(tag as usize & self.mask) };
         *a == avail && o == occ
     }
     #[inline(always)]
-    fn put(&mut self, occ: &B, avail: u64) {
-        // SAFETY: the slot is masked to the table size.
-        unsafe { *self.slots.get_unchecked_mut(slot_of(self.mask, occ, avail)) = (*occ, avail) };
+    fn put(&mut self, tag: u64, occ: &B, avail: u64) {
+        debug_assert_eq!(tag, self.tag(occ, avail));
+        // SAFETY: as in `find`.
+        unsafe { *self.slots.get_unchecked_mut(tag as usize & self.mask) = (*occ, avail) };
     }
     #[inline(always)]
-    fn prefetch(&self, occ: &B, avail: u64) {
-        prefetch(self.slots.as_ptr().wrapping_add(slot_of(self.mask, occ, avail)));
+    fn prefetch(&self, tag: u64) {
+        prefetch(self.slots.as_ptr().wrapping_add(tag as usize & self.mask));
     }
 }
 
@@ -223,24 +239,28 @@ pub(super) struct WordTable<'a, B> {
     pack: Pack<B>,
 }
 
+/// Tags are the keys of [`Pack`] (0: a state that is not cached).
 impl<B: Bits> Probe<B> for WordTable<'_, B> {
     #[inline(always)]
-    fn find(&self, occ: &B, avail: u64) -> bool {
-        let key = self.pack.key(occ, avail);
+    fn tag(&self, occ: &B, avail: u64) -> u64 {
+        self.pack.key(occ, avail)
+    }
+    #[inline(always)]
+    fn find(&self, key: u64, occ: &B, avail: u64) -> bool {
+        debug_assert_eq!(key, self.tag(occ, avail));
         // SAFETY: the slot is below `WORDS` (the top bits of the hash).
         key != 0 && unsafe { self.slots.get_unchecked(self.pack.slot(key)) }.load(Relaxed) == key
     }
     #[inline(always)]
-    fn put(&mut self, occ: &B, avail: u64) {
-        let key = self.pack.key(occ, avail);
+    fn put(&mut self, key: u64, occ: &B, avail: u64) {
+        debug_assert_eq!(key, self.tag(occ, avail));
         if key != 0 {
             // SAFETY: as in `find`.
             unsafe { self.slots.get_unchecked(self.pack.slot(key)) }.store(key, Relaxed);
         }
     }
     #[inline(always)]
-    fn prefetch(&self, occ: &B, avail: u64) {
-        let key = self.pack.key(occ, avail);
+    fn prefetch(&self, key: u64) {
         prefetch(self.slots.as_ptr().wrapping_add(self.pack.slot(key)));
     }
 }
@@ -274,8 +294,8 @@ impl<B: Bits> DeadStates<B> {
             Table::Pairs(s) if s.is_empty() => false,
             Table::Words(_, w) if w.get().is_none() => false,
             _ => match self.table() {
-                Kernel::Pairs(t) => t.find(occ, avail),
-                Kernel::Words(t) => t.find(occ, avail),
+                Kernel::Pairs(t) => t.find(t.tag(occ, avail), occ, avail),
+                Kernel::Words(t) => t.find(t.tag(occ, avail), occ, avail),
             },
         };
         self.hits += u64::from(found);
@@ -341,8 +361,8 @@ impl<B: Bits> DeadStates<B> {
             return;
         }
         match self.table() {
-            Kernel::Pairs(mut t) => t.put(&occ, avail),
-            Kernel::Words(mut t) => t.put(&occ, avail),
+            Kernel::Pairs(mut t) => t.put(t.tag(&occ, avail), &occ, avail),
+            Kernel::Words(mut t) => t.put(t.tag(&occ, avail), &occ, avail),
         }
     }
 }

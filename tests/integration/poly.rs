@@ -336,6 +336,30 @@ fn dlx_hand_over_keeps_identical_piece_exclusions() {
     }
 }
 
+/// A de Bruijn stage below an MCH or EMCH stage below a de Bruijn stage:
+/// the lean loop hands over in the middle of its stack (its frames and
+/// per-depth cache tags go back to the walker) and is entered again deeper,
+/// then resumes where it left off. Counts as DLX's, one and two threads,
+/// with and without the redundancy filter (every solution verified).
+#[test]
+fn nested_de_bruijn_stages_count_as_dlx() {
+    let inst = load("pentominoes_20x3_def.txt");
+    let want = counts(&inst, "dlx", base(), Equivalence::None);
+    assert!(want.0 > 0, "the 20x3 has tilings");
+    for s in ["debruijn,emch@6,debruijn@3", "debruijn,mch@8,debruijn@4", "dlx:min-fit,debruijn@11,emch@6,debruijn@3"] {
+        for threads in [1, 2] {
+            for redundancy in [None, Some(RedundancyMode::Off)] {
+                let cfg = PolyConfig { schedule: sched(s), threads, redundancy: redundancy.clone(), ..base() };
+                assert_eq!(
+                    counts(&inst, "poly", cfg, Equivalence::None),
+                    want,
+                    "{s}, {threads} threads, {redundancy:?}"
+                );
+            }
+        }
+    }
+}
+
 /// Every configuration against plain DLX on many random boxes, identical
 /// pieces included; every solution verified by the solve loop.
 #[test]

@@ -83,6 +83,12 @@ pub struct LeanFrame {
     /// No solution under the placement made at this depth yet (cleared
     /// along the path when one is found).
     clean: bool,
+    /// The dead-state cache's tag ([`Probe::tag`]) of the state after the
+    /// placement, when the placement looked it up (then the cache records
+    /// it under this tag if its subtree is dead), else 0. The cache only
+    /// switches off, never on: a frame written without a look-up is never
+    /// recorded.
+    tag: u64,
 }
 
 /// The search state between two calls of [`run`]. At an event the scan
@@ -103,7 +109,18 @@ struct State<B> {
     /// `iso` and `iso2` of [`Halo`] at the kernel's root (AVX2 pass on
     /// one-word boxes).
     iso: (u64, u64),
+    /// [`TAGS`] words per depth: in [`run_avx2`] on one-word boxes, with
+    /// the cache, `tags[d * TAGS + j]` is the cache tag of the state after
+    /// the placement of the `j`-th entry of the list of the node at depth
+    /// `d`, written for its live placements when that node starts (where
+    /// their slots are prefetched) and read when they are placed. The
+    /// cache only switches off, never on: a node that started without the
+    /// cache never looks its children up.
+    tags: Vec<u64>,
 }
+
+/// Tags per depth in [`State::tags`]: a list has at most 64 entries.
+const TAGS: usize = 64;
 
 /// Where [`run`] resumes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -193,6 +210,8 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
     let gb = k.gstart.as_ptr();
     assert!(k.base <= st.d && st.d < frames.len() && st.d + st.n_left as usize <= frames.len());
     assert!(!SIMD || k.soa.is_some());
+    assert!(st.tags.len() >= frames.len() * TAGS);
+    let tb = st.tags.as_mut_ptr();
     let (sl, sh, sg, si, sk) = match k.soa {
         Some(s) if SIMD => (s.lo.as_ptr(), s.hi.as_ptr(), s.grp.as_ptr(), s.img.as_ptr(), s.keys.as_ptr()),
         _ => (std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null(), std::ptr::null()),
@@ -300,12 +319,15 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
                             // The cache slots of the live children, early:
                             // their look-ups then find them near.
                             if MEMO && (fp as usize) < f_memo {
+                                let tp = unsafe { tb.add(fp.offset_from(fb) as usize * TAGS) };
                                 let mut a = alive;
                                 while a != 0 {
-                                    let i = from + a.trailing_zeros() as usize;
+                                    let j = a.trailing_zeros() as usize;
                                     a &= a - 1;
-                                    let (m, g) = soa_entry(i);
-                                    memo.prefetch(&occ.or(m), avail ^ g);
+                                    let (m, g) = soa_entry(from + j);
+                                    let tag = memo.tag(&occ.or(m), avail ^ g);
+                                    unsafe { *tp.add(j) = tag };
+                                    memo.prefetch(tag);
                                 }
                             }
                             let before = nodes;
@@ -358,6 +380,7 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
                 occ = occ.or(m);
                 avail ^= gbit;
                 nodes += 1;
+                let mut tag = 0;
                 // With `SIMD` on one word the node's start has dropped the
                 // dead placements.
                 if (fp as usize) < f_single {
@@ -375,9 +398,18 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
                             undo = after & !before != 0;
                         }
                     }
-                    if MEMO && !undo && (fp as usize) < f_memo && memo.find(&occ, avail) {
-                        unsafe { hits.write_volatile(hits.read_volatile() + 1) };
-                        undo = true;
+                    if MEMO && !undo && (fp as usize) < f_memo {
+                        tag = if SIMD && !two {
+                            // Written at the node's start (the same
+                            // conditions).
+                            unsafe { *tb.add(fp.offset_from(fb) as usize * TAGS + ($next as usize - 1 - lbase)) }
+                        } else {
+                            memo.tag(&occ, avail)
+                        };
+                        if memo.find(tag, &occ, avail) {
+                            unsafe { hits.write_volatile(hits.read_volatile() + 1) };
+                            undo = true;
+                        }
                     }
                     if undo {
                         occ = occ.andnot(m);
@@ -386,7 +418,7 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
                     }
                 }
                 let gpw = if SIMD { lbase } else { gp as usize };
-                unsafe { *fp = LeanFrame { gs, gp: gpw, at: $next as usize, clean: true } };
+                unsafe { *fp = LeanFrame { gs, gp: gpw, at: $next as usize, clean: true, tag } };
                 if fp as usize == f_hand {
                     break 'run Event::Handover;
                 }
@@ -442,7 +474,7 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
             fp = unsafe { fp.sub(1) };
             let f = unsafe { *fp };
             if MEMO && (fp as usize) < f_memo && f.clean {
-                memo.put(&occ, avail);
+                memo.put(f.tag, &occ, avail);
             }
             restore!(f);
         }
@@ -497,7 +529,12 @@ impl<B: Bits> Walker<'_, B> {
             hits: 0,
             scan: (0, 0),
             iso: (0, 0),
+            tags: std::mem::take(&mut self.lean_tags),
         };
+        let want = self.lean_frames.len() * TAGS;
+        if st.tags.len() < want {
+            st.tags.resize(want, 0);
+        }
         let mut frames = std::mem::take(&mut self.lean_frames);
         let mut dead = std::mem::take(&mut self.dead);
         debug_assert!(frames.len() > base + self.n_left as usize);
@@ -555,9 +592,11 @@ impl<B: Bits> Walker<'_, B> {
                     self.sync(st.occ, st.avail, &[0; 64], st.n_left - 1, d + 1, st.nodes);
                     let before = self.solutions;
                     self.lean_frames = std::mem::take(&mut frames);
+                    self.lean_tags = std::mem::take(&mut st.tags);
                     self.dead = std::mem::take(&mut dead);
                     let r = self.node(visit);
                     frames = std::mem::take(&mut self.lean_frames);
+                    st.tags = std::mem::take(&mut self.lean_tags);
                     dead = std::mem::take(&mut self.dead);
                     st.nodes = self.nodes;
                     if self.solutions != before {
@@ -593,6 +632,7 @@ impl<B: Bits> Walker<'_, B> {
             }
         };
         self.lean_frames = frames;
+        self.lean_tags = std::mem::take(&mut st.tags);
         dead.add_hits(st.hits);
         self.dead = dead;
         if result.is_ok() {
