@@ -153,7 +153,7 @@ impl<B: Bits> Walker<'_, B> {
         }
         #[cfg(debug_assertions)]
         let (occ_entry, n_left_entry) = (self.occ, self.n_left);
-        // Depth `d` uses `frames[d]` and the two slots at `buf[2 * stride * d..]`.
+        // Depth `d` uses `frames[d]` (while it has a child) and the two slots at `buf[2 * stride * d..]`.
         // Takes image `k` of group `g` off the board (the inverse of the
         // placement below).
         macro_rules! unplace {
@@ -173,6 +173,9 @@ impl<B: Bits> Walker<'_, B> {
             }};
         }
         let mut d = base;
+        // The frame of depth `d`, kept here while `d` is the deepest depth;
+        // `frames[d]` holds it only while a child is searched.
+        let mut f: HoleFrame;
         let result: Result<(), Stop> = 'search: loop {
             // A node with pieces left in an MCH or EMCH stage.
             {
@@ -189,25 +192,22 @@ impl<B: Bits> Walker<'_, B> {
                     _ => choose_mch::<B, SIMD>(t, ci, occ, avail, &mut slots),
                 };
                 let next = (at + slots.best * stride) as u32;
-                debug_assert!(d < frames.len());
-                // SAFETY: `d < levels <= frames.len()`.
-                unsafe { *frames.get_unchecked_mut(d) = HoleFrame { next, end: next + n } };
+                f = HoleFrame { next, end: next + n };
             }
             loop {
-                let f = get!(frames, d);
                 if f.next == f.end {
                     // This node is done: undo the parent's placement.
                     if d == base {
                         break 'search Ok(());
                     }
                     d -= 1;
+                    f = get!(frames, d);
                     let k = get!(path, d) as usize;
                     unplace!(k, get!(group_of, k) as usize);
                     continue;
                 }
-                // SAFETY: `d < levels <= frames.len()`.
-                unsafe { frames.get_unchecked_mut(d).next = f.next + 1 };
                 let k = get!(buf, f.next as usize) as usize;
+                f.next += 1;
                 let g = get!(group_of, k) as usize;
                 if MULTI && (k as u32) < lo[g] {
                     continue;
@@ -271,6 +271,9 @@ impl<B: Bits> Walker<'_, B> {
                     }
                 }
                 if descend {
+                    debug_assert!(d < frames.len());
+                    // SAFETY: `d < levels <= frames.len()`.
+                    unsafe { *frames.get_unchecked_mut(d) = f };
                     d += 1;
                     continue 'search;
                 }

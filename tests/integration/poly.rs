@@ -489,6 +489,11 @@ fn tetris_cube_hybrid() {
     // EMCH) still constrains L; plain EMCH gives the same counts.
     let engine = backend::make("poly", &inst, &BackendConfig { poly: base(), ..BackendConfig::default() }).unwrap();
     assert!(engine.describe().starts_with("poly dlx:min-fit,mch@10,emch+6@8, rotational redundancy on L"));
+    // 11 of the 12 pieces carry a parity: `auto` leaves the trigger off
+    // (docs/poly.md, round 22); with it on, the same counts.
+    assert!(!engine.describe().contains("parity trigger"), "{}", engine.describe());
+    let parity = PolyConfig { parity_trigger: Some(Threshold::From(1)), ..base() };
+    assert_eq!(counts(&inst, "poly", parity, Equivalence::Rotations), (9839, 236136));
     let plain = PolyConfig { schedule: sched("dlx:min-fit,mch@10,emch@8"), ..base() };
     assert_eq!(counts(&inst, "poly", plain, Equivalence::Rotations), (9839, 236136));
     let westen = PolyConfig {
