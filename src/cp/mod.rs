@@ -273,6 +273,10 @@ impl Engine for CpEngine {
             ("preempted_tiles", self.last_preempted),
         ];
         v.push(("root_walk", self.last_root.0 as u64));
+        if self.last_root.0 && self.threads > 1 {
+            // Scan's threads: the walk's tree split after its first cells.
+            v.push(("threads", self.threads as u64));
+        }
         if let Some(est) = self.last_root.1 {
             v.push(("root_walk_estimate", est.round() as u64));
         }

@@ -71,3 +71,136 @@ impl RootKernel {
         scan.estimate(AUTO_PROBES, AUTO_SEED).nodes
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{brendan, distinct_boards, verifier};
+    use super::super::{CpConfig, CpEngine};
+    use crate::edgematch::generate::{generate, GenerateSpec, Style};
+    use crate::edgematch::scan::Scan;
+    use crate::edgematch::{ir, Clue, EdgePuzzle};
+    use crate::ir::Problem;
+    use crate::search::{Engine, Limits, StopReason};
+    use crate::solve::{solve, Mode, SolveOptions, SolveReport};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    /// The root walk from the root (with and without the symmetry
+    /// breaking), and the rule.
+    const SPECS: [&str; 3] =
+        ["bottom=100%,bottom-order=row", "bottom=auto", "bottom=100%,bottom-order=row,no-symmetry"];
+
+    fn run(e: &mut dyn Engine, p: &EdgePuzzle, pr: &Problem, mode: Mode, limits: Limits) -> SolveReport {
+        let opts = SolveOptions { mode: Some(mode), limits, ..Default::default() };
+        solve(e, pr, &opts, &verifier(p, pr)).unwrap()
+    }
+
+    fn boards(e: &mut dyn Engine, p: &EdgePuzzle, pr: &Problem) -> Vec<Vec<u32>> {
+        distinct_boards(&run(e, p, pr, Mode::All, Limits::none()))
+    }
+
+    fn walked(e: &CpEngine) -> bool {
+        e.counters().contains(&("root_walk", 1))
+    }
+
+    /// Set-2 4x4 to 6x6, oblong ones (searched turned), generated boards
+    /// with few and many colours, and one with clues.
+    fn puzzles() -> Vec<EdgePuzzle> {
+        let mut v: Vec<EdgePuzzle> = ["04x04", "05x04", "05x05", "06x06"].map(brendan).into();
+        for (rows, cols, colors, seed) in [(5, 5, 4, 1), (6, 6, 6, 2), (4, 6, 3, 3), (7, 7, 8, 1)] {
+            v.push(generate(&GenerateSpec { rows, cols, style: Style::Uniform { colors }, seed }).unwrap().puzzle);
+        }
+        // Two clues from a solution of set-2 5x5, one of them a corner.
+        let mut p = brendan("05x05");
+        let pr = ir::to_problem(&p);
+        let mut e = CpEngine::new(&p, &pr, CpConfig::default());
+        let first = run(&mut e, &p, &pr, Mode::First(1), Limits::none());
+        let board = ir::board_of(&p, &pr, &first.solutions[0].options);
+        for (row, col) in [(2, 2), (0, 4)] {
+            let placed = board.cells[p.cell(row, col)].unwrap();
+            p.clues.push(Clue { tile: placed.tile as usize, row, col, rotation: placed.rotation });
+        }
+        v.push(p);
+        v
+    }
+
+    /// The boards of the root walk equal dlx's, scan's and cp's search's
+    /// (`bottom=60%`), with one thread and two; the walk ran.
+    #[test]
+    fn root_walk_boards_equal_scan_dlx_and_the_search() {
+        for p in &puzzles() {
+            let pr = ir::to_problem(p);
+            let want = boards(&mut crate::dlx::Dlx::new(&pr), p, &pr);
+            assert_eq!(boards(&mut Scan::new(p, &pr).unwrap(), p, &pr), want, "scan on {}", p.name);
+            let search = CpConfig::parse("bottom=60%").unwrap();
+            assert_eq!(boards(&mut CpEngine::new(p, &pr, search), p, &pr), want, "bottom=60% on {}", p.name);
+            for spec in SPECS {
+                for threads in [1, 2] {
+                    let mut e = CpEngine::new(p, &pr, CpConfig::parse(spec).unwrap()).with_threads(threads);
+                    assert_eq!(boards(&mut e, p, &pr), want, "{} --cp {spec} --threads {threads}", p.name);
+                    // `auto` may keep the search; `row` from the root walks.
+                    assert!(walked(&e) || spec == "bottom=auto", "{} --cp {spec}: {:?}", p.name, e.counters());
+                }
+            }
+        }
+    }
+
+    /// Without edge filtering there are no domains: no root walk.
+    #[test]
+    fn no_domains_no_root_walk() {
+        let p = brendan("04x04");
+        let pr = ir::to_problem(&p);
+        let want = boards(&mut crate::dlx::Dlx::new(&pr), &p, &pr);
+        for spec in ["bottom=auto,no-edge-filter", "basic,bottom=100%,bottom-order=row"] {
+            let mut e = CpEngine::new(&p, &pr, CpConfig::parse(spec).unwrap());
+            assert_eq!(boards(&mut e, &p, &pr), want, "{spec}");
+            assert!(!walked(&e), "{spec}");
+        }
+    }
+
+    /// Solution limits, `--first`, node and time limits and an interrupt
+    /// stop the root walk (one thread and two); the engine runs again.
+    #[test]
+    fn limits_stop_the_root_walk() {
+        let p = brendan("06x06");
+        let pr = ir::to_problem(&p);
+        // `auto` walks set-2 6x6 (estimate about 8e6 placements).
+        for spec in &SPECS[..2] {
+            for threads in [1, 2] {
+                let mut e = CpEngine::new(&p, &pr, CpConfig::parse(spec).unwrap()).with_threads(threads);
+                let all = run(&mut e, &p, &pr, Mode::Count, Limits::none());
+                assert!(all.stats.complete() && walked(&e) && all.found > 10);
+                let what = format!("--cp {spec} --threads {threads}");
+                let r = run(&mut e, &p, &pr, Mode::Count, Limits::solutions(10));
+                assert_eq!((r.found, r.stats.stopped), (10, Some(StopReason::SolutionLimit)), "{what}");
+                let r = run(&mut e, &p, &pr, Mode::First(3), Limits::none());
+                assert_eq!((r.found, r.solutions.len()), (3, 3), "{what}");
+                let nodes = Limits { max_nodes: Some(200_000), ..Limits::default() };
+                let r = run(&mut e, &p, &pr, Mode::Count, nodes);
+                assert_eq!(r.stats.stopped, Some(StopReason::NodeLimit), "{what}");
+                assert!(r.found < all.found, "{what}");
+                let r = run(&mut e, &p, &pr, Mode::Count, Limits::none().with_time_limit(Some(Default::default())));
+                assert_eq!(r.stats.stopped, Some(StopReason::TimeLimit), "{what}");
+                let cancel = Some(Arc::new(AtomicBool::new(true)));
+                let r = run(&mut e, &p, &pr, Mode::Count, Limits { cancel, ..Limits::default() });
+                assert!(r.hit_limit() && r.found < all.found, "{what}: {:?}", r.stats);
+                assert_eq!(run(&mut e, &p, &pr, Mode::Count, Limits::none()).found, all.found, "{what}");
+            }
+        }
+    }
+
+    /// `bottom=auto` on a board where the walk's tree is large (8x8 with 8
+    /// colours, about 1e8 placements) keeps cp's search and says so.
+    #[test]
+    fn auto_keeps_the_search_where_the_walk_is_large() {
+        let spec = GenerateSpec { rows: 8, cols: 8, style: Style::Uniform { colors: 8 }, seed: 1 };
+        let p = generate(&spec).unwrap().puzzle;
+        let pr = ir::to_problem(&p);
+        let mut e = CpEngine::new(&p, &pr, CpConfig::parse("bottom=auto").unwrap());
+        let r = run(&mut e, &p, &pr, Mode::First(1), Limits::none());
+        assert_eq!(r.found, 1);
+        let c = e.counters();
+        let est = c.iter().find(|x| x.0 == "root_walk_estimate").expect("an estimate").1;
+        assert!(!walked(&e) && est as f64 > super::AUTO_MAX_PLACEMENTS, "{c:?}");
+    }
+}

@@ -56,6 +56,9 @@ fn dlx_count(p: &EdgePuzzle, pr: &Problem) -> u64 {
 /// component off alone, each heuristic, and a few combinations.
 fn configs() -> Vec<CpConfig> {
     let mut specs: Vec<String> = vec!["default".into(), "basic".into()];
+    // The root walk and the search below it (without the root walk the
+    // small puzzles would take scan's kernel under `bottom=auto`).
+    specs.extend(["bottom=auto", "bottom=100%,bottom-order=row", "bottom=60%"].map(String::from));
     for c in super::COMPONENTS {
         specs.push(format!("no-{c}"));
         specs.push(format!("basic,{c}"));
