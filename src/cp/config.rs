@@ -253,10 +253,12 @@ impl Default for CpConfig {
             neighbour_ties: true,
             near_forced: 2,
             heuristic: Heuristic::DomainThenGap,
-            // Nodes with at most 60% of the cells empty go to the completion
-            // walker: 3-45% less CPU on set-2 6x6 and the generated 8x8-10x10
-            // (docs/cp.md, round 20).
-            bottom: Bottom::Percent(60),
+            // At the root, the whole board to scan's walk when its Knuth
+            // estimate is small (round 22: 2.5-6x less CPU on set-2 6x6 and
+            // the generated 8x8-10x10 with more colours); else nodes with at
+            // most 60% of the cells empty go to the completion walker (3-45%
+            // less CPU on set-2 6x6 and the 8x8-10x10, round 20; docs/cp.md).
+            bottom: Bottom::Auto,
             bottom_order: BottomOrder::Dynamic,
             // The cascade at every depth: forward checking below 65-70%
             // empty (with or without one or two waves of the cascade) made
