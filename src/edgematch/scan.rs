@@ -29,6 +29,7 @@
 
 use super::pivot::Pivot;
 use super::{EdgePuzzle, GREY};
+use crate::fxhash::FxBuildHasher;
 use crate::ir::{OptionId, Problem};
 use crate::search::{Engine, Flow, Limits, Reporter, SearchStats, StopReason};
 use std::collections::HashMap;
@@ -90,7 +91,9 @@ struct Table {
 }
 
 impl Table {
-    /// The table of `keyed` (key, candidate, rotation), sorted by key.
+    /// The table of `keyed` (key, candidate, rotation), each key's entries
+    /// in (tile, rotation) order (not necessarily next to each other): a
+    /// counting sort by key, which keeps that order within a list.
     fn new(keyed: &[(usize, Cand, u8)], n_keys: usize) -> Table {
         let mut start = vec![0u32; n_keys + 1];
         for &(k, _, _) in keyed {
@@ -99,12 +102,19 @@ impl Table {
         for k in 0..n_keys {
             start[k + 1] += start[k];
         }
-        Table {
-            cands: keyed.iter().map(|&(_, c, _)| c).collect(),
-            rotation: keyed.iter().map(|&(_, _, r)| r).collect(),
-            start,
-            fast: None,
+        let mut next = start.clone();
+        let (mut cands, mut rotation) = (vec![Cand::default(); keyed.len()], vec![0u8; keyed.len()]);
+        for &(k, c, r) in keyed {
+            let at = next[k] as usize;
+            next[k] += 1;
+            cands[at] = c;
+            rotation[at] = r;
         }
+        debug_assert!(start.windows(2).all(|w| {
+            let list = &cands[w[0] as usize..w[1] as usize];
+            list.windows(2).all(|p| p[0].tile <= p[1].tile)
+        }));
+        Table { cands, rotation, start, fast: None }
     }
 }
 
@@ -132,7 +142,7 @@ pub struct Scan {
     cells: Vec<CellInfo>,
     /// Option id (of the puzzle as given) of each (tile, cell, rotation)
     /// of the searched board.
-    option_of: HashMap<(u32, u32, u8), OptionId>,
+    option_of: HashMap<(u32, u32, u8), OptionId, FxBuildHasher>,
     tiles: usize,
     name: String,
     /// Worker threads (`--threads`); 1: the plain sequential search.
@@ -335,15 +345,16 @@ impl Scan {
                 // The rotation on the puzzle as given (the turned board
                 // shows one more quarter turn).
                 let r_puzzle = (r + 4 - turned as u8) % 4;
+                let (key, cand) = key_of(0, look);
                 for cell in (0..n).filter(|&c| clue_base[c].is_none() && class_of(c) == class) {
                     if allowed(from_board[cell], t, r_puzzle) {
-                        let (key, cand) = key_of(cell_base(cell), look);
-                        keyed.push((key, Cand { tile: t as u16, ..cand }, r));
+                        keyed.push((cell_base(cell) + key, Cand { tile: t as u16, ..cand }, r));
                     }
                 }
             }
         }
-        keyed.sort_by_key(|&(k, c, r)| (k, c.tile, r));
+        // Pushed by tile, then rotation (a clue alone in its lists): what
+        // `Table::new` needs.
         let n_keys = blocks * block;
         // With a pivot, one case per corner it may take: that corner's list
         // holds only the pivot, the pivot is dropped from the other corners.
@@ -400,7 +411,7 @@ impl Scan {
         for table in &mut tables {
             table.fast = fast::FastTable::new(table, &cells, cols, nc, puzzle.tiles.len());
         }
-        let mut option_of = HashMap::with_capacity(placements.len() * 2);
+        let mut option_of = HashMap::with_capacity_and_hasher(placements.len() * 2, FxBuildHasher::default());
         for (o, &(piece, cell, orientation)) in placements.iter().enumerate() {
             let tile = puzzle.tiles[piece as usize];
             // On the turned board the tile shows one more quarter turn.
