@@ -153,6 +153,10 @@ pub struct Scan {
     pivot: Option<Pivot>,
 }
 
+/// The symmetry breaking of a board given the map of the puzzle's cells
+/// to the searched board's ([`Scan::build`]).
+type PivotOf<'a> = &'a dyn Fn(&dyn Fn(usize) -> usize) -> Option<Pivot>;
+
 /// Settings of the scan backtracker (`--scan SPEC`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScanConfig {
@@ -260,7 +264,7 @@ impl Scan {
         puzzle: &EdgePuzzle,
         placements: &[(u32, u32, u8)],
         short_rows: bool,
-        pivot: &dyn Fn(&dyn Fn(usize) -> usize) -> Option<Pivot>,
+        pivot: PivotOf,
         allowed: Option<&dyn Fn(usize, usize, u8) -> bool>,
     ) -> Result<Scan, String> {
         let config = ScanConfig { symmetry: false, short_rows };
