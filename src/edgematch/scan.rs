@@ -38,6 +38,9 @@ use std::time::Instant;
 mod estimate;
 mod fast;
 mod parallel;
+mod table;
+
+use table::Table;
 
 /// Largest number of distinct colours the candidate table is built for
 /// (the table has `4 * colours^2` entries).
@@ -76,46 +79,6 @@ struct CellState {
     end: u32,
     east_key: u32,
     south: u32,
-}
-
-/// The candidate lists of one search case.
-///
-/// Invariants: `start[k]..start[k + 1]` is the range in `cands` of key
-/// `k`; `rotation[i]` is the rotation of candidate `i`; `fast`, when
-/// set, is the same table in the form of the fast walk.
-struct Table {
-    cands: Vec<Cand>,
-    rotation: Vec<u8>,
-    start: Vec<u32>,
-    fast: Option<fast::FastTable>,
-}
-
-impl Table {
-    /// The table of `keyed` (key, candidate, rotation), each key's entries
-    /// in (tile, rotation) order (not necessarily next to each other): a
-    /// counting sort by key, which keeps that order within a list.
-    fn new(keyed: &[(usize, Cand, u8)], n_keys: usize) -> Table {
-        let mut start = vec![0u32; n_keys + 1];
-        for &(k, _, _) in keyed {
-            start[k + 1] += 1;
-        }
-        for k in 0..n_keys {
-            start[k + 1] += start[k];
-        }
-        let mut next = start.clone();
-        let (mut cands, mut rotation) = (vec![Cand::default(); keyed.len()], vec![0u8; keyed.len()]);
-        for &(k, c, r) in keyed {
-            let at = next[k] as usize;
-            next[k] += 1;
-            cands[at] = c;
-            rotation[at] = r;
-        }
-        debug_assert!(start.windows(2).all(|w| {
-            let list = &cands[w[0] as usize..w[1] as usize];
-            list.windows(2).all(|p| p[0].tile <= p[1].tile)
-        }));
-        Table { cands, rotation, start, fast: None }
-    }
 }
 
 /// The scan-row backtracker for one puzzle.
