@@ -154,13 +154,42 @@ impl CpEngine {
     }
 }
 
+impl CpEngine {
+    /// Knuth's estimate of the root walk's tree (placements, and boards
+    /// one per symmetry class) when the filtered root goes to scan's walk
+    /// ([`root`]); `None` when cp searches. Leaves the engine ready to run.
+    fn walk_estimate(&mut self, probes: u64, seed: u64) -> Option<crate::poly::sample::Estimate> {
+        self.searcher.core.reset();
+        if !self.root() {
+            return None;
+        }
+        let forced = self.searcher.forced.len();
+        let singles = !self.searcher.singletons_on() || self.searcher.force_singles(0);
+        let walk = match singles {
+            true => root_walk(&self.kernel, &self.searcher.core).ok().and_then(|w| w.0),
+            false => None,
+        };
+        let estimate = walk.map(|scan| scan.estimate(probes, seed));
+        self.searcher.unwind_singles(forced);
+        estimate
+    }
+}
+
 impl Engine for CpEngine {
+    /// The root walk's placements when the root goes to scan's walk, else
+    /// cp's decisions (as the run counts its nodes).
     fn estimate_nodes(&mut self, probes: u32, seed: u64) -> Option<f64> {
-        Some(self.estimate(probes.into(), seed).nodes)
+        match self.walk_estimate(probes.into(), seed) {
+            Some(e) => Some(e.nodes),
+            None => Some(self.estimate(probes.into(), seed).nodes),
+        }
     }
 
     fn knuth_estimate(&mut self, probes: u64, seed: u64) -> Option<crate::poly::sample::Estimate> {
-        Some(self.estimate(probes, seed).into())
+        match self.walk_estimate(probes, seed) {
+            Some(e) => Some(e),
+            None => Some(self.estimate(probes, seed).into()),
+        }
     }
 
     fn solution_weight(&self) -> u64 {
@@ -187,12 +216,13 @@ impl Engine for CpEngine {
             let mut ids = Vec::new();
             let inner = Reporter::inner_limits(limits);
             let mut emit = |ids: &[OptionId]| reporter.report_with_images(ids, images);
-            // When scan's kernel cannot take the puzzle (too many colours
-            // or lists), `bottom-order=row` from the root is round 21's
-            // sweep walker; the counter `root_walk` says which ran.
-            // The root's forced placements (singleton propagation, as the
-            // search makes them first): the pivot tile's one corner among
-            // them. Taken back unless the walk runs.
+            // The root walk on scan's kernel ([`root`]), after the root's
+            // forced placements (singleton propagation, as the search makes
+            // them first; the pivot tile's one corner among them), which
+            // are taken back unless the walk runs. When scan cannot build
+            // its lists (too many colours or lists), `bottom-order=row`
+            // from the root is round 21's sweep walker; the counter
+            // `root_walk` says which ran.
             let (forced, counted) = (self.searcher.forced.len(), self.searcher.counters.clone());
             let singles = !self.searcher.singletons_on() || self.searcher.force_singles(0);
             let walk = match singles {
@@ -248,7 +278,9 @@ impl Engine for CpEngine {
         self.last = c.clone();
         SearchStats {
             solutions: emitted,
-            nodes: c.nodes,
+            // The root walk's nodes are its placements, as scan counts them
+            // (also `bottom nodes`); cp's search counts its decisions.
+            nodes: if self.last_root.0 { c.bottom } else { c.nodes },
             // Elementary work: every placement (decision, forced, walker or shaving probe)
             // plus every option edge filtering removed from a domain.
             updates: c.nodes + c.singletons + c.bottom + c.probes + c.edge_prunes,
