@@ -18,7 +18,8 @@
 //!        | near-forced (an integer >= 0)
 //!        | bottom (E, an integer >= 0, or P% with P in 0..=100: hand nodes with
 //!                  at most E empty cells, or P% of the cells, to the
-//!                  completion walker; 0 = off)
+//!                  completion walker; 0 = off; auto: the whole board to
+//!                  scan's walk at the root when its estimate is small, else 60%)
 //!        | bottom-order (static | dynamic | row | col | sweep)
 //!        | edge-filter-above (E or P% as for bottom: the edge-filtering
 //!                  cascade runs only while more cells are empty; at or
@@ -252,10 +253,12 @@ impl Default for CpConfig {
             neighbour_ties: true,
             near_forced: 2,
             heuristic: Heuristic::DomainThenGap,
-            // Nodes with at most 60% of the cells empty go to the completion
-            // walker: 3-45% less CPU on set-2 6x6 and the generated 8x8-10x10
-            // (docs/cp.md, round 20).
-            bottom: Bottom::Percent(60),
+            // At the root, the whole board to scan's walk when its Knuth
+            // estimate is small (round 22: 2.5-6x less CPU on set-2 6x6 and
+            // the generated 8x8-10x10 with more colours); else nodes with at
+            // most 60% of the cells empty go to the completion walker (3-45%
+            // less CPU on set-2 6x6 and the 8x8-10x10, round 20; docs/cp.md).
+            bottom: Bottom::Auto,
             bottom_order: BottomOrder::Dynamic,
             // The cascade at every depth: forward checking below 65-70%
             // empty (with or without one or two waves of the cascade) made
@@ -274,6 +277,10 @@ pub enum Bottom {
     Cells(u32),
     /// At most this percentage of the board's cells (rounded down).
     Percent(u32),
+    /// At the root, after its fixpoint: the whole board to scan's walk
+    /// when the walk's estimated tree is small (`super::root`), else as
+    /// `60%`.
+    Auto,
 }
 
 impl Bottom {
@@ -282,6 +289,7 @@ impl Bottom {
         match self {
             Bottom::Cells(e) => e as usize,
             Bottom::Percent(p) => n_cells * p as usize / 100,
+            Bottom::Auto => Bottom::Percent(60).cells(n_cells),
         }
     }
 }
@@ -291,6 +299,7 @@ impl fmt::Display for Bottom {
         match self {
             Bottom::Cells(e) => write!(f, "{e}"),
             Bottom::Percent(p) => write!(f, "{p}%"),
+            Bottom::Auto => write!(f, "auto"),
         }
     }
 }
@@ -439,11 +448,12 @@ impl CpConfig {
                     k @ ("bottom" | "edge-filter-above") => {
                         let v = value.trim();
                         let at = match v.strip_suffix('%').map(|p| p.trim().parse::<u32>()) {
+                            None if v == "auto" && k == "bottom" => Bottom::Auto,
                             Some(Ok(p)) if p <= 100 => Bottom::Percent(p),
                             Some(_) => return Err(err("expected a percentage 0..=100".into())),
                             None => match v.parse::<u32>() {
                                 Ok(e) => Bottom::Cells(e),
-                                _ => return Err(err("expected an integer >= 0 or a percentage".into())),
+                                _ => return Err(err("expected an integer >= 0, a percentage or (bottom) auto".into())),
                             },
                         };
                         if k == "bottom" {
@@ -466,7 +476,7 @@ impl CpConfig {
                     },
                     _ => {
                         return Err(err(
-                            "unknown key, expected heuristic=NAME, shave-limit=L, shave-depth=D, shave-dirty=R, shave-yield=P, tile-slack=S, near-forced=N, bottom=E|P%, bottom-order=static|dynamic|row|col|sweep, edge-filter-above=E|P% or edge-filter-waves=W"
+                            "unknown key, expected heuristic=NAME, shave-limit=L, shave-depth=D, shave-dirty=R, shave-yield=P, tile-slack=S, near-forced=N, bottom=E|P%|auto, bottom-order=static|dynamic|row|col|sweep, edge-filter-above=E|P% or edge-filter-waves=W"
                                 .into(),
                         ))
                     }
@@ -590,7 +600,10 @@ mod tests {
             assert_eq!(CpConfig::parse(&c.to_string()).unwrap(), c);
         }
         assert_eq!(Bottom::Percent(60).cells(81), 48);
-        for bad in ["bottom=101%", "bottom=x", "bottom=-1", "bottom-order=rows"] {
+        let c = CpConfig::parse("bottom=auto").unwrap();
+        assert_eq!((c.bottom, c.bottom.cells(81)), (Bottom::Auto, 48));
+        assert_eq!(CpConfig::parse(&c.to_string()).unwrap(), c);
+        for bad in ["bottom=101%", "bottom=x", "bottom=-1", "bottom-order=rows", "edge-filter-above=auto"] {
             assert!(CpConfig::parse(bad).is_err(), "{bad}");
         }
     }

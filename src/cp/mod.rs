@@ -29,6 +29,7 @@ mod filter;
 mod frontier;
 mod model;
 mod parallel;
+mod root;
 mod search;
 mod singles;
 mod state;
@@ -41,6 +42,7 @@ pub use config::{Bottom, CpConfig, CpConfigError, Heuristic, COMPONENTS};
 pub use estimate::CpEstimate;
 
 use crate::edgematch::pivot::Pivot;
+use crate::edgematch::scan::Scan;
 use crate::edgematch::{Color, EdgePuzzle};
 use crate::ir::{OptionId, Problem};
 use crate::search::{Engine, Flow, Limits, Reporter, SearchStats};
@@ -64,6 +66,11 @@ pub struct CpEngine {
     threads: usize,
     /// Split depth and task count of the latest parallel run.
     last_split: Option<(usize, usize)>,
+    /// The puzzle and options for the root walk on scan's kernel.
+    kernel: root::RootKernel,
+    /// The latest run's root decision: whether the root went to scan's
+    /// walk, and (`bottom=auto`) the walk's estimated placements.
+    last_root: (bool, Option<f64>),
 }
 
 impl CpEngine {
@@ -71,6 +78,7 @@ impl CpEngine {
     /// [`to_problem`](crate::edgematch::ir::to_problem), with geometry).
     pub fn new(puzzle: &EdgePuzzle, problem: &Problem, config: CpConfig) -> CpEngine {
         let geo = problem.geometry.as_ref().expect("edge-matching IR has geometry");
+        let placements = geo.placements.iter().map(|p| (p.piece, p.cells[0], p.orientation as u8)).collect();
         let options = geo
             .placements
             .iter()
@@ -100,6 +108,8 @@ impl CpEngine {
             last_preempted: 0,
             threads: 1,
             last_split: None,
+            kernel: root::RootKernel { puzzle: puzzle.clone(), placements },
+            last_root: (false, None),
         }
     }
 
@@ -144,13 +154,42 @@ impl CpEngine {
     }
 }
 
+impl CpEngine {
+    /// Knuth's estimate of the root walk's tree (placements, and boards
+    /// one per symmetry class) when the filtered root goes to scan's walk
+    /// ([`root`]); `None` when cp searches. Leaves the engine ready to run.
+    fn walk_estimate(&mut self, probes: u64, seed: u64) -> Option<crate::poly::sample::Estimate> {
+        self.searcher.core.reset();
+        if !self.root() {
+            return None;
+        }
+        let forced = self.searcher.forced.len();
+        let singles = !self.searcher.singletons_on() || self.searcher.force_singles(0);
+        let walk = match singles {
+            true => root_walk(&self.kernel, &self.searcher.core).ok().and_then(|w| w.0),
+            false => None,
+        };
+        let estimate = walk.map(|scan| scan.estimate(probes, seed));
+        self.searcher.unwind_singles(forced);
+        estimate
+    }
+}
+
 impl Engine for CpEngine {
+    /// The root walk's placements when the root goes to scan's walk, else
+    /// cp's decisions (as the run counts its nodes).
     fn estimate_nodes(&mut self, probes: u32, seed: u64) -> Option<f64> {
-        Some(self.estimate(probes.into(), seed).nodes)
+        match self.walk_estimate(probes.into(), seed) {
+            Some(e) => Some(e.nodes),
+            None => Some(self.estimate(probes.into(), seed).nodes),
+        }
     }
 
     fn knuth_estimate(&mut self, probes: u64, seed: u64) -> Option<crate::poly::sample::Estimate> {
-        Some(self.estimate(probes, seed).into())
+        match self.walk_estimate(probes, seed) {
+            Some(e) => Some(e),
+            None => Some(self.estimate(probes, seed).into()),
+        }
     }
 
     fn solution_weight(&self) -> u64 {
@@ -177,7 +216,32 @@ impl Engine for CpEngine {
             let mut ids = Vec::new();
             let inner = Reporter::inner_limits(limits);
             let mut emit = |ids: &[OptionId]| reporter.report_with_images(ids, images);
-            if self.threads > 1 {
+            // The root walk on scan's kernel ([`root`]), after the root's
+            // forced placements (singleton propagation, as the search makes
+            // them first; the pivot tile's one corner among them), which
+            // are taken back unless the walk runs. When scan cannot build
+            // its lists (too many colours or lists), `bottom-order=row`
+            // from the root is round 21's sweep walker; the counter
+            // `root_walk` says which ran.
+            let (forced, counted) = (self.searcher.forced.len(), self.searcher.counters.clone());
+            let singles = !self.searcher.singletons_on() || self.searcher.force_singles(0);
+            let walk = match singles {
+                true => root_walk(&self.kernel, &self.searcher.core).unwrap_or((None, None)),
+                false => (None, None),
+            };
+            if walk.0.is_none() {
+                self.searcher.unwind_singles(forced);
+                self.searcher.counters = counted;
+            }
+            self.last_root = (walk.0.is_some(), walk.1);
+            if let (Some(scan), _) = walk {
+                let stats =
+                    scan.with_threads(self.threads).search_holding(&inner, limits.max_solutions.is_none(), &mut emit);
+                stopped = stats.stopped;
+                self.searcher.counters.bottom = stats.nodes;
+                self.searcher.counters.solutions = stats.solutions;
+                self.searcher.unwind_singles(forced);
+            } else if self.threads > 1 {
                 let board = |core: &Core, ids: &mut Vec<OptionId>| board_ids(options, core, ids);
                 let out = parallel::run(
                     &self.searcher,
@@ -214,7 +278,9 @@ impl Engine for CpEngine {
         self.last = c.clone();
         SearchStats {
             solutions: emitted,
-            nodes: c.nodes,
+            // The root walk's nodes are its placements, as scan counts them
+            // (also `bottom nodes`); cp's search counts its decisions.
+            nodes: if self.last_root.0 { c.bottom } else { c.nodes },
             // Elementary work: every placement (decision, forced, walker or shaving probe)
             // plus every option edge filtering removed from a domain.
             updates: c.nodes + c.singletons + c.bottom + c.probes + c.edge_prunes,
@@ -238,11 +304,43 @@ impl Engine for CpEngine {
             ("confinements", self.last.confinements),
             ("preempted_tiles", self.last_preempted),
         ];
+        v.push(("root_walk", self.last_root.0 as u64));
+        if self.last_root.0 && self.threads > 1 {
+            // Scan's threads: the walk's tree split after its first cells.
+            v.push(("threads", self.threads as u64));
+        }
+        if let Some(est) = self.last_root.1 {
+            v.push(("root_walk_estimate", est.round() as u64));
+        }
         if let Some((depth, tasks)) = self.last_split {
             v.extend([("threads", self.threads as u64), ("split_depth", depth as u64), ("tasks", tasks as u64)]);
         }
         v
     }
+}
+
+/// Whether the filtered root `core` goes to scan's walk ([`root`]): with
+/// `bottom-order=row` when `bottom` covers every empty cell, with
+/// `bottom=auto` when the walk's Knuth estimate is at most
+/// [`root::AUTO_MAX_PLACEMENTS`]. The restricted scan when it does, and
+/// the estimate when one was made. An error when the walk was asked for
+/// (`row`) but the scan cannot be built.
+fn root_walk(kernel: &root::RootKernel, core: &Core) -> Result<(Option<Scan>, Option<f64>), String> {
+    let cfg = &core.cfg;
+    if core.doms.is_none() {
+        return Ok((None, None));
+    }
+    if cfg.bottom == Bottom::Auto {
+        // The walk's estimate decides; a scan that cannot be built is
+        // cp's to search.
+        let Ok(scan) = kernel.scan(core) else { return Ok((None, None)) };
+        let est = root::RootKernel::estimate(&scan);
+        return Ok(((est <= root::AUTO_MAX_PLACEMENTS).then_some(scan), Some(est)));
+    }
+    if cfg.bottom_order == BottomOrder::Row && core.st.n_empty <= cfg.bottom.cells(core.m.n_cells) {
+        return Ok((Some(kernel.scan(core)?), None));
+    }
+    Ok((None, None))
 }
 
 /// The IR options of the full board of `core`, into `ids` (cell order).

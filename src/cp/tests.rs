@@ -56,6 +56,9 @@ fn dlx_count(p: &EdgePuzzle, pr: &Problem) -> u64 {
 /// component off alone, each heuristic, and a few combinations.
 fn configs() -> Vec<CpConfig> {
     let mut specs: Vec<String> = vec!["default".into(), "basic".into()];
+    // The root walk and the search below it (without the root walk the
+    // small puzzles would take scan's kernel under `bottom=auto`).
+    specs.extend(["bottom=auto", "bottom=100%,bottom-order=row", "bottom=60%"].map(String::from));
     for c in super::COMPONENTS {
         specs.push(format!("no-{c}"));
         specs.push(format!("basic,{c}"));
@@ -408,9 +411,13 @@ fn a_full_search_restores_the_root_domains() {
         let p = brendan(n);
         let pr = ir::to_problem(&p);
         let want = dlx_count(&p, &pr);
-        for spec in
-            ["no-refutation", "confined,no-refutation", "no-tile-branching,no-refutation", "no-symmetry,no-refutation"]
-        {
+        for spec in [
+            "no-refutation",
+            "bottom=60%,no-refutation",
+            "confined,no-refutation",
+            "no-tile-branching,no-refutation",
+            "no-symmetry,no-refutation",
+        ] {
             let mut e = CpEngine::new(&p, &pr, CpConfig::parse(spec).unwrap());
             e.searcher.core.reset();
             assert!(e.root(), "{n}: root");
@@ -468,7 +475,8 @@ fn scan_heuristic_follows_scans_cell_order() {
         let wide = p.cols > p.rows;
         assert_eq!(wide, n == "07x04" && !turned);
         assert_eq!(order[0] != 0, wide, "{n}: only a wide board starts away from the top-left cell");
-        let (boards, _) = boards_and_counters(&p, &pr, "heuristic=scan");
+        // Below the root: `bottom=auto` would hand these to scan's walk.
+        let (boards, _) = boards_and_counters(&p, &pr, "bottom=60%,heuristic=scan");
         let (want, _) = boards_and_counters(&p, &pr, "default");
         assert_eq!(boards, want, "{n}");
     }
@@ -483,7 +491,8 @@ fn scan_heuristic_follows_scans_cell_order() {
 fn shaving_policies_keep_the_boards() {
     let p = brendan("06x05");
     let pr = ir::to_problem(&p);
-    let (boards, plain) = boards_and_counters(&p, &pr, "shaving");
+    // The search below the root (`bottom=auto` walks this board).
+    let (boards, plain) = boards_and_counters(&p, &pr, "bottom=60%,shaving");
     assert!(plain.probes > 0 && plain.shave_removals > 0, "{plain:?}");
     for spec in [
         "shaving,shave-singles",
@@ -492,7 +501,7 @@ fn shaving_policies_keep_the_boards() {
         "shaving,shave-yield=30",
         "shave-branch",
     ] {
-        let (b, c) = boards_and_counters(&p, &pr, spec);
+        let (b, c) = boards_and_counters(&p, &pr, &format!("bottom=60%,{spec}"));
         assert_eq!(b, boards, "{spec}");
         assert!(c.probes > 0, "{spec}: {c:?}");
         if spec.contains("dirty") {

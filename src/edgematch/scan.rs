@@ -29,6 +29,7 @@
 
 use super::pivot::Pivot;
 use super::{EdgePuzzle, GREY};
+use crate::fxhash::FxBuildHasher;
 use crate::ir::{OptionId, Problem};
 use crate::search::{Engine, Flow, Limits, Reporter, SearchStats, StopReason};
 use std::collections::HashMap;
@@ -37,6 +38,9 @@ use std::time::Instant;
 mod estimate;
 mod fast;
 mod parallel;
+mod table;
+
+use table::Table;
 
 /// Largest number of distinct colours the candidate table is built for
 /// (the table has `4 * colours^2` entries).
@@ -77,37 +81,6 @@ struct CellState {
     south: u32,
 }
 
-/// The candidate lists of one search case.
-///
-/// Invariants: `start[k]..start[k + 1]` is the range in `cands` of key
-/// `k`; `rotation[i]` is the rotation of candidate `i`; `fast`, when
-/// set, is the same table in the form of the fast walk.
-struct Table {
-    cands: Vec<Cand>,
-    rotation: Vec<u8>,
-    start: Vec<u32>,
-    fast: Option<fast::FastTable>,
-}
-
-impl Table {
-    /// The table of `keyed` (key, candidate, rotation), sorted by key.
-    fn new(keyed: &[(usize, Cand, u8)], n_keys: usize) -> Table {
-        let mut start = vec![0u32; n_keys + 1];
-        for &(k, _, _) in keyed {
-            start[k + 1] += 1;
-        }
-        for k in 0..n_keys {
-            start[k + 1] += start[k];
-        }
-        Table {
-            cands: keyed.iter().map(|&(_, c, _)| c).collect(),
-            rotation: keyed.iter().map(|&(_, _, r)| r).collect(),
-            start,
-            fast: None,
-        }
-    }
-}
-
 /// The scan-row backtracker for one puzzle.
 ///
 /// Invariants: the key of a cell is `info.base + west * nc + north`. Keys
@@ -132,7 +105,7 @@ pub struct Scan {
     cells: Vec<CellInfo>,
     /// Option id (of the puzzle as given) of each (tile, cell, rotation)
     /// of the searched board.
-    option_of: HashMap<(u32, u32, u8), OptionId>,
+    option_of: HashMap<(u32, u32, u8), OptionId, FxBuildHasher>,
     tiles: usize,
     name: String,
     /// Worker threads (`--threads`); 1: the plain sequential search.
@@ -142,6 +115,10 @@ pub struct Scan {
     /// reported with its images. `None`: every board is searched.
     pivot: Option<Pivot>,
 }
+
+/// The symmetry breaking of a board given the map of the puzzle's cells
+/// to the searched board's ([`Scan::build`]).
+type PivotOf<'a> = &'a dyn Fn(&dyn Fn(usize) -> usize) -> Option<Pivot>;
 
 /// Settings of the scan backtracker (`--scan SPEC`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,6 +190,47 @@ impl Scan {
 
     /// [`Scan::new`] with the settings `config`.
     pub fn with_config(puzzle: &EdgePuzzle, problem: &Problem, config: ScanConfig) -> Result<Scan, String> {
+        let geo = problem.geometry.as_ref().ok_or("the problem has no edge-matching geometry")?;
+        let placements: Vec<(u32, u32, u8)> =
+            geo.placements.iter().map(|p| (p.piece, p.cells[0], p.orientation as u8)).collect();
+        let pivot = |to_board: &dyn Fn(usize) -> usize| {
+            if config.symmetry {
+                Pivot::find_in_order(puzzle, problem, to_board)
+            } else {
+                None
+            }
+        };
+        Scan::build(puzzle, &placements, config.short_rows, &pivot, None)
+    }
+
+    /// The scan of `puzzle` restricted to the placements `allowed(cell,
+    /// tile, rotation)` accepts (cells and rotations of the puzzle as
+    /// given), rows along the shorter side, no symmetry breaking: every
+    /// cell that is not a clue gets its own block of candidate lists,
+    /// holding only its allowed looks, so the walks (fast or general),
+    /// the threads' prefixes and the estimate all see the restriction and
+    /// the fast walk's placements cost what scan's do. `placements`: the
+    /// IR option of each id, as (tile, cell, rotation). For cp's root walk
+    /// (`cp::root`), whose domains carry cp's symmetry breaking.
+    pub fn restricted(
+        puzzle: &EdgePuzzle,
+        placements: &[(u32, u32, u8)],
+        allowed: &dyn Fn(usize, usize, u8) -> bool,
+    ) -> Result<Scan, String> {
+        Scan::build(puzzle, placements, true, &|_| None, Some(allowed))
+    }
+
+    /// [`Scan::with_config`] and [`Scan::restricted`]: `placements` as
+    /// there, `pivot` the symmetry breaking given the map of the puzzle's
+    /// cells to the searched board's.
+    fn build(
+        puzzle: &EdgePuzzle,
+        placements: &[(u32, u32, u8)],
+        short_rows: bool,
+        pivot: PivotOf,
+        allowed: Option<&dyn Fn(usize, usize, u8) -> bool>,
+    ) -> Result<Scan, String> {
+        let config = ScanConfig { symmetry: false, short_rows };
         // The board searched: rows along the shorter side.
         let turned = turns(puzzle, config);
         let turned_puzzle;
@@ -241,11 +259,14 @@ impl Scan {
             return Err(format!("{nc} colours; the scan table is built for at most {MAX_SCAN_COLORS}"));
         }
         let block = nc * nc;
-        if (4 + puzzle.clues.len()) * block > MAX_SCAN_KEYS {
+        // With a restriction, one block per cell after the clues' blocks.
+        let blocks = 4 + puzzle.clues.len() + if allowed.is_some() { n } else { 0 };
+        if blocks * block > MAX_SCAN_KEYS {
             return Err(format!(
-                "{nc} colours and {} clues make {} candidate lists; scan builds at most {MAX_SCAN_KEYS}",
+                "{nc} colours and {} clues{} make {} candidate lists; scan builds at most {MAX_SCAN_KEYS}",
                 puzzle.clues.len(),
-                (4 + puzzle.clues.len()) * block
+                if allowed.is_some() { " with one block per cell" } else { "" },
+                blocks * block
             ));
         }
         let clued: HashMap<usize, &super::Clue> = board.clues.iter().map(|c| (c.tile, c)).collect();
@@ -257,6 +278,20 @@ impl Scan {
         // Every distinct look of every free tile, keyed; then the clues,
         // each in its own block after the four class blocks.
         let mut keyed: Vec<(usize, Cand, u8)> = Vec::new();
+        let mut clue_base = vec![None; n];
+        for (k, clue) in board.clues.iter().enumerate() {
+            let base = (4 + k) * block;
+            clue_base[board.cell(clue.row, clue.col)] = Some(base as u32);
+            let (key, cand) = key_of(base, puzzle.tiles[clue.tile].rotated(clue.rotation));
+            keyed.push((key, Cand { tile: clue.tile as u16, ..cand }, clue.rotation));
+        }
+        // The cell of the puzzle at each cell of the searched board.
+        let mut from_board = vec![0; n];
+        for cell in 0..n {
+            from_board[to_board(cell)] = cell;
+        }
+        let class_of = |cell: usize| (cell % cols + 1 == cols) as usize + 2 * (cell / cols + 1 == rows) as usize;
+        let cell_base = |cell: usize| (4 + puzzle.clues.len() + cell) * block;
         for (t, tile) in puzzle.tiles.iter().enumerate() {
             if clued.contains_key(&t) {
                 continue;
@@ -269,26 +304,32 @@ impl Scan {
                 }
                 seen.push(look);
                 let class = (look[1] == GREY) as usize + 2 * (look[2] == GREY) as usize;
-                let (key, cand) = key_of(class * block, look);
-                keyed.push((key, Cand { tile: t as u16, ..cand }, r));
+                let Some(allowed) = allowed else {
+                    let (key, cand) = key_of(class * block, look);
+                    keyed.push((key, Cand { tile: t as u16, ..cand }, r));
+                    continue;
+                };
+                // The rotation on the puzzle as given (the turned board
+                // shows one more quarter turn).
+                let r_puzzle = (r + 4 - turned as u8) % 4;
+                let (key, cand) = key_of(0, look);
+                for cell in (0..n).filter(|&c| clue_base[c].is_none() && class_of(c) == class) {
+                    if allowed(from_board[cell], t, r_puzzle) {
+                        keyed.push((cell_base(cell) + key, Cand { tile: t as u16, ..cand }, r));
+                    }
+                }
             }
         }
-        let mut clue_base = vec![None; n];
-        for (k, clue) in board.clues.iter().enumerate() {
-            let base = (4 + k) * block;
-            clue_base[board.cell(clue.row, clue.col)] = Some(base as u32);
-            let (key, cand) = key_of(base, puzzle.tiles[clue.tile].rotated(clue.rotation));
-            keyed.push((key, Cand { tile: clue.tile as u16, ..cand }, clue.rotation));
-        }
-        keyed.sort_by_key(|&(k, c, r)| (k, c.tile, r));
-        let n_keys = (4 + puzzle.clues.len()) * block;
+        // Pushed by tile, then rotation (a clue alone in its lists): what
+        // `Table::new` needs.
+        let n_keys = blocks * block;
         // With a pivot, one case per corner it may take: that corner's list
         // holds only the pivot, the pivot is dropped from the other corners.
         // A corner look (two adjacent grey sides) fits one corner cell only.
         // The pivot is found on the puzzle as given (its images are option
         // maps of `problem`), its allowed corners the first of their orbits
         // on the searched board; they are moved to that board.
-        let pivot = if config.symmetry { Pivot::find_in_order(puzzle, problem, &to_board) } else { None };
+        let pivot = pivot(&to_board);
         let mut tables = match &pivot {
             None => vec![Table::new(&keyed, n_keys)],
             Some(pv) => {
@@ -326,9 +367,9 @@ impl Scan {
         let cells = (0..n)
             .map(|cell| {
                 let (r, c) = (cell / cols, cell % cols);
-                let class = (c + 1 == cols) as usize + 2 * (r + 1 == rows) as usize;
+                let own = if allowed.is_some() { cell_base(cell) } else { class_of(cell) * block };
                 CellInfo {
-                    base: clue_base[cell].unwrap_or((class * block) as u32),
+                    base: clue_base[cell].unwrap_or(own as u32),
                     west: if c == 0 { n } else { cell - 1 } as u32,
                     north: if r == 0 { n } else { cell - cols } as u32,
                 }
@@ -337,17 +378,16 @@ impl Scan {
         for table in &mut tables {
             table.fast = fast::FastTable::new(table, &cells, cols, nc, puzzle.tiles.len());
         }
-        let geo = problem.geometry.as_ref().ok_or("the problem has no edge-matching geometry")?;
-        let mut option_of = HashMap::with_capacity(geo.placements.len() * 2);
-        for (o, p) in geo.placements.iter().enumerate() {
-            let tile = puzzle.tiles[p.piece as usize];
+        let mut option_of = HashMap::with_capacity_and_hasher(placements.len() * 2, FxBuildHasher::default());
+        for (o, &(piece, cell, orientation)) in placements.iter().enumerate() {
+            let tile = puzzle.tiles[piece as usize];
             // On the turned board the tile shows one more quarter turn.
-            let look = tile.rotated(p.orientation as u8 + turned as u8);
-            let cell = to_board(p.cells[0] as usize) as u32;
+            let look = tile.rotated(orientation + turned as u8);
+            let cell = to_board(cell as usize) as u32;
             // Every rotation showing the placed look maps to this option.
             for r in 0..4u8 {
                 if tile.rotated(r) == look {
-                    option_of.insert((p.piece, cell, r), o as OptionId);
+                    option_of.insert((piece, cell, r), o as OptionId);
                 }
             }
         }
@@ -376,6 +416,17 @@ impl Scan {
     /// the tree is cut after its first cells into tasks that workers
     /// search (`parallel`): the same boards and the same node count.
     pub fn search(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {
+        self.search_holding(limits, limits.max_solutions.is_none(), visit)
+    }
+
+    /// [`Scan::search`] for a caller that counts a solution limit itself
+    /// (cp's root walk): `hold` as [`crate::parallel::Outbox`] takes it.
+    pub(crate) fn search_holding(
+        &mut self,
+        limits: &Limits,
+        hold: bool,
+        visit: &mut dyn FnMut(&[OptionId]) -> Flow,
+    ) -> SearchStats {
         let started = Instant::now();
         let images: &[Vec<OptionId>] = self.pivot.as_ref().map_or(&[], |p| &p.images);
         // The walk finds one board per symmetry class and sees no solution
@@ -384,7 +435,7 @@ impl Scan {
         let inner = Reporter::inner_limits(limits);
         let mut report = |ids: &[OptionId]| reporter.report_with_images(ids, images);
         let mut stats = if self.threads > 1 && self.rows * self.cols > 2 {
-            self.search_parallel(&inner, limits.max_solutions.is_none(), &mut report)
+            self.search_parallel(&inner, hold, &mut report)
         } else {
             // The cases one after the other, nodes counted across them.
             let mut stats = SearchStats::default();

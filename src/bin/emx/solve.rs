@@ -46,10 +46,12 @@ pub struct SolveArgs {
     /// neighbour-ties, shave-singles, shave-branch),
     /// `heuristic=min-offer|min-expected-offer|min-expected-gap|min-expected-ratio|min-domain|min-domain-gap|domain-then-gap|dom-wdeg|domain-then-wdeg|scan`,
     /// `shave-limit=L`, `shave-depth=D`, `shave-dirty=R`, `shave-yield=P`,
-    /// `tile-slack=S`, `near-forced=N`, `bottom=E|P%` (nodes with at most E
-    /// empty cells, or P% of the cells, go to a completion walker; default
-    /// 60%, 0 = off), `bottom-order=static|dynamic|row|col|sweep` (its cell
-    /// order: default dynamic; row = scan's order),
+    /// `tile-slack=S`, `near-forced=N`, `bottom=E|P%|auto` (nodes with at
+    /// most E empty cells, or P% of the cells, go to a completion walker; 0 =
+    /// off; the default auto: the whole board to scan's walk at the root when
+    /// its estimated tree is small, else 60%),
+    /// `bottom-order=static|dynamic|row|col|sweep` (the walker's cell order:
+    /// default dynamic; row = scan's order, from the root on scan's walk),
     /// `edge-filter-above=E|P%` (the edge-filtering cascade only at nodes
     /// with more empty cells, forward checking below; default 0 = every
     /// depth), `edge-filter-waves=W` (cascade waves kept below it; 0),

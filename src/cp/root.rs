@@ -1,0 +1,206 @@
+//! cp's root walk on scan's kernel (docs/cp.md, round 22): filter the
+//! root, then enumerate the whole board with the scan backtracker's walk
+//! (`--cp bottom=100%,bottom-order=row`, and `bottom=auto` when the walk's
+//! estimated tree is small).
+//!
+//! The scan is built restricted to cp's state at hand-over
+//! ([`Scan::restricted`]): a cell cp filled allows only its placement, an
+//! empty cell only the options of its cp domain whose tile is free. Each
+//! cell then has its own candidate lists, so the restriction is exact (a
+//! tile keeping only some of its rotations in a cell is listed in those
+//! only) and costs the walk nothing per placement; scan's fast walk, its
+//! threads (`--threads`: the tree split after its first cells) and its
+//! Knuth estimate all run on the restricted lists. The domains carry cp's
+//! symmetry breaking (the pivot tile's cells), so the walk finds one board
+//! per symmetry class, as cp's search does, and cp's reporter adds the
+//! images. Walker placements are cp's `bottom nodes`; a node limit counts
+//! them (cp makes no decision on this path).
+
+use super::filter::Core;
+use super::model::NONE;
+use crate::edgematch::scan::Scan;
+use crate::edgematch::EdgePuzzle;
+
+/// Knuth probes of the walk's tree for `bottom=auto`.
+pub(super) const AUTO_PROBES: u64 = 2_000;
+
+/// Seed of those probes (the rule is reproducible).
+const AUTO_SEED: u64 = 22;
+
+/// `bottom=auto` walks the root when the walk's estimated placements are at
+/// most this (docs/cp.md, round 22: the walk places about 80 M per CPU
+/// second; cp's default search beat it from about 1e8 placements up on
+/// the measured puzzles).
+pub(super) const AUTO_MAX_PLACEMENTS: f64 = 3.0e7;
+
+/// What the puzzle needs for a restricted scan: the puzzle and the IR
+/// option of each id as (tile, cell, rotation).
+#[derive(Clone, Debug)]
+pub(super) struct RootKernel {
+    pub puzzle: EdgePuzzle,
+    pub placements: Vec<(u32, u32, u8)>,
+}
+
+impl RootKernel {
+    /// The scan restricted to the state of `core` (filtered, with domains).
+    pub fn scan(&self, core: &Core) -> Result<Scan, String> {
+        let m = &core.m;
+        let st = &core.st;
+        let doms = core.doms.as_ref().ok_or("the root walk needs cp's domains (edge-filter)")?;
+        let w = doms.w;
+        let allowed = |cell: usize, t: usize, r: u8| {
+            let look = m.rot_colors[t][r as usize];
+            if st.tile_at[cell] != NONE {
+                return st.tile_at[cell] as usize == t && st.colors_at[cell] == look;
+            }
+            if st.cell_of[t] != NONE {
+                return false;
+            }
+            // Rotations that look the same are one option; the domain may
+            // hold any of them.
+            (0..4).filter(|&q| m.rot_colors[t][q] == look).any(|q| {
+                let o = 4 * t + q;
+                doms.dom[cell * w + o / 64] >> (o % 64) & 1 != 0
+            })
+        };
+        Scan::restricted(&self.puzzle, &self.placements, &allowed)
+    }
+
+    /// `bottom=auto`'s estimate of the walk's placements (Knuth).
+    pub fn estimate(scan: &Scan) -> f64 {
+        scan.estimate(AUTO_PROBES, AUTO_SEED).nodes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{brendan, distinct_boards, verifier};
+    use super::super::{CpConfig, CpEngine};
+    use crate::edgematch::generate::{generate, GenerateSpec, Style};
+    use crate::edgematch::scan::Scan;
+    use crate::edgematch::{ir, Clue, EdgePuzzle};
+    use crate::ir::Problem;
+    use crate::search::{Engine, Limits, StopReason};
+    use crate::solve::{solve, Mode, SolveOptions, SolveReport};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    /// The root walk from the root (with and without the symmetry
+    /// breaking), and the rule.
+    const SPECS: [&str; 3] =
+        ["bottom=100%,bottom-order=row", "bottom=auto", "bottom=100%,bottom-order=row,no-symmetry"];
+
+    fn run(e: &mut dyn Engine, p: &EdgePuzzle, pr: &Problem, mode: Mode, limits: Limits) -> SolveReport {
+        let opts = SolveOptions { mode: Some(mode), limits, ..Default::default() };
+        solve(e, pr, &opts, &verifier(p, pr)).unwrap()
+    }
+
+    fn boards(e: &mut dyn Engine, p: &EdgePuzzle, pr: &Problem) -> Vec<Vec<u32>> {
+        distinct_boards(&run(e, p, pr, Mode::All, Limits::none()))
+    }
+
+    fn walked(e: &CpEngine) -> bool {
+        e.counters().contains(&("root_walk", 1))
+    }
+
+    /// Set-2 4x4 to 6x6, oblong ones (searched turned), generated boards
+    /// with few and many colours, and one with clues.
+    fn puzzles() -> Vec<EdgePuzzle> {
+        let mut v: Vec<EdgePuzzle> = ["04x04", "05x04", "05x05", "06x06"].map(brendan).into();
+        for (rows, cols, colors, seed) in [(5, 5, 4, 1), (6, 6, 6, 2), (4, 6, 3, 3), (7, 7, 8, 1)] {
+            v.push(generate(&GenerateSpec { rows, cols, style: Style::Uniform { colors }, seed }).unwrap().puzzle);
+        }
+        // Two clues from a solution of set-2 5x5, one of them a corner.
+        let mut p = brendan("05x05");
+        let pr = ir::to_problem(&p);
+        let mut e = CpEngine::new(&p, &pr, CpConfig::default());
+        let first = run(&mut e, &p, &pr, Mode::First(1), Limits::none());
+        let board = ir::board_of(&p, &pr, &first.solutions[0].options);
+        for (row, col) in [(2, 2), (0, 4)] {
+            let placed = board.cells[p.cell(row, col)].unwrap();
+            p.clues.push(Clue { tile: placed.tile as usize, row, col, rotation: placed.rotation });
+        }
+        v.push(p);
+        v
+    }
+
+    /// The boards of the root walk equal dlx's, scan's and cp's search's
+    /// (`bottom=60%`), with one thread and two; the walk ran.
+    #[test]
+    fn root_walk_boards_equal_scan_dlx_and_the_search() {
+        for p in &puzzles() {
+            let pr = ir::to_problem(p);
+            let want = boards(&mut crate::dlx::Dlx::new(&pr), p, &pr);
+            assert_eq!(boards(&mut Scan::new(p, &pr).unwrap(), p, &pr), want, "scan on {}", p.name);
+            let search = CpConfig::parse("bottom=60%").unwrap();
+            assert_eq!(boards(&mut CpEngine::new(p, &pr, search), p, &pr), want, "bottom=60% on {}", p.name);
+            for spec in SPECS {
+                for threads in [1, 2] {
+                    let mut e = CpEngine::new(p, &pr, CpConfig::parse(spec).unwrap()).with_threads(threads);
+                    assert_eq!(boards(&mut e, p, &pr), want, "{} --cp {spec} --threads {threads}", p.name);
+                    // `auto` may keep the search; `row` from the root walks.
+                    assert!(walked(&e) || spec == "bottom=auto", "{} --cp {spec}: {:?}", p.name, e.counters());
+                }
+            }
+        }
+    }
+
+    /// Without edge filtering there are no domains: no root walk.
+    #[test]
+    fn no_domains_no_root_walk() {
+        let p = brendan("04x04");
+        let pr = ir::to_problem(&p);
+        let want = boards(&mut crate::dlx::Dlx::new(&pr), &p, &pr);
+        for spec in ["bottom=auto,no-edge-filter", "basic,bottom=100%,bottom-order=row"] {
+            let mut e = CpEngine::new(&p, &pr, CpConfig::parse(spec).unwrap());
+            assert_eq!(boards(&mut e, &p, &pr), want, "{spec}");
+            assert!(!walked(&e), "{spec}");
+        }
+    }
+
+    /// Solution limits, `--first`, node and time limits and an interrupt
+    /// stop the root walk (one thread and two); the engine runs again.
+    #[test]
+    fn limits_stop_the_root_walk() {
+        let p = brendan("06x06");
+        let pr = ir::to_problem(&p);
+        // `auto` walks set-2 6x6 (estimate about 8e6 placements).
+        for spec in &SPECS[..2] {
+            for threads in [1, 2] {
+                let mut e = CpEngine::new(&p, &pr, CpConfig::parse(spec).unwrap()).with_threads(threads);
+                let all = run(&mut e, &p, &pr, Mode::Count, Limits::none());
+                assert!(all.stats.complete() && walked(&e) && all.found > 10);
+                let what = format!("--cp {spec} --threads {threads}");
+                let r = run(&mut e, &p, &pr, Mode::Count, Limits::solutions(10));
+                assert_eq!((r.found, r.stats.stopped), (10, Some(StopReason::SolutionLimit)), "{what}");
+                let r = run(&mut e, &p, &pr, Mode::First(3), Limits::none());
+                assert_eq!((r.found, r.solutions.len()), (3, 3), "{what}");
+                let nodes = Limits { max_nodes: Some(200_000), ..Limits::default() };
+                let r = run(&mut e, &p, &pr, Mode::Count, nodes);
+                assert_eq!(r.stats.stopped, Some(StopReason::NodeLimit), "{what}");
+                assert!(r.found < all.found, "{what}");
+                let r = run(&mut e, &p, &pr, Mode::Count, Limits::none().with_time_limit(Some(Default::default())));
+                assert_eq!(r.stats.stopped, Some(StopReason::TimeLimit), "{what}");
+                let cancel = Some(Arc::new(AtomicBool::new(true)));
+                let r = run(&mut e, &p, &pr, Mode::Count, Limits { cancel, ..Limits::default() });
+                assert!(r.hit_limit() && r.found < all.found, "{what}: {:?}", r.stats);
+                assert_eq!(run(&mut e, &p, &pr, Mode::Count, Limits::none()).found, all.found, "{what}");
+            }
+        }
+    }
+
+    /// `bottom=auto` on a board where the walk's tree is large (8x8 with 8
+    /// colours, about 1e8 placements) keeps cp's search and says so.
+    #[test]
+    fn auto_keeps_the_search_where_the_walk_is_large() {
+        let spec = GenerateSpec { rows: 8, cols: 8, style: Style::Uniform { colors: 8 }, seed: 1 };
+        let p = generate(&spec).unwrap().puzzle;
+        let pr = ir::to_problem(&p);
+        let mut e = CpEngine::new(&p, &pr, CpConfig::parse("bottom=auto").unwrap());
+        let r = run(&mut e, &p, &pr, Mode::First(1), Limits::none());
+        assert_eq!(r.found, 1);
+        let c = e.counters();
+        let est = c.iter().find(|x| x.0 == "root_walk_estimate").expect("an estimate").1;
+        assert!(!walked(&e) && est as f64 > super::AUTO_MAX_PLACEMENTS, "{c:?}");
+    }
+}
