@@ -68,8 +68,8 @@ pub struct CpEngine {
     /// The puzzle and options for the root walk on scan's kernel.
     kernel: root::RootKernel,
     /// The latest run's root decision: whether the root went to scan's
-    /// walk, and (`bottom=auto`) the walk's estimated placements.
-    last_root: (bool, Option<f64>),
+    /// walk, and (`bottom=auto`) the estimates it was decided on.
+    last_root: (bool, Option<root::AutoEstimates>),
 }
 
 impl CpEngine {
@@ -77,7 +77,8 @@ impl CpEngine {
     /// [`to_problem`](crate::edgematch::ir::to_problem), with geometry).
     pub fn new(puzzle: &EdgePuzzle, problem: &Problem, config: CpConfig) -> CpEngine {
         let geo = problem.geometry.as_ref().expect("edge-matching IR has geometry");
-        let placements: Vec<(u32, u32, u8)> = geo.placements.iter().map(|p| (p.piece, p.cells[0], p.orientation as u8)).collect();
+        let placements: Vec<(u32, u32, u8)> =
+            geo.placements.iter().map(|p| (p.piece, p.cells[0], p.orientation as u8)).collect();
         let options = OptionTable::new(puzzle, &placements);
         let clues = puzzle.clues.iter().map(|c| (puzzle.cell(c.row, c.col), c.tile, c.rotation)).collect();
         let mut model = Model::new(puzzle);
@@ -157,7 +158,7 @@ impl CpEngine {
         let forced = self.searcher.forced.len();
         let singles = !self.searcher.singletons_on() || self.searcher.force_singles(0);
         let walk = match singles {
-            true => root_walk(&self.kernel, &self.searcher.core).ok().and_then(|w| w.0),
+            true => root_walk(&self.kernel, &mut self.searcher).ok().and_then(|w| w.0),
             false => None,
         };
         let estimate = walk.map(|scan| scan.estimate(probes, seed));
@@ -217,7 +218,7 @@ impl Engine for CpEngine {
             let (forced, counted) = (self.searcher.forced.len(), self.searcher.counters.clone());
             let singles = !self.searcher.singletons_on() || self.searcher.force_singles(0);
             let walk = match singles {
-                true => root_walk(&self.kernel, &self.searcher.core).unwrap_or((None, None)),
+                true => root_walk(&self.kernel, &mut self.searcher).unwrap_or((None, None)),
                 false => (None, None),
             };
             if walk.0.is_none() {
@@ -301,7 +302,10 @@ impl Engine for CpEngine {
             v.push(("threads", self.threads as u64));
         }
         if let Some(est) = self.last_root.1 {
-            v.push(("root_walk_estimate", est.round() as u64));
+            v.push(("root_walk_estimate", est.walk.round() as u64));
+            if let Some(search) = est.search {
+                v.push(("root_search_estimate", search.round() as u64));
+            }
         }
         if let Some((depth, tasks)) = self.last_split {
             v.extend([("threads", self.threads as u64), ("split_depth", depth as u64), ("tasks", tasks as u64)]);
@@ -310,28 +314,52 @@ impl Engine for CpEngine {
     }
 }
 
-/// Whether the filtered root `core` goes to scan's walk ([`root`]): with
-/// `bottom-order=row` when `bottom` covers every empty cell, with
-/// `bottom=auto` when the walk's Knuth estimate is at most
-/// [`root::AUTO_MAX_PLACEMENTS`]. The restricted scan when it does, and
-/// the estimate when one was made. An error when the walk was asked for
-/// (`row`) but the scan cannot be built.
-fn root_walk(kernel: &root::RootKernel, core: &Core) -> Result<(Option<Scan>, Option<f64>), String> {
+/// Whether the filtered root (the state of `searcher`) goes to scan's walk
+/// ([`root`]): with `bottom-order=row` when `bottom` covers every empty
+/// cell, with `bottom=auto` when [`root::auto_walks`] says so from the
+/// walk's Knuth estimate and, when that is large, one of cp's search. The
+/// restricted scan when it does, and the estimates when they were made.
+/// An error when the walk was asked for (`row`) but the scan cannot be
+/// built.
+fn root_walk(
+    kernel: &root::RootKernel,
+    searcher: &mut Searcher,
+) -> Result<(Option<Scan>, Option<root::AutoEstimates>), String> {
+    let core = &searcher.core;
     let cfg = &core.cfg;
     if core.doms.is_none() {
         return Ok((None, None));
     }
     if cfg.bottom == Bottom::Auto {
-        // The walk's estimate decides; a scan that cannot be built is
-        // cp's to search.
+        // The estimates decide; a scan that cannot be built is cp's to
+        // search.
         let Ok(scan) = kernel.scan(core) else { return Ok((None, None)) };
-        let est = root::RootKernel::estimate(&scan);
-        return Ok(((est <= root::AUTO_MAX_PLACEMENTS).then_some(scan), Some(est)));
+        let walk = root::RootKernel::estimate(&scan);
+        let asks = walk > root::AUTO_WALK_ALWAYS && walk <= root::AUTO_SEARCH_ALWAYS;
+        let search = asks.then(|| search_estimate(searcher));
+        let est = root::AutoEstimates { walk, search };
+        return Ok((root::auto_walks(&est, searcher.core.m.n_cells).then_some(scan), Some(est)));
     }
     if cfg.bottom_order == BottomOrder::Row && core.st.n_empty <= cfg.bottom.cells(core.m.n_cells) {
         return Ok((Some(kernel.scan(core)?), None));
     }
     Ok((None, None))
+}
+
+/// cp's own Knuth estimate of its search from the filtered root, for
+/// `bottom=auto` ([`root::AUTO_CP_PROBES`] probes); the searcher's state and
+/// statistics are left as they were.
+fn search_estimate(searcher: &mut Searcher) -> f64 {
+    let counters = searcher.counters.clone();
+    let preempted = searcher.core.preempted;
+    let removed = searcher.core.doms.as_ref().map(|d| d.removed);
+    let nodes = searcher.estimate(root::AUTO_CP_PROBES, root::AUTO_CP_SEED).nodes;
+    searcher.counters = counters;
+    searcher.core.preempted = preempted;
+    if let (Some(d), Some(r)) = (searcher.core.doms.as_mut(), removed) {
+        d.removed = r;
+    }
+    nodes
 }
 
 /// The IR option of every (cell, tile, rotation), for reporting cp's boards.
