@@ -33,24 +33,25 @@ const AUTO_SEED: u64 = 22;
 /// walk of 573 placements; docs/cp.md, round 23).
 const AUTO_FIRST_PROBES: u64 = 500;
 
-/// See [`AUTO_FIRST_PROBES`]: 50 times below [`AUTO_WALK_ALWAYS`]; on the round-23 sweep no walk estimated this
-/// small after 500 probes came out above 1.5e5 after 2 000.
+/// See [`AUTO_FIRST_PROBES`]: 50 times below [`AUTO_WALK_ALWAYS`]; on the
+/// round-23 sweep no walk estimated this small after 500 probes came out
+/// above 1.5e5 after 2 000.
 const AUTO_SMALL: f64 = 2.0e5;
 
 /// `bottom=auto` walks the root without asking more when the walk's
 /// estimated placements are at most this (a walk of up to about 0.3 s;
-/// docs/cp.md, round 23): cp's own estimate (4-8 ms) would cost several
+/// docs/cp.md, round 23): cp's own estimate (4-6 ms) would cost several
 /// percent of it, and cp's search won below it only by tens of ms.
 pub(super) const AUTO_WALK_ALWAYS: f64 = 1.0e7;
 
 /// `bottom=auto` searches without asking more when the walk's estimate is
 /// above this: the estimate falls furthest short on the largest walks
 /// (8x8 K=8 s4: 1.8e8 estimated, over 1.9e9 walked), and cp's search won
-/// every such puzzle of the round-23 sweep.
+/// all such puzzles of the round-23 sweep but one (10x10 K=12 s7).
 pub(super) const AUTO_SEARCH_ALWAYS: f64 = 1.0e8;
 
 /// Knuth probes of cp's search estimate, when the walk's estimate lies
-/// between [`AUTO_WALK_ALWAYS`] and [`AUTO_SEARCH_ALWAYS`] (4-8 ms).
+/// between [`AUTO_WALK_ALWAYS`] and [`AUTO_SEARCH_ALWAYS`] (4-6 ms).
 pub(super) const AUTO_CP_PROBES: u64 = 100;
 
 /// Seed of those probes.
@@ -238,6 +239,25 @@ mod tests {
                 assert_eq!(run(&mut e, &p, &pr, Mode::Count, Limits::none()).found, all.found, "{what}");
             }
         }
+    }
+
+    /// The rule's three bands: the walk's estimate alone below
+    /// `AUTO_WALK_ALWAYS` and above `AUTO_SEARCH_ALWAYS`, the ratio to
+    /// cp's estimate (scaled by the cells squared) in between.
+    #[test]
+    fn the_auto_rule_bands() {
+        use super::{auto_walks, AutoEstimates, AUTO_SEARCH_ALWAYS, AUTO_WALK_ALWAYS};
+        let at = |walk: f64, search: Option<f64>| AutoEstimates { walk, search };
+        assert!(auto_walks(&at(AUTO_WALK_ALWAYS, None), 64));
+        assert!(!auto_walks(&at(AUTO_WALK_ALWAYS * 1.01, None), 64));
+        // 8x8 K=8 s3 (search) and 10x10 K=12 s1 (walk) of the sweep.
+        assert!(!auto_walks(&at(2.09e7, Some(5.12e3)), 64));
+        assert!(auto_walks(&at(3.06e7, Some(9.57e5)), 100));
+        // The same ratio walks a larger board (a cp decision costs more).
+        assert!(!auto_walks(&at(2e7, Some(2e7 / 700.0)), 64));
+        assert!(auto_walks(&at(2e7, Some(2e7 / 700.0)), 100));
+        // Above the cap: search, whatever cp's estimate.
+        assert!(!auto_walks(&at(AUTO_SEARCH_ALWAYS * 1.01, Some(1e9)), 100));
     }
 
     /// `bottom=auto` on a board where the walk's tree is large (8x8 with 8
