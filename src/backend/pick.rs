@@ -10,6 +10,13 @@
 //! measured on the sweep machine, and takes the cheaper engine. Outside the
 //! band, and when only the first solutions are wanted (the estimates are of
 //! the whole tree), the rule decides at no cost.
+//!
+//! Since round 23 the rule is the default (`--auto-pick rule`): in the band
+//! it gives cp, whose own root rule (`--cp bottom=auto`) walks the board on
+//! scan's kernel where that is cheap and searches otherwise, and that beat
+//! this pick in sum in all three band groups over 24 puzzles (docs/cp.md,
+//! round 23), without the estimates' 30-50 ms. `--auto-pick estimate`
+//! keeps this pick.
 
 use crate::cp::{inner_colour_bound, prefer_cp};
 use crate::edgematch::EdgePuzzle;
@@ -19,9 +26,10 @@ use crate::edgematch::EdgePuzzle;
 pub enum AutoPick {
     /// In the band around the rule's bound, both trees are estimated and
     /// the engine with the smaller predicted time runs; the rule elsewhere.
-    #[default]
     Estimate,
-    /// The colour-count rule everywhere, with no estimate.
+    /// The colour-count rule everywhere, with no estimate (the default
+    /// since round 23).
+    #[default]
     Rule,
 }
 
@@ -216,7 +224,7 @@ mod tests {
         );
         assert_eq!("rule".parse(), Ok(AutoPick::Rule));
         assert_eq!("estimate".parse(), Ok(AutoPick::Estimate));
-        assert_eq!(AutoPick::default(), AutoPick::Estimate);
+        assert_eq!(AutoPick::default(), AutoPick::Rule);
         assert!("cheapest".parse::<AutoPick>().is_err());
     }
 }

@@ -19,7 +19,7 @@
 //!        | bottom (E, an integer >= 0, or P% with P in 0..=100: hand nodes with
 //!                  at most E empty cells, or P% of the cells, to the
 //!                  completion walker; 0 = off; auto: the whole board to
-//!                  scan's walk at the root when its estimate is small, else 60%)
+//!                  scan's walk at the root when its estimates say so, else 60%)
 //!        | bottom-order (static | dynamic | row | col | sweep)
 //!        | edge-filter-above (E or P% as for bottom: the edge-filtering
 //!                  cascade runs only while more cells are empty; at or

@@ -43,20 +43,19 @@ pub use estimate::CpEstimate;
 
 use crate::edgematch::pivot::Pivot;
 use crate::edgematch::scan::Scan;
-use crate::edgematch::{Color, EdgePuzzle};
+use crate::edgematch::EdgePuzzle;
 use crate::ir::{OptionId, Problem};
 use crate::search::{Engine, Flow, Limits, Reporter, SearchStats};
 use filter::Core;
 use model::{Model, NONE};
 use search::{Counters, Searcher};
-use std::collections::HashMap;
 use std::time::Instant;
 
 /// The CP engine for one edge-matching puzzle.
 pub struct CpEngine {
     searcher: Searcher,
     clues: Vec<(usize, usize, u8)>,
-    options: HashMap<(u32, u32, [Color; 4]), OptionId>,
+    options: OptionTable,
     /// Option maps of the board rotations used for symmetry breaking
     /// (empty when it is off or does not apply).
     images: Vec<Vec<OptionId>>,
@@ -69,8 +68,8 @@ pub struct CpEngine {
     /// The puzzle and options for the root walk on scan's kernel.
     kernel: root::RootKernel,
     /// The latest run's root decision: whether the root went to scan's
-    /// walk, and (`bottom=auto`) the walk's estimated placements.
-    last_root: (bool, Option<f64>),
+    /// walk, and (`bottom=auto`) the estimates it was decided on.
+    last_root: (bool, Option<root::AutoEstimates>),
 }
 
 impl CpEngine {
@@ -78,16 +77,9 @@ impl CpEngine {
     /// [`to_problem`](crate::edgematch::ir::to_problem), with geometry).
     pub fn new(puzzle: &EdgePuzzle, problem: &Problem, config: CpConfig) -> CpEngine {
         let geo = problem.geometry.as_ref().expect("edge-matching IR has geometry");
-        let placements = geo.placements.iter().map(|p| (p.piece, p.cells[0], p.orientation as u8)).collect();
-        let options = geo
-            .placements
-            .iter()
-            .enumerate()
-            .map(|(o, p)| {
-                let colours = puzzle.tiles[p.piece as usize].rotated(p.orientation as u8);
-                ((p.piece, p.cells[0], colours), o as OptionId)
-            })
-            .collect();
+        let placements: Vec<(u32, u32, u8)> =
+            geo.placements.iter().map(|p| (p.piece, p.cells[0], p.orientation as u8)).collect();
+        let options = OptionTable::new(puzzle, &placements);
         let clues = puzzle.clues.iter().map(|c| (puzzle.cell(c.row, c.col), c.tile, c.rotation)).collect();
         let mut model = Model::new(puzzle);
         let mut images = Vec::new();
@@ -166,7 +158,7 @@ impl CpEngine {
         let forced = self.searcher.forced.len();
         let singles = !self.searcher.singletons_on() || self.searcher.force_singles(0);
         let walk = match singles {
-            true => root_walk(&self.kernel, &self.searcher.core).ok().and_then(|w| w.0),
+            true => root_walk(&self.kernel, &mut self.searcher).ok().and_then(|w| w.0),
             false => None,
         };
         let estimate = walk.map(|scan| scan.estimate(probes, seed));
@@ -226,7 +218,7 @@ impl Engine for CpEngine {
             let (forced, counted) = (self.searcher.forced.len(), self.searcher.counters.clone());
             let singles = !self.searcher.singletons_on() || self.searcher.force_singles(0);
             let walk = match singles {
-                true => root_walk(&self.kernel, &self.searcher.core).unwrap_or((None, None)),
+                true => root_walk(&self.kernel, &mut self.searcher).unwrap_or((None, None)),
                 false => (None, None),
             };
             if walk.0.is_none() {
@@ -310,7 +302,10 @@ impl Engine for CpEngine {
             v.push(("threads", self.threads as u64));
         }
         if let Some(est) = self.last_root.1 {
-            v.push(("root_walk_estimate", est.round() as u64));
+            v.push(("root_walk_estimate", est.walk.round() as u64));
+            if let Some(search) = est.search {
+                v.push(("root_search_estimate", search.round() as u64));
+            }
         }
         if let Some((depth, tasks)) = self.last_split {
             v.extend([("threads", self.threads as u64), ("split_depth", depth as u64), ("tasks", tasks as u64)]);
@@ -319,23 +314,31 @@ impl Engine for CpEngine {
     }
 }
 
-/// Whether the filtered root `core` goes to scan's walk ([`root`]): with
-/// `bottom-order=row` when `bottom` covers every empty cell, with
-/// `bottom=auto` when the walk's Knuth estimate is at most
-/// [`root::AUTO_MAX_PLACEMENTS`]. The restricted scan when it does, and
-/// the estimate when one was made. An error when the walk was asked for
-/// (`row`) but the scan cannot be built.
-fn root_walk(kernel: &root::RootKernel, core: &Core) -> Result<(Option<Scan>, Option<f64>), String> {
+/// Whether the filtered root (the state of `searcher`) goes to scan's walk
+/// ([`root`]): with `bottom-order=row` when `bottom` covers every empty
+/// cell, with `bottom=auto` when [`root::auto_walks`] says so from the
+/// walk's Knuth estimate and, when that is large, one of cp's search. The
+/// restricted scan when it does, and the estimates when they were made.
+/// An error when the walk was asked for (`row`) but the scan cannot be
+/// built.
+fn root_walk(
+    kernel: &root::RootKernel,
+    searcher: &mut Searcher,
+) -> Result<(Option<Scan>, Option<root::AutoEstimates>), String> {
+    let core = &searcher.core;
     let cfg = &core.cfg;
     if core.doms.is_none() {
         return Ok((None, None));
     }
     if cfg.bottom == Bottom::Auto {
-        // The walk's estimate decides; a scan that cannot be built is
-        // cp's to search.
+        // The estimates decide; a scan that cannot be built is cp's to
+        // search.
         let Ok(scan) = kernel.scan(core) else { return Ok((None, None)) };
-        let est = root::RootKernel::estimate(&scan);
-        return Ok(((est <= root::AUTO_MAX_PLACEMENTS).then_some(scan), Some(est)));
+        let walk = root::RootKernel::estimate(&scan);
+        let asks = walk > root::AUTO_WALK_ALWAYS && walk <= root::AUTO_SEARCH_ALWAYS;
+        let search = asks.then(|| search_estimate(searcher));
+        let est = root::AutoEstimates { walk, search };
+        return Ok((root::auto_walks(&est, searcher.core.m.n_cells).then_some(scan), Some(est)));
     }
     if cfg.bottom_order == BottomOrder::Row && core.st.n_empty <= cfg.bottom.cells(core.m.n_cells) {
         return Ok((Some(kernel.scan(core)?), None));
@@ -343,13 +346,67 @@ fn root_walk(kernel: &root::RootKernel, core: &Core) -> Result<(Option<Scan>, Op
     Ok((None, None))
 }
 
+/// cp's own Knuth estimate of its search from the filtered root, for
+/// `bottom=auto` ([`root::AUTO_CP_PROBES`] probes); the searcher's state and
+/// statistics are left as they were.
+fn search_estimate(searcher: &mut Searcher) -> f64 {
+    let counters = searcher.counters.clone();
+    let preempted = searcher.core.preempted;
+    let removed = searcher.core.doms.as_ref().map(|d| d.removed);
+    let nodes = searcher.estimate(root::AUTO_CP_PROBES, root::AUTO_CP_SEED).nodes;
+    searcher.counters = counters;
+    searcher.core.preempted = preempted;
+    if let (Some(d), Some(r)) = (searcher.core.doms.as_mut(), removed) {
+        d.removed = r;
+    }
+    nodes
+}
+
+/// The IR option of every (cell, tile, rotation), for reporting cp's boards.
+///
+/// Invariant: `ids[(cell * tiles + tile) * 4 + r]` is the IR option placing
+/// `tile` in `cell` with the look of rotation `r` (rotations that look the
+/// same share the option), or [`NO_OPTION`] when the IR has none (the tile
+/// does not fit there). A flat table: built with one write per entry, where
+/// a hash map cost cp's set-up several million instructions on 10x10
+/// (docs/cp.md, round 23).
+#[derive(Clone, Debug)]
+struct OptionTable {
+    tiles: usize,
+    ids: Vec<OptionId>,
+}
+
+/// No IR option (see [`OptionTable`]).
+const NO_OPTION: OptionId = OptionId::MAX;
+
+impl OptionTable {
+    /// The table of the IR options `placements` (tile, cell, rotation, by id).
+    fn new(puzzle: &EdgePuzzle, placements: &[(u32, u32, u8)]) -> OptionTable {
+        let tiles = puzzle.tiles.len();
+        let mut ids = vec![NO_OPTION; puzzle.n_cells() * tiles * 4];
+        for (o, &(t, cell, r)) in placements.iter().enumerate() {
+            let tile = &puzzle.tiles[t as usize];
+            let look = tile.rotated(r);
+            for q in 0..4u8 {
+                if tile.rotated(q) == look {
+                    ids[(cell as usize * tiles + t as usize) * 4 + q as usize] = o as OptionId;
+                }
+            }
+        }
+        OptionTable { tiles, ids }
+    }
+}
+
 /// The IR options of the full board of `core`, into `ids` (cell order).
-fn board_ids(options: &HashMap<(u32, u32, [Color; 4]), OptionId>, core: &Core, ids: &mut Vec<OptionId>) {
+fn board_ids(options: &OptionTable, core: &Core, ids: &mut Vec<OptionId>) {
     ids.clear();
     for c in 0..core.m.n_cells {
-        let t = core.st.tile_at[c];
-        let key = (t, c as u32, core.st.colors_at[c]);
-        ids.push(*options.get(&key).expect("every fitting placement is an IR option"));
+        let t = core.st.tile_at[c] as usize;
+        let look = core.st.colors_at[c];
+        let r = (0..4).find(|&q| core.m.rot_colors[t][q] == look).expect("a placed tile shows one of its rotations");
+        let o = options.ids[(c * options.tiles + t) * 4 + r];
+        assert_ne!(o, NO_OPTION, "every fitting placement is an IR option");
+        ids.push(o);
     }
 }
 

@@ -27,11 +27,63 @@ pub(super) const AUTO_PROBES: u64 = 2_000;
 /// Seed of those probes (the rule is reproducible).
 const AUTO_SEED: u64 = 22;
 
-/// `bottom=auto` walks the root when the walk's estimated placements are at
-/// most this (docs/cp.md, round 22: the walk places about 80 M per CPU
-/// second; cp's default search beat it from about 1e8 placements up on
-/// the measured puzzles).
-pub(super) const AUTO_MAX_PLACEMENTS: f64 = 3.0e7;
+/// The walk's estimate stops after this many probes when they put the walk
+/// at most [`AUTO_SMALL`] placements: on the smallest trees the 2 000
+/// probes cost as much as the walk (8x8 K=11 s4: 3.6 M instructions for a
+/// walk of 573 placements; docs/cp.md, round 23).
+const AUTO_FIRST_PROBES: u64 = 500;
+
+/// See [`AUTO_FIRST_PROBES`]: 50 times below [`AUTO_WALK_ALWAYS`]; on the
+/// round-23 sweep no walk estimated this small after 500 probes came out
+/// above 1.5e5 after 2 000.
+const AUTO_SMALL: f64 = 2.0e5;
+
+/// `bottom=auto` walks the root without asking more when the walk's
+/// estimated placements are at most this (a walk of up to about 0.3 s;
+/// docs/cp.md, round 23): cp's own estimate (4-6 ms) would cost several
+/// percent of it, and cp's search won below it only by tens of ms.
+pub(super) const AUTO_WALK_ALWAYS: f64 = 1.0e7;
+
+/// `bottom=auto` searches without asking more when the walk's estimate is
+/// above this: the estimate falls furthest short on the largest walks
+/// (8x8 K=8 s4: 1.8e8 estimated, over 1.9e9 walked), and cp's search won
+/// all such puzzles of the round-23 sweep but one (10x10 K=12 s7).
+pub(super) const AUTO_SEARCH_ALWAYS: f64 = 1.0e8;
+
+/// Knuth probes of cp's search estimate, when the walk's estimate lies
+/// between [`AUTO_WALK_ALWAYS`] and [`AUTO_SEARCH_ALWAYS`] (4-6 ms).
+pub(super) const AUTO_CP_PROBES: u64 = 100;
+
+/// Seed of those probes.
+pub(super) const AUTO_CP_SEED: u64 = 1;
+
+/// The walk runs when its estimate is at most this times `cells^2` times
+/// cp's search estimate: a walk placement costs the same on any board, a
+/// cp decision (filtering a frontier that grows with the board) about
+/// `cells^2` times a constant (`backend::pick::cp_nodes_per_sec`); the
+/// constant, with the walk estimate's usual shortfall, fitted on the
+/// round-23 sweep (docs/cp.md: walk at ratios up to 748 on 9x9, search
+/// from 869; 8x8 and 10x10 have wider gaps around it).
+pub(super) const AUTO_RATIO_PER_CELL2: f64 = 0.12;
+
+/// The estimates `bottom=auto` decided on: the walk's placements and, when
+/// that lay between [`AUTO_WALK_ALWAYS`] and [`AUTO_SEARCH_ALWAYS`], cp's
+/// search decisions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct AutoEstimates {
+    pub walk: f64,
+    pub search: Option<f64>,
+}
+
+/// Whether `bottom=auto` walks the root of a board of `cells` cells, given
+/// its estimates.
+pub(super) fn auto_walks(est: &AutoEstimates, cells: usize) -> bool {
+    match est.search {
+        None => est.walk <= AUTO_WALK_ALWAYS,
+        Some(_) if est.walk > AUTO_SEARCH_ALWAYS => false,
+        Some(search) => est.walk <= AUTO_RATIO_PER_CELL2 * (cells * cells) as f64 * search,
+    }
+}
 
 /// What the puzzle needs for a restricted scan: the puzzle and the IR
 /// option of each id as (tile, cell, rotation).
@@ -68,7 +120,7 @@ impl RootKernel {
 
     /// `bottom=auto`'s estimate of the walk's placements (Knuth).
     pub fn estimate(scan: &Scan) -> f64 {
-        scan.estimate(AUTO_PROBES, AUTO_SEED).nodes
+        scan.estimate_or_less(AUTO_PROBES, AUTO_SEED, Some((AUTO_FIRST_PROBES, AUTO_SMALL))).nodes
     }
 }
 
@@ -189,6 +241,25 @@ mod tests {
         }
     }
 
+    /// The rule's three bands: the walk's estimate alone below
+    /// `AUTO_WALK_ALWAYS` and above `AUTO_SEARCH_ALWAYS`, the ratio to
+    /// cp's estimate (scaled by the cells squared) in between.
+    #[test]
+    fn the_auto_rule_bands() {
+        use super::{auto_walks, AutoEstimates, AUTO_SEARCH_ALWAYS, AUTO_WALK_ALWAYS};
+        let at = |walk: f64, search: Option<f64>| AutoEstimates { walk, search };
+        assert!(auto_walks(&at(AUTO_WALK_ALWAYS, None), 64));
+        assert!(!auto_walks(&at(AUTO_WALK_ALWAYS * 1.01, None), 64));
+        // 8x8 K=8 s3 (search) and 10x10 K=12 s1 (walk) of the sweep.
+        assert!(!auto_walks(&at(2.09e7, Some(5.12e3)), 64));
+        assert!(auto_walks(&at(3.06e7, Some(9.57e5)), 100));
+        // The same ratio walks a larger board (a cp decision costs more).
+        assert!(!auto_walks(&at(2e7, Some(2e7 / 700.0)), 64));
+        assert!(auto_walks(&at(2e7, Some(2e7 / 700.0)), 100));
+        // Above the cap: search, whatever cp's estimate.
+        assert!(!auto_walks(&at(AUTO_SEARCH_ALWAYS * 1.01, Some(1e9)), 100));
+    }
+
     /// `bottom=auto` on a board where the walk's tree is large (8x8 with 8
     /// colours, about 1e8 placements) keeps cp's search and says so.
     #[test]
@@ -200,7 +271,9 @@ mod tests {
         let r = run(&mut e, &p, &pr, Mode::First(1), Limits::none());
         assert_eq!(r.found, 1);
         let c = e.counters();
-        let est = c.iter().find(|x| x.0 == "root_walk_estimate").expect("an estimate").1;
-        assert!(!walked(&e) && est as f64 > super::AUTO_MAX_PLACEMENTS, "{c:?}");
+        let walk = c.iter().find(|x| x.0 == "root_walk_estimate").expect("a walk estimate").1 as f64;
+        let search = c.iter().find(|x| x.0 == "root_search_estimate").expect("a search estimate").1 as f64;
+        let est = super::AutoEstimates { walk, search: Some(search) };
+        assert!(!walked(&e) && walk > super::AUTO_WALK_ALWAYS && !super::auto_walks(&est, 64), "{c:?}");
     }
 }

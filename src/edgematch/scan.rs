@@ -259,16 +259,6 @@ impl Scan {
             return Err(format!("{nc} colours; the scan table is built for at most {MAX_SCAN_COLORS}"));
         }
         let block = nc * nc;
-        // With a restriction, one block per cell after the clues' blocks.
-        let blocks = 4 + puzzle.clues.len() + if allowed.is_some() { n } else { 0 };
-        if blocks * block > MAX_SCAN_KEYS {
-            return Err(format!(
-                "{nc} colours and {} clues{} make {} candidate lists; scan builds at most {MAX_SCAN_KEYS}",
-                puzzle.clues.len(),
-                if allowed.is_some() { " with one block per cell" } else { "" },
-                blocks * block
-            ));
-        }
         let clued: HashMap<usize, &super::Clue> = board.clues.iter().map(|c| (c.tile, c)).collect();
         let key_of = |base: usize, look: [u16; 4]| {
             let d = look.map(|k| dense[&k] as usize);
@@ -291,31 +281,77 @@ impl Scan {
             from_board[to_board(cell)] = cell;
         }
         let class_of = |cell: usize| (cell % cols + 1 == cols) as usize + 2 * (cell / cols + 1 == rows) as usize;
-        let cell_base = |cell: usize| (4 + puzzle.clues.len() + cell) * block;
+        // Every distinct look of every free tile, in (tile, rotation) order.
+        let mut looks: Vec<(usize, u8, [u16; 4], usize)> = Vec::new();
         for (t, tile) in puzzle.tiles.iter().enumerate() {
             if clued.contains_key(&t) {
                 continue;
             }
-            let mut seen: Vec<[u16; 4]> = Vec::with_capacity(4);
             for r in 0..4u8 {
                 let look = tile.rotated(r);
-                if seen.contains(&look) {
-                    continue;
+                if !(0..r).any(|q| tile.rotated(q) == look) {
+                    let class = (look[1] == GREY) as usize + 2 * (look[2] == GREY) as usize;
+                    looks.push((t, r, look, class));
                 }
-                seen.push(look);
-                let class = (look[1] == GREY) as usize + 2 * (look[2] == GREY) as usize;
-                let Some(allowed) = allowed else {
-                    let (key, cand) = key_of(class * block, look);
-                    keyed.push((key, Cand { tile: t as u16, ..cand }, r));
-                    continue;
-                };
-                // The rotation on the puzzle as given (the turned board
-                // shows one more quarter turn).
+            }
+        }
+        // With a restriction, the cells whose lists must differ from their
+        // class's get a block of their own (after the clues' blocks); the
+        // others share their class's block, which then holds every look
+        // allowed in some cell of the class. A cell reads only the keys
+        // whose west and north greys match its place (grey west only in
+        // the first column, grey north only in the first row), so it can
+        // share when, among the looks with its place's greys, it allows
+        // exactly those its class's block holds.
+        let mut own_base: Vec<Option<usize>> = vec![None; n];
+        let mut in_class = vec![[false; 4]; looks.len()];
+        let mut grid = Vec::new();
+        if let Some(allowed) = allowed {
+            let free_cells: Vec<usize> = (0..n).filter(|&c| clue_base[c].is_none()).collect();
+            // grid[i * n + cell]: look i allowed in the cell (the rotation
+            // on the puzzle as given: the turned board shows one more
+            // quarter turn).
+            grid = vec![false; looks.len() * n];
+            for (i, &(t, r, _, class)) in looks.iter().enumerate() {
                 let r_puzzle = (r + 4 - turned as u8) % 4;
-                let (key, cand) = key_of(0, look);
-                for cell in (0..n).filter(|&c| clue_base[c].is_none() && class_of(c) == class) {
+                for &cell in free_cells.iter().filter(|&&c| class_of(c) == class) {
                     if allowed(from_board[cell], t, r_puzzle) {
-                        keyed.push((cell_base(cell) + key, Cand { tile: t as u16, ..cand }, r));
+                        grid[i * n + cell] = true;
+                        in_class[i][class] = true;
+                    }
+                }
+            }
+            let mut next = 4 + puzzle.clues.len();
+            for &cell in &free_cells {
+                let (class, place) = (class_of(cell), (cell % cols == 0, cell / cols == 0));
+                let differs = looks.iter().enumerate().any(|(i, &(_, _, look, k))| {
+                    k == class && (look[3] == GREY, look[0] == GREY) == place && grid[i * n + cell] != in_class[i][k]
+                });
+                if differs {
+                    own_base[cell] = Some(next * block);
+                    next += 1;
+                }
+            }
+        }
+        let blocks = 4 + puzzle.clues.len() + own_base.iter().filter(|b| b.is_some()).count();
+        if blocks * block > MAX_SCAN_KEYS {
+            return Err(format!(
+                "{nc} colours and {} clues{} make {} candidate lists; scan builds at most {MAX_SCAN_KEYS}",
+                puzzle.clues.len(),
+                if allowed.is_some() { " with a block per restricted cell" } else { "" },
+                blocks * block
+            ));
+        }
+        for (i, &(t, r, look, class)) in looks.iter().enumerate() {
+            let (key, cand) = key_of(0, look);
+            let cand = Cand { tile: t as u16, ..cand };
+            if allowed.is_none() || in_class[i][class] {
+                keyed.push((class * block + key, cand, r));
+            }
+            if allowed.is_some() {
+                for cell in (0..n).filter(|&c| grid[i * n + c]) {
+                    if let Some(base) = own_base[cell] {
+                        keyed.push((base + key, cand, r));
                     }
                 }
             }
@@ -367,7 +403,7 @@ impl Scan {
         let cells = (0..n)
             .map(|cell| {
                 let (r, c) = (cell / cols, cell % cols);
-                let own = if allowed.is_some() { cell_base(cell) } else { class_of(cell) * block };
+                let own = own_base[cell].unwrap_or(class_of(cell) * block);
                 CellInfo {
                     base: clue_base[cell].unwrap_or(own as u32),
                     west: if c == 0 { n } else { cell - 1 } as u32,
@@ -379,14 +415,17 @@ impl Scan {
             table.fast = fast::FastTable::new(table, &cells, cols, nc, puzzle.tiles.len());
         }
         let mut option_of = HashMap::with_capacity_and_hasher(placements.len() * 2, FxBuildHasher::default());
+        // Each tile's four looks, turned once here rather than per option.
+        let rotations: Vec<[[u16; 4]; 4]> =
+            puzzle.tiles.iter().map(|t| std::array::from_fn(|r| t.rotated(r as u8))).collect();
         for (o, &(piece, cell, orientation)) in placements.iter().enumerate() {
-            let tile = puzzle.tiles[piece as usize];
+            let looks = &rotations[piece as usize];
             // On the turned board the tile shows one more quarter turn.
-            let look = tile.rotated(orientation + turned as u8);
+            let look = looks[((orientation + turned as u8) & 3) as usize];
             let cell = to_board(cell as usize) as u32;
             // Every rotation showing the placed look maps to this option.
             for r in 0..4u8 {
-                if tile.rotated(r) == look {
+                if looks[r as usize] == look {
                     option_of.insert((piece, cell, r), o as OptionId);
                 }
             }

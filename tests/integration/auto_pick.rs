@@ -1,7 +1,7 @@
 //! `--backend auto` on an edge-matching board in the estimate band
-//! (8x8 with 8 inner colours): the pick from Knuth estimates, `--auto-pick
-//! rule` to get the colour-count rule back, and counts equal to cp's and
-//! scan's with every board verified.
+//! (8x8 with 8 inner colours): the colour-count rule by default (since
+//! round 23), the pick from Knuth estimates with `--auto-pick estimate`,
+//! and counts equal to cp's and scan's with every board verified.
 
 use crate::repo_path;
 use emx::backend::pick::{AutoPick, Engine};
@@ -40,7 +40,7 @@ fn auto_counts_like_cp_and_scan_in_the_band() {
     let dir = crate::Scratch::new("auto-pick");
     // Seed 3: cp 0.13 s, scan 0.85 s in the round-14 sweep.
     let inst = input::load(std::path::Path::new(&band_puzzle(&dir, 3)), None, 1).unwrap();
-    let config = BackendConfig::default();
+    let config = BackendConfig { auto_pick: AutoPick::Estimate, ..BackendConfig::default() };
     let (cp, none) = count(&inst, "cp", &config);
     assert_eq!(none, None, "only auto picks");
     let (auto, picked) = count(&inst, "auto", &config);
@@ -51,14 +51,16 @@ fn auto_counts_like_cp_and_scan_in_the_band() {
     let (_, decision) = backend::make_explained("auto", &inst, &config).unwrap();
     let d = decision.unwrap();
     assert!(d.estimates.is_some(), "{d:?}");
-    let rule = BackendConfig { auto_pick: AutoPick::Rule, ..BackendConfig::default() };
-    let (_, decision) = backend::make_explained("auto", &inst, &rule).unwrap();
+    // The default: the rule, which gives cp in the band.
+    let (auto, picked) = count(&inst, "auto", &BackendConfig::default());
+    assert_eq!((auto, picked), (cp, Some(Engine::Cp)));
+    let (_, decision) = backend::make_explained("auto", &inst, &BackendConfig::default()).unwrap();
     assert_eq!(decision.unwrap().estimates, None);
 }
 
-/// The note says what auto picked; `--auto-pick rule` changes the pick on
-/// seed 1 (estimates: scan; rule: cp), and so do `--first` and a solution
-/// limit (the estimates are of the whole tree).
+/// The note says what auto picked; `--auto-pick estimate` changes the pick
+/// on seed 1 (estimates: scan; rule, the default: cp), but not with
+/// `--first` or a solution limit (the estimates are of the whole tree).
 #[test]
 fn auto_pick_flag_changes_the_pick() {
     let dir = crate::Scratch::new("auto-pick-flag");
@@ -70,22 +72,26 @@ fn auto_pick_flag_changes_the_pick() {
         let err = String::from_utf8_lossy(&out.stderr).to_string();
         err.lines().find(|l| l.starts_with("note: auto picked")).unwrap_or_else(|| panic!("{err}")).to_string()
     };
-    let default = note(&[]);
-    assert!(default.starts_with("note: auto picked scan from Knuth estimates: cp "), "{default}");
-    assert!(default.contains(" s, scan ") && default.contains("estimates took"), "{default}");
+    let rule = "note: auto picked cp by the colour-count rule";
+    assert_eq!(note(&[]), rule);
+    assert_eq!(note(&["--auto-pick", "rule"]), rule);
+    let estimated = note(&["--auto-pick", "estimate"]);
+    assert!(estimated.starts_with("note: auto picked scan from Knuth estimates: cp "), "{estimated}");
+    assert!(estimated.contains(" s, scan ") && estimated.contains("estimates took"), "{estimated}");
     // The same pick from the same estimates (fixed seed); only the time
     // the estimates took differs.
     let picked = |n: &str| n.split(" (estimates took").next().unwrap().to_string();
-    assert_eq!(picked(&note(&["--auto-pick", "estimate"])), picked(&default));
-    assert_eq!(note(&["--auto-pick", "rule"]), "note: auto picked cp by the colour-count rule");
-    assert_eq!(note(&["--first", "1"]), "note: auto picked cp by the colour-count rule");
-    assert_eq!(note(&["--solution-limit", "2"]), "note: auto picked cp by the colour-count rule");
+    assert_eq!(picked(&note(&["--auto-pick", "estimate"])), picked(&estimated));
+    assert_eq!(note(&["--auto-pick", "estimate", "--first", "1"]), rule);
+    assert_eq!(note(&["--auto-pick", "estimate", "--solution-limit", "2"]), rule);
     // Quiet runs say nothing.
     let out = emx(&["solve", &p, "--time-limit", "0.001", "-q"]);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("auto picked"));
     // --estimate with auto shows the pick.
-    let out = emx(&["solve", &p, "--estimate", "100"]);
+    let out = emx(&["solve", &p, "--estimate", "100", "--auto-pick", "estimate"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("auto picked scan from Knuth estimates"));
+    let out = emx(&["solve", &p, "--estimate", "100"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("auto picked cp by the colour-count rule"));
     // The option belongs to auto on edge-matching puzzles.
     let out = emx(&["solve", &p, "--backend", "cp", "--auto-pick", "rule"]);
     assert_eq!(out.status.code(), Some(2));

@@ -49,7 +49,8 @@ pub struct SolveArgs {
     /// `tile-slack=S`, `near-forced=N`, `bottom=E|P%|auto` (nodes with at
     /// most E empty cells, or P% of the cells, go to a completion walker; 0 =
     /// off; the default auto: the whole board to scan's walk at the root when
-    /// its estimated tree is small, else 60%),
+    /// its estimated tree is small, or mid-sized and small against cp's
+    /// estimated search, else 60%),
     /// `bottom-order=static|dynamic|row|col|sweep` (the walker's cell order:
     /// default dynamic; row = scan's order, from the root on scan's walk),
     /// `edge-filter-above=E|P%` (the edge-filtering cascade only at nodes
@@ -69,10 +70,12 @@ pub struct SolveArgs {
     pub scan: Option<ScanConfig>,
     /// How `--backend auto` picks between cp and scan on edge-matching
     /// boards at the colour-count rule's bound (8x8 with 8 inner colours,
-    /// 9x9 with 10, 10x10 with 12) when enumerating: `estimate` (the
-    /// default: Knuth estimates of both trees, 30-50 ms, and the engine
-    /// predicted faster) or `rule` (the colour-count rule alone, no
-    /// estimate). `--first` and `--solution-limit` always use the rule.
+    /// 9x9 with 10, 10x10 with 12) when enumerating: `rule` (the default:
+    /// the colour-count rule alone, which gives cp there; cp's `--cp
+    /// bottom=auto` then walks the board on scan's kernel or searches) or
+    /// `estimate` (Knuth estimates of both trees, 30-50 ms, and the engine
+    /// predicted faster). `--first` and `--solution-limit` always use the
+    /// rule.
     #[arg(long, value_name = "estimate|rule")]
     pub auto_pick: Option<AutoPick>,
     /// SAT solver for `--backend sat`: kissat, cadical, minisat (looked up

@@ -21,6 +21,16 @@ impl Scan {
     /// their images), nodes by cells filled (index `d`: placements that
     /// fill the `d`-th cell); no rate. Reproducible from the seed.
     pub fn estimate(&self, probes: u64, seed: u64) -> Estimate {
+        self.estimate_or_less(probes, seed, None)
+    }
+
+    /// [`Scan::estimate`], but when `small = Some((first, below))` and the
+    /// estimate from the first `first` probes is at most `below`, that
+    /// estimate is returned at once (the probes are the first ones of the
+    /// full estimate: the same seed gives the same paths). For a cheap
+    /// answer on trees that are clearly small, where 2 000 probes of a
+    /// 100-cell board can cost more than the walk they estimate.
+    pub fn estimate_or_less(&self, probes: u64, seed: u64, small: Option<(u64, f64)>) -> Estimate {
         let n = self.rows * self.cols;
         let mut rng = Rng::new(seed);
         let mut tally = Tally::new(n + 1);
@@ -30,7 +40,10 @@ impl Scan {
         let mut south = vec![0u32; n + 1];
         let mut used = vec![0u64; self.tiles.div_ceil(64)];
         let mut free: Vec<u32> = Vec::new();
-        for _ in 0..probes {
+        for done in 0..probes {
+            if small.is_some_and(|(first, below)| done == first && tally.estimate().nodes <= below) {
+                break;
+            }
             let (mut nodes, mut sols) = (0.0, 0.0);
             for table in &self.tables {
                 used.fill(0);
@@ -111,5 +124,20 @@ mod tests {
                 assert!((by_depth - est.nodes).abs() <= 1e-9 * est.nodes, "{what}");
             }
         }
+    }
+
+    /// `estimate_or_less` stops after its first probes when they estimate
+    /// at most the bound (the same estimate as that many probes alone), and
+    /// otherwise makes them all (the same as `estimate`).
+    #[test]
+    fn estimate_or_less_stops_only_on_small_estimates() {
+        let g = generate(&GenerateSpec { rows: 5, cols: 5, style: Style::Uniform { colors: 4 }, seed: 2 }).unwrap();
+        let scan = Scan::new(&g.puzzle, &to_problem(&g.puzzle)).unwrap();
+        let (few, all) = (scan.estimate(50, 7), scan.estimate(400, 7));
+        assert_ne!(few.nodes, all.nodes);
+        let small = scan.estimate_or_less(400, 7, Some((50, few.nodes)));
+        assert_eq!((small.probes, small.nodes), (50, few.nodes));
+        let large = scan.estimate_or_less(400, 7, Some((50, few.nodes * 0.5)));
+        assert_eq!((large.probes, large.nodes), (400, all.nodes));
     }
 }
