@@ -69,8 +69,9 @@ pub struct CpEngine {
     /// The puzzle and options for the root walk on scan's kernel.
     kernel: root::RootKernel,
     /// The latest run's root decision: whether the root went to scan's
-    /// walk, and (`bottom=auto`) the walk's estimated placements.
-    last_root: (bool, Option<f64>),
+    /// walk, and (`bottom=auto`) the walk's estimated placements and, when
+    /// the rule needed it, cp's search's estimated decisions.
+    last_root: (bool, Option<f64>, Option<f64>),
 }
 
 impl CpEngine {
@@ -109,7 +110,7 @@ impl CpEngine {
             threads: 1,
             last_split: None,
             kernel: root::RootKernel { puzzle: puzzle.clone(), placements },
-            last_root: (false, None),
+            last_root: (false, None, None),
         }
     }
 
@@ -166,12 +167,45 @@ impl CpEngine {
         let forced = self.searcher.forced.len();
         let singles = !self.searcher.singletons_on() || self.searcher.force_singles(0);
         let walk = match singles {
-            true => root_walk(&self.kernel, &self.searcher.core).ok().and_then(|w| w.0),
+            true => self.root_plan().0,
             false => None,
         };
         let estimate = walk.map(|scan| scan.estimate(probes, seed));
         self.searcher.unwind_singles(forced);
         estimate
+    }
+}
+
+impl CpEngine {
+    /// The root's plan, after its fixpoint and forced placements: the
+    /// restricted scan when the root goes to scan's walk, the walk's
+    /// estimate when `bottom=auto` made one, and cp's search's estimate
+    /// when the walk's is over [`root::AUTO_MAX_PLACEMENTS`] (then the walk
+    /// runs if [`root::walk_beats_search`]). Leaves the state, the forced
+    /// placements and the counters as it found them.
+    fn root_plan(&mut self) -> (Option<Scan>, Option<f64>, Option<f64>) {
+        let (mut scan, walk) = root_walk(&self.kernel, &self.searcher.core).unwrap_or((None, None));
+        let mut search = None;
+        if let (Some(_), Some(w)) = (&scan, walk) {
+            if w > root::AUTO_MAX_PLACEMENTS {
+                // The estimate's probes start from this state and return
+                // to it; they clear the forced stack and count their forced
+                // placements and pruned options, so those are kept aside.
+                let kept = std::mem::take(&mut self.searcher.forced);
+                let counted = self.searcher.counters.clone();
+                let pruned = self.searcher.core.doms.as_ref().map(|d| d.removed);
+                let cp = self.searcher.estimate(root::AUTO_SEARCH_PROBES, root::AUTO_SEED).nodes;
+                (self.searcher.forced, self.searcher.counters) = (kept, counted);
+                if let (Some(d), Some(removed)) = (self.searcher.core.doms.as_mut(), pruned) {
+                    d.removed = removed;
+                }
+                search = Some(cp);
+                if !root::walk_beats_search(w, cp) {
+                    scan = None;
+                }
+            }
+        }
+        (scan, walk, search)
     }
 }
 
@@ -212,10 +246,6 @@ impl Engine for CpEngine {
         // symmetry class, the reporter passes on the class.
         let mut reporter = Reporter::new(limits, visit);
         if self.root() {
-            let (options, images) = (&self.options, &self.images);
-            let mut ids = Vec::new();
-            let inner = Reporter::inner_limits(limits);
-            let mut emit = |ids: &[OptionId]| reporter.report_with_images(ids, images);
             // The root walk on scan's kernel ([`root`]), after the root's
             // forced placements (singleton propagation, as the search makes
             // them first; the pivot tile's one corner among them), which
@@ -226,15 +256,19 @@ impl Engine for CpEngine {
             let (forced, counted) = (self.searcher.forced.len(), self.searcher.counters.clone());
             let singles = !self.searcher.singletons_on() || self.searcher.force_singles(0);
             let walk = match singles {
-                true => root_walk(&self.kernel, &self.searcher.core).unwrap_or((None, None)),
-                false => (None, None),
+                true => self.root_plan(),
+                false => (None, None, None),
             };
             if walk.0.is_none() {
                 self.searcher.unwind_singles(forced);
                 self.searcher.counters = counted;
             }
-            self.last_root = (walk.0.is_some(), walk.1);
-            if let (Some(scan), _) = walk {
+            self.last_root = (walk.0.is_some(), walk.1, walk.2);
+            let (options, images) = (&self.options, &self.images);
+            let mut ids = Vec::new();
+            let inner = Reporter::inner_limits(limits);
+            let mut emit = |ids: &[OptionId]| reporter.report_with_images(ids, images);
+            if let (Some(scan), _, _) = walk {
                 let stats =
                     scan.with_threads(self.threads).search_holding(&inner, limits.max_solutions.is_none(), &mut emit);
                 stopped = stats.stopped;
@@ -312,6 +346,9 @@ impl Engine for CpEngine {
         if let Some(est) = self.last_root.1 {
             v.push(("root_walk_estimate", est.round() as u64));
         }
+        if let Some(est) = self.last_root.2 {
+            v.push(("root_search_estimate", est.round() as u64));
+        }
         if let Some((depth, tasks)) = self.last_split {
             v.extend([("threads", self.threads as u64), ("split_depth", depth as u64), ("tasks", tasks as u64)]);
         }
@@ -319,12 +356,12 @@ impl Engine for CpEngine {
     }
 }
 
-/// Whether the filtered root `core` goes to scan's walk ([`root`]): with
-/// `bottom-order=row` when `bottom` covers every empty cell, with
-/// `bottom=auto` when the walk's Knuth estimate is at most
-/// [`root::AUTO_MAX_PLACEMENTS`]. The restricted scan when it does, and
-/// the estimate when one was made. An error when the walk was asked for
-/// (`row`) but the scan cannot be built.
+/// Whether the filtered root `core` may go to scan's walk ([`root`]): with
+/// `bottom-order=row` when `bottom` covers every empty cell; with
+/// `bottom=auto` when scan's lists can be built (the walk's Knuth
+/// estimate decides, in [`CpEngine::root_plan`]). The restricted scan when
+/// it may, and the estimate when one was made. An
+/// error when the walk was asked for (`row`) but the scan cannot be built.
 fn root_walk(kernel: &root::RootKernel, core: &Core) -> Result<(Option<Scan>, Option<f64>), String> {
     let cfg = &core.cfg;
     if core.doms.is_none() {
@@ -335,7 +372,7 @@ fn root_walk(kernel: &root::RootKernel, core: &Core) -> Result<(Option<Scan>, Op
         // cp's to search.
         let Ok(scan) = kernel.scan(core) else { return Ok((None, None)) };
         let est = root::RootKernel::estimate(&scan);
-        return Ok(((est <= root::AUTO_MAX_PLACEMENTS).then_some(scan), Some(est)));
+        return Ok((Some(scan), Some(est)));
     }
     if cfg.bottom_order == BottomOrder::Row && core.st.n_empty <= cfg.bottom.cells(core.m.n_cells) {
         return Ok((Some(kernel.scan(core)?), None));

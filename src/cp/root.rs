@@ -25,13 +25,33 @@ use crate::edgematch::EdgePuzzle;
 pub(super) const AUTO_PROBES: u64 = 2_000;
 
 /// Seed of those probes (the rule is reproducible).
-const AUTO_SEED: u64 = 22;
+pub(super) const AUTO_SEED: u64 = 22;
 
 /// `bottom=auto` walks the root when the walk's estimated placements are at
 /// most this (docs/cp.md, round 22: the walk places about 80 M per CPU
 /// second; cp's default search beat it from about 1e8 placements up on
-/// the measured puzzles).
+/// the measured puzzles), and above it when [`walk_beats_search`] (round
+/// 23: set-2 7x7, whose search takes hours).
 pub(super) const AUTO_MAX_PLACEMENTS: f64 = 3.0e7;
+
+/// Above [`AUTO_MAX_PLACEMENTS`], `bottom=auto` also estimates cp's search
+/// with this many Knuth probes (its decisions, as `bottom=0`; docs/cp.md,
+/// round 23: 24-49 M instructions on the 8x8-10x10, 0.5-1.2% of their
+/// runs).
+pub(super) const AUTO_SEARCH_PROBES: u64 = 50;
+
+/// The walk's placements one of cp's estimated decisions is worth
+/// (round 23: measured CPU per estimated unit, 925 on 8x8 K=8 seed 1 and
+/// about 530 on set-2 7x7; a decision filters, a placement tests a mask).
+pub(super) const AUTO_PLACEMENTS_PER_DECISION: f64 = 500.0;
+
+/// `bottom=auto` above [`AUTO_MAX_PLACEMENTS`]: whether the walk's
+/// estimated placements `walk` cost less than cp's estimated decisions
+/// `search` (a failed root estimates 0 decisions: the search, which
+/// fails at once).
+pub(super) fn walk_beats_search(walk: f64, search: f64) -> bool {
+    walk <= AUTO_PLACEMENTS_PER_DECISION * search
+}
 
 /// What the puzzle needs for a restricted scan: the puzzle and the IR
 /// option of each id as (tile, cell, rotation).
@@ -202,5 +222,68 @@ mod tests {
         let c = e.counters();
         let est = c.iter().find(|x| x.0 == "root_walk_estimate").expect("an estimate").1;
         assert!(!walked(&e) && est as f64 > super::AUTO_MAX_PLACEMENTS, "{c:?}");
+        // cp's search was estimated too, and found far smaller.
+        let search = c.iter().find(|x| x.0 == "root_search_estimate").expect("a search estimate").1;
+        assert!(!super::walk_beats_search(est as f64, search as f64), "{c:?}");
+    }
+
+    /// Above the walk's bound, the search cp picks after estimating both
+    /// trees is the search `bottom=60%` makes: the estimate's probes leave
+    /// the root's state, forced placements and counters as they were
+    /// (same boards, decisions and walker placements, one thread and two).
+    #[test]
+    fn the_search_after_both_estimates_is_unchanged() {
+        let spec = GenerateSpec { rows: 8, cols: 8, style: Style::Uniform { colors: 8 }, seed: 1 };
+        let p = generate(&spec).unwrap().puzzle;
+        let pr = ir::to_problem(&p);
+        let counted = |e: &CpEngine, name: &str| e.counters().iter().find(|x| x.0 == name).map(|x| x.1);
+        for threads in [1, 2] {
+            let mut runs = Vec::new();
+            for spec in ["bottom=auto", "bottom=60%"] {
+                let mut e = CpEngine::new(&p, &pr, CpConfig::parse(spec).unwrap()).with_threads(threads);
+                let r = run(&mut e, &p, &pr, Mode::All, Limits::none());
+                assert!(r.stats.complete() && !walked(&e), "{spec}: {:?}", e.counters());
+                let kept = ["bottom_nodes", "singletons", "refutations", "edge_prunes"].map(|n| counted(&e, n));
+                runs.push((distinct_boards(&r), r.stats.nodes, kept));
+            }
+            assert_eq!(runs[0], runs[1], "--threads {threads}");
+            assert!(!runs[0].0.is_empty());
+        }
+    }
+
+    /// Set-2 7x7: the walk's estimate is far above the bound (about 3e10
+    /// placements), but cp's search is estimated at about 3e9 decisions, so
+    /// `bottom=auto` walks (round 23); its boards are verified, and limits
+    /// stop it (one thread and two).
+    #[test]
+    fn auto_walks_set2_7x7_whose_search_is_larger_still() {
+        let p = brendan("07x07");
+        let pr = ir::to_problem(&p);
+        for threads in [1, 2] {
+            let mut e = CpEngine::new(&p, &pr, CpConfig::parse("bottom=auto").unwrap()).with_threads(threads);
+            let r = run(&mut e, &p, &pr, Mode::First(2), Limits::none());
+            assert_eq!((r.found, r.solutions.len()), (2, 2), "--threads {threads}");
+            let c = e.counters();
+            assert!(walked(&e), "{c:?}");
+            let get = |name: &str| c.iter().find(|x| x.0 == name).map(|x| x.1 as f64);
+            let (walk, search) = (get("root_walk_estimate").unwrap(), get("root_search_estimate").unwrap());
+            assert!(walk > super::AUTO_MAX_PLACEMENTS && super::walk_beats_search(walk, search), "{c:?}");
+            let nodes = Limits { max_nodes: Some(300_000), ..Limits::default() };
+            let r = run(&mut e, &p, &pr, Mode::Count, nodes);
+            assert_eq!(r.stats.stopped, Some(StopReason::NodeLimit), "--threads {threads}");
+            let r = run(&mut e, &p, &pr, Mode::Count, Limits::none().with_time_limit(Some(Default::default())));
+            assert_eq!(r.stats.stopped, Some(StopReason::TimeLimit), "--threads {threads}");
+        }
+    }
+
+    /// The rule's comparison: the walk while its placements are at most
+    /// [`super::AUTO_PLACEMENTS_PER_DECISION`] per estimated decision; a
+    /// root cp refutes (no decision) searches.
+    #[test]
+    fn walk_beats_search_weighs_placements_against_decisions() {
+        let k = super::AUTO_PLACEMENTS_PER_DECISION;
+        assert!(super::walk_beats_search(k * 1e6, 1e6));
+        assert!(!super::walk_beats_search(k * 1e6 + 1.0, 1e6));
+        assert!(!super::walk_beats_search(1e8, 0.0));
     }
 }
