@@ -180,14 +180,19 @@ impl CpEngine {
     /// The root's plan, after its fixpoint and forced placements: the
     /// restricted scan when the root goes to scan's walk, the walk's
     /// estimate when `bottom=auto` made one, and cp's search's estimate
-    /// when the walk's is over [`root::AUTO_MAX_PLACEMENTS`] (then the walk
-    /// runs if [`root::walk_beats_search`]). Leaves the state, the forced
-    /// placements and the counters as it found them.
+    /// when the walk's is over [`root::AUTO_MAX_PLACEMENTS`] and at most
+    /// [`root::AUTO_WEIGH_MAX`] (then the walk runs if
+    /// [`root::walk_beats_search`]; above, or on a non-finite estimate, cp
+    /// searches). Leaves the state, the forced placements and the counters
+    /// as it found them.
     fn root_plan(&mut self) -> (Option<Scan>, Option<f64>, Option<f64>) {
         let (mut scan, walk) = root_walk(&self.kernel, &self.searcher.core).unwrap_or((None, None));
         let mut search = None;
         if let (Some(_), Some(w)) = (&scan, walk) {
-            if w > root::AUTO_MAX_PLACEMENTS {
+            if !(w <= root::AUTO_WEIGH_MAX) {
+                // Over the bound, or not finite: round 22's search.
+                scan = None;
+            } else if w > root::AUTO_MAX_PLACEMENTS {
                 // The estimate's probes start from this state and return
                 // to it; they clear the forced stack and count their forced
                 // placements and pruned options, so those are kept aside.

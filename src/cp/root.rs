@@ -34,6 +34,13 @@ pub(super) const AUTO_SEED: u64 = 22;
 /// 23: set-2 7x7, whose search takes hours).
 pub(super) const AUTO_MAX_PLACEMENTS: f64 = 3.0e7;
 
+/// `bottom=auto` weighs the walk against cp's search only up to this many
+/// estimated placements (round 23: about 2 CPU days of walk; set-2 8x8 is
+/// 1.2e12). Above it, neither enumeration finishes, both estimates are
+/// often astronomical (Heule's boards, meta2010, Eternity II saturate
+/// them), and the root is searched as in round 22.
+pub(super) const AUTO_WEIGH_MAX: f64 = 1.0e13;
+
 /// Above [`AUTO_MAX_PLACEMENTS`], `bottom=auto` also estimates cp's search
 /// with this many Knuth probes (its decisions, as `bottom=0`; docs/cp.md,
 /// round 23: 24-49 M instructions on the 8x8-10x10, 0.5-1.2% of their
@@ -274,6 +281,23 @@ mod tests {
             let r = run(&mut e, &p, &pr, Mode::Count, Limits::none().with_time_limit(Some(Default::default())));
             assert_eq!(r.stats.stopped, Some(StopReason::TimeLimit), "--threads {threads}");
         }
+    }
+
+    /// Where the walk's estimate is over [`super::AUTO_WEIGH_MAX`] (set-2
+    /// 10x10: about 2e16), `bottom=auto` searches, as in round 22, without
+    /// estimating the search.
+    #[test]
+    fn auto_searches_where_the_walk_is_out_of_reach() {
+        let p = brendan("10x10");
+        let pr = ir::to_problem(&p);
+        let mut e = CpEngine::new(&p, &pr, CpConfig::parse("bottom=auto").unwrap());
+        let nodes = Limits { max_nodes: Some(100), ..Limits::default() };
+        let r = run(&mut e, &p, &pr, Mode::Count, nodes);
+        assert_eq!(r.stats.stopped, Some(StopReason::NodeLimit));
+        let c = e.counters();
+        let est = c.iter().find(|x| x.0 == "root_walk_estimate").expect("an estimate").1;
+        assert!(!walked(&e) && est as f64 > super::AUTO_WEIGH_MAX, "{c:?}");
+        assert!(c.iter().all(|x| x.0 != "root_search_estimate"), "{c:?}");
     }
 
     /// The rule's comparison: the walk while its placements are at most
