@@ -189,10 +189,11 @@ impl CpEngine {
         let (mut scan, walk) = root_walk(&self.kernel, &self.searcher.core).unwrap_or((None, None));
         let mut search = None;
         if let (Some(_), Some(w)) = (&scan, walk) {
-            if !(w <= root::AUTO_WEIGH_MAX) {
-                // Over the bound, or not finite: round 22's search.
+            // Over the bound, or not a number: round 22's search.
+            let (small, weighed) = (w <= root::AUTO_MAX_PLACEMENTS, w <= root::AUTO_WEIGH_MAX);
+            if !small && !weighed {
                 scan = None;
-            } else if w > root::AUTO_MAX_PLACEMENTS {
+            } else if !small {
                 // The estimate's probes start from this state and return
                 // to it; they clear the forced stack and count their forced
                 // placements and pruned options, so those are kept aside.
