@@ -19,7 +19,9 @@
 //!        | bottom (E, an integer >= 0, or P% with P in 0..=100: hand nodes with
 //!                  at most E empty cells, or P% of the cells, to the
 //!                  completion walker; 0 = off; auto: the whole board to
-//!                  scan's walk at the root when its estimates say so, else 60%)
+//!                  scan's walk at the root when its estimate is small, or
+//!                  (up to 1e13 placements) small against cp's estimated
+//!                  search, else 60%)
 //!        | bottom-order (static | dynamic | row | col | sweep)
 //!        | edge-filter-above (E or P% as for bottom: the edge-filtering
 //!                  cascade runs only while more cells are empty; at or
@@ -278,8 +280,8 @@ pub enum Bottom {
     /// At most this percentage of the board's cells (rounded down).
     Percent(u32),
     /// At the root, after its fixpoint: the whole board to scan's walk
-    /// when the walk's estimated tree is small (`super::root`), else as
-    /// `60%`.
+    /// when the walk's estimated tree is small, or small against cp's
+    /// estimated search (`super::root`), else as `60%`.
     Auto,
 }
 

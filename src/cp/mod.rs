@@ -204,10 +204,6 @@ impl Engine for CpEngine {
         // symmetry class, the reporter passes on the class.
         let mut reporter = Reporter::new(limits, visit);
         if self.root() {
-            let (options, images) = (&self.options, &self.images);
-            let mut ids = Vec::new();
-            let inner = Reporter::inner_limits(limits);
-            let mut emit = |ids: &[OptionId]| reporter.report_with_images(ids, images);
             // The root walk on scan's kernel ([`root`]), after the root's
             // forced placements (singleton propagation, as the search makes
             // them first; the pivot tile's one corner among them), which
@@ -226,6 +222,10 @@ impl Engine for CpEngine {
                 self.searcher.counters = counted;
             }
             self.last_root = (walk.0.is_some(), walk.1);
+            let (options, images) = (&self.options, &self.images);
+            let mut ids = Vec::new();
+            let inner = Reporter::inner_limits(limits);
+            let mut emit = |ids: &[OptionId]| reporter.report_with_images(ids, images);
             if let (Some(scan), _) = walk {
                 let stats =
                     scan.with_threads(self.threads).search_holding(&inner, limits.max_solutions.is_none(), &mut emit);
@@ -335,10 +335,10 @@ fn root_walk(
         // search.
         let Ok(scan) = kernel.scan(core) else { return Ok((None, None)) };
         let walk = root::RootKernel::estimate(&scan);
-        let asks = walk > root::AUTO_WALK_ALWAYS && walk <= root::AUTO_SEARCH_ALWAYS;
-        let search = asks.then(|| search_estimate(searcher));
+        let search = root::asks_search(walk).then(|| search_estimate(searcher));
         let est = root::AutoEstimates { walk, search };
-        return Ok((root::auto_walks(&est, searcher.core.m.n_cells).then_some(scan), Some(est)));
+        let walks = root::auto_walks(&est, searcher.core.m.n_cells, prefer_cp(&kernel.puzzle));
+        return Ok((walks.then_some(scan), Some(est)));
     }
     if cfg.bottom_order == BottomOrder::Row && core.st.n_empty <= cfg.bottom.cells(core.m.n_cells) {
         return Ok((Some(kernel.scan(core)?), None));
@@ -347,14 +347,17 @@ fn root_walk(
 }
 
 /// cp's own Knuth estimate of its search from the filtered root, for
-/// `bottom=auto` ([`root::AUTO_CP_PROBES`] probes); the searcher's state and
-/// statistics are left as they were.
+/// `bottom=auto` ([`root::AUTO_CP_PROBES`] probes); the searcher's state,
+/// its forced placements and statistics are left as they were (the probes
+/// start from this state and return to it, but clear the forced stack and
+/// count their own forced placements and pruned options).
 fn search_estimate(searcher: &mut Searcher) -> f64 {
+    let forced = std::mem::take(&mut searcher.forced);
     let counters = searcher.counters.clone();
     let preempted = searcher.core.preempted;
     let removed = searcher.core.doms.as_ref().map(|d| d.removed);
     let nodes = searcher.estimate(root::AUTO_CP_PROBES, root::AUTO_CP_SEED).nodes;
-    searcher.counters = counters;
+    (searcher.forced, searcher.counters) = (forced, counters);
     searcher.core.preempted = preempted;
     if let (Some(d), Some(r)) = (searcher.core.doms.as_mut(), removed) {
         d.removed = r;

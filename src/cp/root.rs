@@ -25,7 +25,7 @@ use crate::edgematch::EdgePuzzle;
 pub(super) const AUTO_PROBES: u64 = 2_000;
 
 /// Seed of those probes (the rule is reproducible).
-const AUTO_SEED: u64 = 22;
+pub(super) const AUTO_SEED: u64 = 22;
 
 /// The walk's estimate stops after this many probes when they put the walk
 /// at most [`AUTO_SMALL`] placements: on the smallest trees the 2 000
@@ -44,14 +44,9 @@ const AUTO_SMALL: f64 = 2.0e5;
 /// percent of it, and cp's search won below it only by tens of ms.
 pub(super) const AUTO_WALK_ALWAYS: f64 = 1.0e7;
 
-/// `bottom=auto` searches without asking more when the walk's estimate is
-/// above this: the estimate falls furthest short on the largest walks
-/// (8x8 K=8 s4: 1.8e8 estimated, over 1.9e9 walked), and cp's search won
-/// all such puzzles of the round-23 sweep but one (10x10 K=12 s7).
-pub(super) const AUTO_SEARCH_ALWAYS: f64 = 1.0e8;
-
 /// Knuth probes of cp's search estimate, when the walk's estimate lies
-/// between [`AUTO_WALK_ALWAYS`] and [`AUTO_SEARCH_ALWAYS`] (4-6 ms).
+/// between [`AUTO_WALK_ALWAYS`] and [`AUTO_WEIGH_MAX`] (4-6 ms on the
+/// 8x8-10x10).
 pub(super) const AUTO_CP_PROBES: u64 = 100;
 
 /// Seed of those probes.
@@ -67,7 +62,7 @@ pub(super) const AUTO_CP_SEED: u64 = 1;
 pub(super) const AUTO_RATIO_PER_CELL2: f64 = 0.12;
 
 /// The estimates `bottom=auto` decided on: the walk's placements and, when
-/// that lay between [`AUTO_WALK_ALWAYS`] and [`AUTO_SEARCH_ALWAYS`], cp's
+/// that lay between [`AUTO_WALK_ALWAYS`] and [`AUTO_WEIGH_MAX`], cp's
 /// search decisions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct AutoEstimates {
@@ -75,15 +70,62 @@ pub(super) struct AutoEstimates {
     pub search: Option<f64>,
 }
 
+/// `bottom=auto` weighs the walk against cp's search only up to this many
+/// estimated placements (round 23: about 2 CPU days of walk; set-2 8x8 is
+/// 1.2e12). Above it, neither enumeration finishes, both estimates are
+/// often astronomical (Heule's boards, meta2010, Eternity II saturate
+/// them), and the root is searched as in round 22.
+pub(super) const AUTO_WEIGH_MAX: f64 = 1.0e13;
+
+/// Whether cp's search must be estimated too, given the walk's estimate
+/// `walk`: between [`AUTO_WALK_ALWAYS`] and [`AUTO_WEIGH_MAX`].
+pub(super) fn asks_search(walk: f64) -> bool {
+    walk > AUTO_WALK_ALWAYS && walk <= AUTO_WEIGH_MAX
+}
+
 /// Whether `bottom=auto` walks the root of a board of `cells` cells, given
-/// its estimates.
-pub(super) fn auto_walks(est: &AutoEstimates, cells: usize) -> bool {
+/// its estimates: the walk's alone at most [`AUTO_WALK_ALWAYS`]; else, up to
+/// [`AUTO_WEIGH_MAX`], the walk at most so many placements per estimated
+/// decision of cp's search: on boards with few colours for their side
+/// (`few_colours`: [`super::prefer_cp`], where cp's filtering is strong and
+/// the round-23 sweep of generated boards calibrated the rule)
+/// [`AUTO_RATIO_PER_CELL2`]` * cells^2`, ten times fewer above
+/// [`AUTO_LARGE_WALK`]; on the others [`AUTO_RATIO_MANY_COLOURS`]. Above
+/// [`AUTO_WEIGH_MAX`] (or a non-finite estimate), cp's search.
+pub(super) fn auto_walks(est: &AutoEstimates, cells: usize, few_colours: bool) -> bool {
     match est.search {
-        None => est.walk <= AUTO_WALK_ALWAYS,
-        Some(_) if est.walk > AUTO_SEARCH_ALWAYS => false,
-        Some(search) => est.walk <= AUTO_RATIO_PER_CELL2 * (cells * cells) as f64 * search,
+        _ if est.walk <= AUTO_WALK_ALWAYS => true,
+        Some(search) if asks_search(est.walk) => {
+            let ratio = match few_colours {
+                true if est.walk > AUTO_LARGE_WALK => {
+                    AUTO_RATIO_PER_CELL2 * (cells * cells) as f64 / AUTO_LARGE_SHORTFALL
+                }
+                true => AUTO_RATIO_PER_CELL2 * (cells * cells) as f64,
+                false => AUTO_RATIO_MANY_COLOURS,
+            };
+            est.walk <= ratio * search
+        }
+        _ => false,
     }
 }
+
+/// On a board with few colours for its side, above this many estimated
+/// placements the walk's estimate falls furthest short of the real walk
+/// (8x8 K=8 s4: 1.8e8 estimated, over 1.9e9 walked; docs/cp.md, round 23),
+/// so the walk must beat cp's estimated search by [`AUTO_LARGE_SHORTFALL`]
+/// times the usual margin: 8x8 K=8 s4 (189 placements per decision against
+/// 492, search 2.4x faster) is searched.
+pub(super) const AUTO_LARGE_WALK: f64 = 1.0e8;
+
+/// See [`AUTO_LARGE_WALK`].
+pub(super) const AUTO_LARGE_SHORTFALL: f64 = 10.0;
+
+/// The placements per estimated decision up to which `bottom=auto` walks a
+/// board with more colours for its side than [`super::prefer_cp`] allows
+/// (cp's search is weak there): round 23 (pcpmid) measured the break-even
+/// between 140 and 3 700 on seven puzzles; set-2 7x7, 8x8, 7x6, 12x4 and
+/// 14x3 (ratios 4 to 397) walk, 1.1 to 40 times faster than the search.
+pub(super) const AUTO_RATIO_MANY_COLOURS: f64 = 500.0;
 
 /// What the puzzle needs for a restricted scan: the puzzle and the IR
 /// option of each id as (tile, cell, rotation).
@@ -242,22 +284,36 @@ mod tests {
     }
 
     /// The rule's three bands: the walk's estimate alone below
-    /// `AUTO_WALK_ALWAYS` and above `AUTO_SEARCH_ALWAYS`, the ratio to
-    /// cp's estimate (scaled by the cells squared) in between.
+    /// `AUTO_WALK_ALWAYS` and above `AUTO_WEIGH_MAX`, the ratio to cp's
+    /// estimate (scaled by the cells squared) in between.
     #[test]
     fn the_auto_rule_bands() {
-        use super::{auto_walks, AutoEstimates, AUTO_SEARCH_ALWAYS, AUTO_WALK_ALWAYS};
+        use super::{auto_walks, AutoEstimates, AUTO_WALK_ALWAYS, AUTO_WEIGH_MAX};
         let at = |walk: f64, search: Option<f64>| AutoEstimates { walk, search };
-        assert!(auto_walks(&at(AUTO_WALK_ALWAYS, None), 64));
-        assert!(!auto_walks(&at(AUTO_WALK_ALWAYS * 1.01, None), 64));
+        assert!(auto_walks(&at(AUTO_WALK_ALWAYS, None), 64, true));
+        assert!(!auto_walks(&at(AUTO_WALK_ALWAYS * 1.01, None), 64, true));
         // 8x8 K=8 s3 (search) and 10x10 K=12 s1 (walk) of the sweep.
-        assert!(!auto_walks(&at(2.09e7, Some(5.12e3)), 64));
-        assert!(auto_walks(&at(3.06e7, Some(9.57e5)), 100));
+        assert!(!auto_walks(&at(2.09e7, Some(5.12e3)), 64, true));
+        assert!(auto_walks(&at(3.06e7, Some(9.57e5)), 100, true));
         // The same ratio walks a larger board (a cp decision costs more).
-        assert!(!auto_walks(&at(2e7, Some(2e7 / 700.0)), 64));
-        assert!(auto_walks(&at(2e7, Some(2e7 / 700.0)), 100));
-        // Above the cap: search, whatever cp's estimate.
-        assert!(!auto_walks(&at(AUTO_SEARCH_ALWAYS * 1.01, Some(1e9)), 100));
+        assert!(!auto_walks(&at(2e7, Some(2e7 / 700.0)), 64, true));
+        assert!(auto_walks(&at(2e7, Some(2e7 / 700.0)), 100, true));
+        // 8x8 K=8 s4: a walk of 1.8e8 placements against 9.7e5 decisions,
+        // searched (the large walk's stricter ratio); below 1e8 the usual
+        // one walks it.
+        assert!(!auto_walks(&at(1.84e8, Some(9.71e5)), 64, true));
+        assert!(auto_walks(&at(0.99e8, Some(9.71e5)), 64, true));
+        // Many colours for the side: set-2 7x7 (3.5e10 against 5.2e9) and
+        // 12x4 (7.9e8 against 2.0e6) walk; the flat ratio, whatever the
+        // size.
+        assert!(auto_walks(&at(3.46e10, Some(5.25e9)), 49, false));
+        assert!(auto_walks(&at(7.9e8, Some(1.99e6)), 48, false));
+        assert!(!auto_walks(&at(5.1e8, Some(1e6)), 48, false));
+        // Above the weighing bound, or not a number: search, whatever cp's
+        // estimate.
+        assert!(!auto_walks(&at(AUTO_WEIGH_MAX * 1.01, Some(1e15)), 100, false));
+        assert!(!auto_walks(&at(f64::NAN, Some(1e9)), 100, true));
+        assert!(!auto_walks(&at(f64::INFINITY, None), 100, false));
     }
 
     /// `bottom=auto` on a board where the walk's tree is large (8x8 with 8
@@ -274,6 +330,73 @@ mod tests {
         let walk = c.iter().find(|x| x.0 == "root_walk_estimate").expect("a walk estimate").1 as f64;
         let search = c.iter().find(|x| x.0 == "root_search_estimate").expect("a search estimate").1 as f64;
         let est = super::AutoEstimates { walk, search: Some(search) };
-        assert!(!walked(&e) && walk > super::AUTO_WALK_ALWAYS && !super::auto_walks(&est, 64), "{c:?}");
+        assert!(!walked(&e) && walk > super::AUTO_WALK_ALWAYS && !super::auto_walks(&est, 64, true), "{c:?}");
+    }
+
+    /// Above the walk's bound, the search cp picks after estimating both
+    /// trees is the search `bottom=60%` makes: the estimate's probes leave
+    /// the root's state, forced placements and counters as they were
+    /// (same boards, decisions and walker placements, one thread and two).
+    #[test]
+    fn the_search_after_both_estimates_is_unchanged() {
+        let spec = GenerateSpec { rows: 8, cols: 8, style: Style::Uniform { colors: 8 }, seed: 1 };
+        let p = generate(&spec).unwrap().puzzle;
+        let pr = ir::to_problem(&p);
+        let counted = |e: &CpEngine, name: &str| e.counters().iter().find(|x| x.0 == name).map(|x| x.1);
+        for threads in [1, 2] {
+            let mut runs = Vec::new();
+            for spec in ["bottom=auto", "bottom=60%"] {
+                let mut e = CpEngine::new(&p, &pr, CpConfig::parse(spec).unwrap()).with_threads(threads);
+                let r = run(&mut e, &p, &pr, Mode::All, Limits::none());
+                assert!(r.stats.complete() && !walked(&e), "{spec}: {:?}", e.counters());
+                let kept = ["bottom_nodes", "singletons", "refutations", "edge_prunes"].map(|n| counted(&e, n));
+                runs.push((distinct_boards(&r), r.stats.nodes, kept));
+            }
+            assert_eq!(runs[0], runs[1], "--threads {threads}");
+            assert!(!runs[0].0.is_empty());
+        }
+    }
+
+    /// Set-2 7x7: the walk's estimate is far above the bound (about 3e10
+    /// placements), but cp's search is estimated at about 3e9 decisions, so
+    /// `bottom=auto` walks (round 23); its boards are verified, and limits
+    /// stop it (one thread and two).
+    #[test]
+    fn auto_walks_set2_7x7_whose_search_is_larger_still() {
+        let p = brendan("07x07");
+        let pr = ir::to_problem(&p);
+        for threads in [1, 2] {
+            let mut e = CpEngine::new(&p, &pr, CpConfig::parse("bottom=auto").unwrap()).with_threads(threads);
+            let r = run(&mut e, &p, &pr, Mode::First(2), Limits::none());
+            assert_eq!((r.found, r.solutions.len()), (2, 2), "--threads {threads}");
+            let c = e.counters();
+            assert!(walked(&e), "{c:?}");
+            let get = |name: &str| c.iter().find(|x| x.0 == name).map(|x| x.1 as f64);
+            let (walk, search) = (get("root_walk_estimate").unwrap(), get("root_search_estimate").unwrap());
+            let est = super::AutoEstimates { walk, search: Some(search) };
+            assert!(walk > super::AUTO_WALK_ALWAYS && super::auto_walks(&est, 49, false), "{c:?}");
+            let nodes = Limits { max_nodes: Some(300_000), ..Limits::default() };
+            let r = run(&mut e, &p, &pr, Mode::Count, nodes);
+            assert_eq!(r.stats.stopped, Some(StopReason::NodeLimit), "--threads {threads}");
+            let r = run(&mut e, &p, &pr, Mode::Count, Limits::none().with_time_limit(Some(Default::default())));
+            assert_eq!(r.stats.stopped, Some(StopReason::TimeLimit), "--threads {threads}");
+        }
+    }
+
+    /// Where the walk's estimate is over [`super::AUTO_WEIGH_MAX`] (set-2
+    /// 10x10: about 2e16), `bottom=auto` searches, as in round 22, without
+    /// estimating the search.
+    #[test]
+    fn auto_searches_where_the_walk_is_out_of_reach() {
+        let p = brendan("10x10");
+        let pr = ir::to_problem(&p);
+        let mut e = CpEngine::new(&p, &pr, CpConfig::parse("bottom=auto").unwrap());
+        let nodes = Limits { max_nodes: Some(100), ..Limits::default() };
+        let r = run(&mut e, &p, &pr, Mode::Count, nodes);
+        assert_eq!(r.stats.stopped, Some(StopReason::NodeLimit));
+        let c = e.counters();
+        let est = c.iter().find(|x| x.0 == "root_walk_estimate").expect("an estimate").1;
+        assert!(!walked(&e) && est as f64 > super::AUTO_WEIGH_MAX, "{c:?}");
+        assert!(c.iter().all(|x| x.0 != "root_search_estimate"), "{c:?}");
     }
 }

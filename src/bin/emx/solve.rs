@@ -49,8 +49,8 @@ pub struct SolveArgs {
     /// `tile-slack=S`, `near-forced=N`, `bottom=E|P%|auto` (nodes with at
     /// most E empty cells, or P% of the cells, go to a completion walker; 0 =
     /// off; the default auto: the whole board to scan's walk at the root when
-    /// its estimated tree is small, or mid-sized and small against cp's
-    /// estimated search, else 60%),
+    /// its estimated tree is small, or (up to 1e13 placements) small against
+    /// cp's estimated search, else 60%),
     /// `bottom-order=static|dynamic|row|col|sweep` (the walker's cell order:
     /// default dynamic; row = scan's order, from the root on scan's walk),
     /// `edge-filter-above=E|P%` (the edge-filtering cascade only at nodes
