@@ -203,3 +203,35 @@ fn merge_before_the_parts_are_solved_says_what_to_run() {
     let err = stderr(&res);
     assert!(err.contains("part results are missing") && err.contains("emx solve PART --format json --all"), "{err}");
 }
+
+/// A reader that closes the pipe early (`emx info F | head -1`, `emx split
+/// ... | head`) ends emx quietly with exit code 0: no panic message, for
+/// commands that print with `println!` and for those that return the I/O
+/// error alike.
+#[test]
+fn a_closed_stdout_ends_the_run_quietly() {
+    use std::process::Stdio;
+    let split_dir = std::env::temp_dir().join(format!("emx-closed-stdout-{}", std::process::id()));
+    let split_out = split_dir.to_string_lossy().into_owned();
+    let runs: [&[&str]; 3] = [
+        &["info", "instances/polycube/somacube_def.txt"],
+        &["solve", "instances/polycube/somacube_def.txt", "--unique", "--all"],
+        &["split", "instances/polycube/pentominoes_10x6_def.txt", "--depth", "1", "-o", &split_out],
+    ];
+    for args in runs {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_emx"))
+            .args(args)
+            .current_dir(repo_path(""))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before emx writes anything.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&split_dir);
+}

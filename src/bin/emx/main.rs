@@ -301,8 +301,31 @@ const TRIM_ABOVE: libc::c_int = 64 << 20;
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const HEAP_RESERVE: usize = (32 << 20) - (64 << 10);
 
+/// A closed standard output (`emx info F | head -1`) ends the run quietly,
+/// exit code 0, as a `BrokenPipe` error returned by a command does (see
+/// [`main`]): `println!` panics on it instead, so this hook takes that one
+/// panic, removes unfinished outputs (as an interrupt does) and exits; every
+/// other panic goes to the default hook.
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            emx::write::remove_unfinished();
+            std::process::exit(EXIT_OK.into());
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
     tune_allocator();
+    quiet_on_closed_stdout();
     match run() {
         Ok(code) => code,
         Err(err) => {
