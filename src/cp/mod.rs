@@ -41,6 +41,7 @@ pub use bottom::BottomOrder;
 pub use config::{Bottom, CpConfig, CpConfigError, Heuristic, COMPONENTS};
 pub use estimate::CpEstimate;
 
+use crate::edgematch::option_table::OptionTable;
 use crate::edgematch::pivot::Pivot;
 use crate::edgematch::scan::Scan;
 use crate::edgematch::EdgePuzzle;
@@ -79,7 +80,7 @@ impl CpEngine {
         let geo = problem.geometry.as_ref().expect("edge-matching IR has geometry");
         let placements: Vec<(u32, u32, u8)> =
             geo.placements.iter().map(|p| (p.piece, p.cells[0], p.orientation as u8)).collect();
-        let options = OptionTable::new(puzzle, &placements);
+        let options = OptionTable::new(puzzle, &placements, &|cell| cell, 0);
         let clues = puzzle.clues.iter().map(|c| (puzzle.cell(c.row, c.col), c.tile, c.rotation)).collect();
         let mut model = Model::new(puzzle);
         let mut images = Vec::new();
@@ -365,41 +366,6 @@ fn search_estimate(searcher: &mut Searcher) -> f64 {
     nodes
 }
 
-/// The IR option of every (cell, tile, rotation), for reporting cp's boards.
-///
-/// Invariant: `ids[(cell * tiles + tile) * 4 + r]` is the IR option placing
-/// `tile` in `cell` with the look of rotation `r` (rotations that look the
-/// same share the option), or [`NO_OPTION`] when the IR has none (the tile
-/// does not fit there). A flat table: built with one write per entry, where
-/// a hash map cost cp's set-up several million instructions on 10x10
-/// (docs/cp.md, round 23).
-#[derive(Clone, Debug)]
-struct OptionTable {
-    tiles: usize,
-    ids: Vec<OptionId>,
-}
-
-/// No IR option (see [`OptionTable`]).
-const NO_OPTION: OptionId = OptionId::MAX;
-
-impl OptionTable {
-    /// The table of the IR options `placements` (tile, cell, rotation, by id).
-    fn new(puzzle: &EdgePuzzle, placements: &[(u32, u32, u8)]) -> OptionTable {
-        let tiles = puzzle.tiles.len();
-        let mut ids = vec![NO_OPTION; puzzle.n_cells() * tiles * 4];
-        for (o, &(t, cell, r)) in placements.iter().enumerate() {
-            let tile = &puzzle.tiles[t as usize];
-            let look = tile.rotated(r);
-            for q in 0..4u8 {
-                if tile.rotated(q) == look {
-                    ids[(cell as usize * tiles + t as usize) * 4 + q as usize] = o as OptionId;
-                }
-            }
-        }
-        OptionTable { tiles, ids }
-    }
-}
-
 /// The IR options of the full board of `core`, into `ids` (cell order).
 fn board_ids(options: &OptionTable, core: &Core, ids: &mut Vec<OptionId>) {
     ids.clear();
@@ -407,9 +373,7 @@ fn board_ids(options: &OptionTable, core: &Core, ids: &mut Vec<OptionId>) {
         let t = core.st.tile_at[c] as usize;
         let look = core.st.colors_at[c];
         let r = (0..4).find(|&q| core.m.rot_colors[t][q] == look).expect("a placed tile shows one of its rotations");
-        let o = options.ids[(c * options.tiles + t) * 4 + r];
-        assert_ne!(o, NO_OPTION, "every fitting placement is an IR option");
-        ids.push(o);
+        ids.push(options.get(c, t, r as u8));
     }
 }
 

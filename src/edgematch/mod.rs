@@ -12,6 +12,7 @@
 mod board;
 pub mod generate;
 pub mod ir;
+pub mod option_table;
 pub mod pivot;
 pub mod scan;
 pub mod score;

@@ -27,9 +27,9 @@
 //! is looked up in the problem's geometry, so verification, `--unique` and
 //! rendering are those of every other engine.
 
+use super::option_table::OptionTable;
 use super::pivot::Pivot;
 use super::{EdgePuzzle, GREY};
-use crate::fxhash::FxBuildHasher;
 use crate::ir::{OptionId, Problem};
 use crate::search::{Engine, Flow, Limits, Reporter, SearchStats, StopReason};
 use std::collections::HashMap;
@@ -105,7 +105,7 @@ pub struct Scan {
     cells: Vec<CellInfo>,
     /// Option id (of the puzzle as given) of each (tile, cell, rotation)
     /// of the searched board.
-    option_of: HashMap<(u32, u32, u8), OptionId, FxBuildHasher>,
+    option_of: OptionTable,
     tiles: usize,
     name: String,
     /// Worker threads (`--threads`); 1: the plain sequential search.
@@ -414,22 +414,7 @@ impl Scan {
         for table in &mut tables {
             table.fast = fast::FastTable::new(table, &cells, cols, nc, puzzle.tiles.len());
         }
-        let mut option_of = HashMap::with_capacity_and_hasher(placements.len() * 2, FxBuildHasher::default());
-        // Each tile's four looks, turned once here rather than per option.
-        let rotations: Vec<[[u16; 4]; 4]> =
-            puzzle.tiles.iter().map(|t| std::array::from_fn(|r| t.rotated(r as u8))).collect();
-        for (o, &(piece, cell, orientation)) in placements.iter().enumerate() {
-            let looks = &rotations[piece as usize];
-            // On the turned board the tile shows one more quarter turn.
-            let look = looks[((orientation + turned as u8) & 3) as usize];
-            let cell = to_board(cell as usize) as u32;
-            // Every rotation showing the placed look maps to this option.
-            for r in 0..4u8 {
-                if looks[r as usize] == look {
-                    option_of.insert((piece, cell, r), o as OptionId);
-                }
-            }
-        }
+        let option_of = OptionTable::new(puzzle, placements, &to_board, turned as u8);
         Ok(Scan {
             rows,
             cols,
@@ -575,7 +560,7 @@ impl Scan {
             stats.solutions += 1;
             for (cell, o) in options.iter_mut().enumerate() {
                 let i = state[cell].cur as usize - 1;
-                *o = self.option_of[&(cands[i].tile as u32, cell as u32, table.rotation[i])];
+                *o = self.option_of.get(cell, cands[i].tile as usize, table.rotation[i]);
             }
             if visit(&options) == Flow::Stop {
                 break 'search Some(StopReason::Visitor);

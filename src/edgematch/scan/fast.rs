@@ -560,7 +560,7 @@ impl Scan {
     ) -> Flow {
         for (cell, o) in options.iter_mut().enumerate() {
             let i = if cell < prefix.len() { prefix[cell] } else { fast.general[frames[cell].idx as usize] } as usize;
-            *o = self.option_of[&(table.cands[i].tile as u32, cell as u32, table.rotation[i])];
+            *o = self.option_of.get(cell, table.cands[i].tile as usize, table.rotation[i]);
         }
         visit(options)
     }
