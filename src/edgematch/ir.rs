@@ -76,10 +76,12 @@ pub fn to_problem(puzzle: &EdgePuzzle) -> Problem {
             if fixed.is_some_and(|f| f != cell) || clue_at.get(&cell).is_some_and(|c| c.tile != t) {
                 continue;
             }
-            let mut seen: Vec<[u16; 4]> = Vec::new();
+            // The looks already listed for (t, cell), in a fixed array:
+            // a `Vec` here cost an allocation per pair.
+            let (mut seen, mut n_seen) = ([[0u16; 4]; 4], 0);
             for r in 0..4u8 {
                 let colours = puzzle.tiles[t].rotated(r);
-                if !puzzle.fits_border(t, r, cell) || seen.contains(&colours) {
+                if !puzzle.fits_border(t, r, cell) || seen[..n_seen].contains(&colours) {
                     continue;
                 }
                 if let Some(c) = clue_of.get(&t) {
@@ -87,9 +89,14 @@ pub fn to_problem(puzzle: &EdgePuzzle) -> Problem {
                         continue;
                     }
                 }
-                seen.push(colours);
-                let mut entries =
-                    vec![Entry { item: cell_item[cell], color: NO_COLOR }, Entry { item: t_item, color: NO_COLOR }];
+                seen[n_seen] = colours;
+                n_seen += 1;
+                // The cell, the tile and up to four joins, in an array: a
+                // `Vec` grown from two cost an allocation and two
+                // reallocations an option.
+                let mut entries = [Entry { item: cell_item[cell], color: NO_COLOR }; 6];
+                entries[1] = Entry { item: t_item, color: NO_COLOR };
+                let mut n_entries = 2;
                 let joins = [
                     (super::NORTH, puzzle.neighbour(cell, super::NORTH).map(|n| v[n])),
                     (EAST, (h[cell] != u32::MAX).then_some(h[cell])),
@@ -98,10 +105,11 @@ pub fn to_problem(puzzle: &EdgePuzzle) -> Problem {
                 ];
                 for (side, item) in joins {
                     if let Some(item) = item {
-                        entries.push(Entry { item, color: colour_ids[colours[side] as usize] });
+                        entries[n_entries] = Entry { item, color: colour_ids[colours[side] as usize] };
+                        n_entries += 1;
                     }
                 }
-                b.option(entries);
+                b.option(entries[..n_entries].iter().copied());
                 placements.push(Placement { piece: t as u32, cells: vec![cell as u32], orientation: r as u32 });
             }
         }
