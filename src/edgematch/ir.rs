@@ -14,6 +14,7 @@
 //! rotation}`. Symmetries: the board rotations (4 for a square board, the
 //! half turn for a rectangle) that map the clues onto themselves.
 
+use super::option_table::OptionTable;
 use super::{Board, EdgePuzzle, Placed, EAST, SOUTH};
 use crate::ir::{Entry, Geometry, OptionId, PieceInfo, Placement, Problem, ProblemBuilder, Symmetry, NO_COLOR};
 use std::collections::HashMap;
@@ -164,8 +165,12 @@ fn option_index(puzzle: &EdgePuzzle, problem: &Problem) -> HashMap<(u32, u32, [u
 fn board_rotations(puzzle: &EdgePuzzle, problem: &Problem) -> Vec<Symmetry> {
     let (rows, cols) = (puzzle.rows, puzzle.cols);
     let quarter_turns: &[u8] = if rows == cols { &[1, 2, 3] } else { &[2] };
-    let index = option_index(puzzle, problem);
     let geo = problem.geometry.as_ref().expect("edge-matching IR has geometry");
+    // The options by (cell, tile, rotation) in a flat table: the hash map
+    // of `option_index` cost 7.8 M instructions on a 10x10 (round 24).
+    let placements: Vec<(u32, u32, u8)> =
+        geo.placements.iter().map(|p| (p.piece, p.cells[0], p.orientation as u8)).collect();
+    let index = OptionTable::new(puzzle, &placements, &|cell| cell, 0);
     let mut out = Vec::new();
     'turn: for &q in quarter_turns {
         // Turning the board q quarter turns clockwise.
@@ -180,9 +185,8 @@ fn board_rotations(puzzle: &EdgePuzzle, problem: &Problem) -> Vec<Symmetry> {
         };
         let mut option_map = Vec::with_capacity(geo.placements.len());
         for p in &geo.placements {
-            let colours = puzzle.tiles[p.piece as usize].rotated(p.orientation as u8 + q);
-            match index.get(&(p.piece, map_cell(p.cells[0] as usize) as u32, colours)) {
-                Some(&o) => option_map.push(o),
+            match index.find(map_cell(p.cells[0] as usize), p.piece as usize, p.orientation as u8 + q) {
+                Some(o) => option_map.push(o),
                 None => continue 'turn, // a clue is not symmetric under this turn
             }
         }
