@@ -216,6 +216,62 @@ mod tests {
         (stats.solutions, f.classes())
     }
 
+    /// `board_rotations` (on the flat `OptionTable`) against the hash map
+    /// of (tile, cell, colours) it replaced: the same turns, the same
+    /// option maps, on square and oblong boards, with and without clues
+    /// (a clue in one cell removes the turns that move it).
+    #[test]
+    fn board_rotations_match_the_colour_index() {
+        use crate::edgematch::generate::{generate, GenerateSpec, Style};
+        let mut puzzles = vec![brendan("04x04"), brendan("05x04"), brendan("06x03")];
+        for (rows, cols, clue) in [(4, 4, (1, 1)), (4, 4, (0, 0)), (3, 5, (1, 2))] {
+            let style = Style::Uniform { colors: 2 };
+            let mut g = generate(&GenerateSpec { rows, cols, style, seed: 3 }).unwrap();
+            let p = g.solution.cells[clue.0 * cols + clue.1].unwrap();
+            g.puzzle.clues.push(crate::edgematch::Clue {
+                tile: p.tile as usize,
+                row: clue.0,
+                col: clue.1,
+                rotation: p.rotation,
+            });
+            puzzles.push(g.puzzle);
+        }
+        let mut turns = 0;
+        for p in &puzzles {
+            let pr = to_problem(p);
+            let index = option_index(p, &pr);
+            let geo = pr.geometry.as_ref().unwrap();
+            let (rows, cols) = (p.rows, p.cols);
+            let mut expected = Vec::new();
+            for q in if rows == cols { vec![1u8, 2, 3] } else { vec![2] } {
+                let turn = |cell: usize| {
+                    let (mut r, mut c, mut nr, mut nc) = (cell / cols, cell % cols, rows, cols);
+                    for _ in 0..q {
+                        (r, c, nr, nc) = (c, nr - 1 - r, nc, nr);
+                    }
+                    r * nc + c
+                };
+                let map: Option<Vec<OptionId>> = geo
+                    .placements
+                    .iter()
+                    .map(|pl| {
+                        let look = p.tiles[pl.piece as usize].rotated(pl.orientation as u8 + q);
+                        index.get(&(pl.piece, turn(pl.cells[0] as usize) as u32, look)).copied()
+                    })
+                    .collect();
+                if let Some(map) = map {
+                    expected.push(map);
+                }
+            }
+            let got: Vec<Vec<OptionId>> = pr.symmetries.iter().map(|s| s.option_map.clone()).collect();
+            assert_eq!(got, expected, "{}", p.name);
+            turns += got.len();
+        }
+        // Brendan 4x4: 3 turns, 5x4 and 6x3: 1 each; the clued boards keep
+        // the turns that fix their clue (the centre of none of them).
+        assert!(turns >= 5, "{turns}");
+    }
+
     #[test]
     fn brendan_small_counts() {
         assert_eq!(counts(&brendan("03x03")), (8, 2));
