@@ -59,8 +59,17 @@ impl OptionTable {
     /// placements all fit, so that is a bug.
     #[inline]
     pub fn get(&self, cell: usize, tile: usize, r: u8) -> OptionId {
-        let o = self.ids[(cell * self.tiles + tile) * 4 + r as usize];
-        assert_ne!(o, NO_OPTION, "every fitting placement is an IR option");
-        o
+        let o = self.find(cell, tile, r);
+        assert_ne!(o, None, "every fitting placement is an IR option");
+        o.unwrap_or(NO_OPTION)
+    }
+
+    /// The IR option placing `tile` in `cell` with rotation `r` (taken
+    /// modulo 4), or `None` when the IR has none (the board's rotations:
+    /// a clue that does not turn into one).
+    #[inline]
+    pub fn find(&self, cell: usize, tile: usize, r: u8) -> Option<OptionId> {
+        let o = self.ids[(cell * self.tiles + tile) * 4 + (r & 3) as usize];
+        (o != NO_OPTION).then_some(o)
     }
 }
