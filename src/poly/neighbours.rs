@@ -145,11 +145,7 @@ fn sliced_counts<B: Bits>(up: &[(u32, B); 3], down: &[(u32, B); 3], free: B) -> 
         let t = a.xor(b);
         (t.xor(c), a.and(b).or(t.and(c)))
     };
-    let (s1, c1) = full(
-        free.shr(up[0].0).and(up[0].1),
-        free.shr(up[1].0).and(up[1].1),
-        free.shr(up[2].0).and(up[2].1),
-    );
+    let (s1, c1) = full(free.shr(up[0].0).and(up[0].1), free.shr(up[1].0).and(up[1].1), free.shr(up[2].0).and(up[2].1));
     let (s2, c2) = full(
         free.shl(down[0].0).and(down[0].1),
         free.shl(down[1].0).and(down[1].1),

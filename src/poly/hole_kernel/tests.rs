@@ -20,6 +20,7 @@ fn emch_choice_equals_reference() {
     let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
     let widths = [(0, 0), (0, 1), (1, 1), (2, 1), (4, 1), (0, 2), (2, 2), (3, 2), (0, 6), (2, 6)];
     let (mut widened, mut differs) = (0, 0);
+    let which = paths(&ci);
     for round in 0..1000 {
         // A random partial packing: up to 9 pieces placed where they fit.
         let (occ, avail) = random_packing(&t, images.groups.len(), &mut rng, round % 10);
@@ -30,7 +31,7 @@ fn emch_choice_equals_reference() {
             let wide = emch::choose(&t, &ci, occ, avail as u128, w);
             widened += (wide != plain) as u32;
             differs += (wide.0 != plain.0) as u32;
-            for simd in paths(&ci) {
+            for &simd in &which {
                 let mut slots = Slots { buf: &mut buf, stride, best: 0 };
                 let n = match simd {
                     AVX512 => choose_emch::<u64, AVX512>(&t, &ci, occ, avail, || w, &mut slots),
@@ -56,7 +57,10 @@ fn paths(ci: &crate::poly::cover::CoverIndex<u64>) -> Vec<u8> {
     if ci.has_simd() && crate::poly::cover::has_avx512() {
         p.push(AVX512);
     }
-    eprintln!("count paths compared: {}", p.iter().map(|&x| ["scalar", "AVX2", "AVX-512"][x as usize]).collect::<Vec<_>>().join(", "));
+    eprintln!(
+        "count paths compared: {}",
+        p.iter().map(|&x| ["scalar", "AVX2", "AVX-512"][x as usize]).collect::<Vec<_>>().join(", ")
+    );
     p
 }
 
