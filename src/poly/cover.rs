@@ -62,11 +62,6 @@ pub struct CoverIndex<B> {
     /// groups decide which start is read).
     simd_keys: Vec<KeyLine>,
     simd_key_lines: usize,
-    /// The AVX2 arrays are there and the processor has the AVX-512
-    /// subsets the AVX-512 counts use ([`has_avx512`]), and
-    /// `EMX_NO_AVX512` is not set: the hole kernel counts with AVX-512
-    /// (same arrays, same results).
-    simd512: bool,
 }
 
 /// One cache line of [`CoverIndex`]'s per-key AVX2 records.
@@ -74,9 +69,9 @@ pub struct CoverIndex<B> {
 #[repr(C, align(64))]
 struct KeyLine([u32; 16]);
 
-/// Entries a block of the vector counts may write past the last fitting
-/// image (an AVX2 block writes 4 at the current count, an AVX-512 turn 8).
-pub const SIMD_PAD: usize = 8;
+/// Entries a block of the AVX2 counts may write past the last fitting
+/// image (it writes 4 at the current count).
+pub const SIMD_PAD: usize = 4;
 
 /// Whether the processor has AVX2 and the bit instructions the AVX2
 /// kernel is compiled with (checked at run time).
@@ -85,21 +80,6 @@ pub(super) fn has_avx2() -> bool {
     {
         use std::arch::is_x86_feature_detected as has;
         has!("avx2") && has!("bmi1") && has!("bmi2") && has!("popcnt") && has!("lzcnt")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
-/// Whether the processor has the AVX-512 subsets of the AVX-512 counts
-/// (F and VL: mask compares and compresses on 256-bit vectors) besides
-/// [`has_avx2`]'s (checked at run time).
-pub(super) fn has_avx512() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as has;
-        has_avx2() && has!("avx512f") && has!("avx512vl")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -302,7 +282,6 @@ impl<B: Bits> CoverIndex<B> {
                 words[2..2 + n_groups + 1].copy_from_slice(&simd_start[i..i + n_groups + 1]);
             }
         }
-        let simd512 = !simd_masks.is_empty() && has_avx512() && std::env::var_os("EMX_NO_AVX512").is_none();
         CoverIndex {
             n_groups,
             nb,
@@ -316,7 +295,6 @@ impl<B: Bits> CoverIndex<B> {
             simd_ids,
             simd_keys,
             simd_key_lines,
-            simd512,
         }
     }
 
@@ -373,21 +351,6 @@ impl<B: Bits> CoverIndex<B> {
     #[inline]
     pub fn has_simd(&self) -> bool {
         !self.simd_masks.is_empty()
-    }
-
-    /// Whether the hole kernel counts with AVX-512 (the AVX2 arrays are
-    /// there, the processor has AVX-512 F and VL, and `EMX_NO_AVX512` is
-    /// not set in the environment).
-    #[inline]
-    pub fn has_simd512(&self) -> bool {
-        self.simd512
-    }
-
-    /// Turns the AVX-512 counts off (or on again, where the processor has
-    /// them), for the tests that compare the paths.
-    #[cfg(test)]
-    pub fn set_simd512(&mut self, on: bool) {
-        self.simd512 = on && !self.simd_masks.is_empty() && has_avx512();
     }
 
     /// The masks and ids of [`CoverIndex::entries`] as two arrays, each

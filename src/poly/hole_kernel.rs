@@ -11,12 +11,8 @@
 //! and so the nodes are exactly those of [`super::mch::candidates`] and
 //! [`super::emch::candidates`].
 //!
-//! The counts and the choice of a hole are in [`choose`], the AVX2 and
-//! AVX-512 counts in `simd`; this file holds the loop. Three copies of the
-//! loop are compiled: scalar, AVX2 and AVX-512 (F and VL), chosen at run
-//! time by the cover index (`EMX_NO_AVX2=1` in the environment forces the
-//! scalar one, `EMX_NO_AVX512=1` the AVX2 one, e.g. under valgrind, which
-//! does not run AVX-512).
+//! The counts and the choice of a hole are in [`choose`], the AVX2 counts
+//! in `simd`; this file holds the loop.
 
 use super::bits::Bits;
 use super::cover::SIMD_PAD;
@@ -32,7 +28,7 @@ mod simd;
 
 #[cfg(test)]
 use choose::fits_into;
-use choose::{choose_emch, choose_mch, Slots, AVX2, AVX512, SCALAR};
+use choose::{choose_emch, choose_mch, Slots};
 pub(super) use choose::{node_candidates, CHUNK};
 
 /// One depth of the loop: the candidates still to try are the candidate
@@ -57,17 +53,7 @@ impl<B: Bits> Walker<'_, B> {
         if self.s.cover.as_ref().is_some_and(|ci| ci.has_simd()) {
             let wide = self.s.stage_of.iter().any(|k| matches!(k, Kind::Emch(w) if w.levels > 0));
             // SAFETY: the index has its AVX2 arrays only when the processor
-            // has AVX2, and says AVX-512 only when it has F and VL.
-            if self.s.cover.as_ref().is_some_and(|ci| ci.has_simd512()) {
-                return unsafe {
-                    if wide {
-                        self.hole_loop_avx512::<TRIG, MULTI, true>(visit)
-                    } else {
-                        self.hole_loop_avx512::<TRIG, MULTI, false>(visit)
-                    }
-                };
-            }
-            // SAFETY: as above.
+            // has AVX2.
             return unsafe {
                 if wide {
                     self.hole_loop_avx2::<TRIG, MULTI, true>(visit)
@@ -76,7 +62,7 @@ impl<B: Bits> Walker<'_, B> {
                 }
             };
         }
-        self.hole_loop::<TRIG, MULTI, SCALAR, true>(visit)
+        self.hole_loop::<TRIG, MULTI, false, true>(visit)
     }
 
     /// [`Walker::hole_loop`] compiled for AVX2 (and the bit instructions
@@ -93,36 +79,21 @@ impl<B: Bits> Walker<'_, B> {
         &mut self,
         visit: &mut super::hybrid::Visit<'_>,
     ) -> Result<(), Stop> {
-        self.hole_loop::<TRIG, MULTI, AVX2, WIDE>(visit)
+        self.hole_loop::<TRIG, MULTI, true, WIDE>(visit)
     }
 
-    /// [`Walker::hole_loop_avx2`] with the AVX-512 counts.
-    ///
-    /// # Safety
-    /// As [`Walker::hole_loop_avx2`], and the processor has AVX-512 F and
-    /// VL.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl")]
-    unsafe fn hole_loop_avx512<const TRIG: bool, const MULTI: bool, const WIDE: bool>(
-        &mut self,
-        visit: &mut super::hybrid::Visit<'_>,
-    ) -> Result<(), Stop> {
-        self.hole_loop::<TRIG, MULTI, AVX512, WIDE>(visit)
-    }
-
-    /// The loop itself; `SIMD`: the count path (`choose::SCALAR`, `AVX2`
-    /// only from [`Walker::hole_loop_avx2`], `AVX512` only from
-    /// [`Walker::hole_loop_avx512`]); without `WIDE`, every EMCH stage is
+    /// The loop itself; `SIMD`: count with AVX2 (only from
+    /// [`Walker::hole_loop_avx2`]); without `WIDE`, every EMCH stage is
     /// plain.
     #[inline(always)]
-    fn hole_loop<const TRIG: bool, const MULTI: bool, const SIMD: u8, const WIDE: bool>(
+    fn hole_loop<const TRIG: bool, const MULTI: bool, const SIMD: bool, const WIDE: bool>(
         &mut self,
         visit: &mut super::hybrid::Visit<'_>,
     ) -> Result<(), Stop> {
         let s = self.s;
         let t = &s.tables;
         let ci = s.cover.as_ref().expect("MCH and EMCH stages have a cover index");
-        // Room for a block of 4 or 8 written at the end of a list.
+        // Room for a block of 4 written at the end of a list.
         let stride = s.stride + SIMD_PAD;
         let masks = &t.mask[..];
         let group_of = &t.group[..];
@@ -209,9 +180,7 @@ impl<B: Bits> Walker<'_, B> {
             // A node with pieces left in an MCH or EMCH stage.
             {
                 let at = 2 * stride * d;
-                debug_assert!(at + 2 * stride <= buf.len());
-                // SAFETY: `d < levels` and `buf` holds `2 * stride * levels`.
-                let mut slots = Slots { buf: unsafe { buf.get_unchecked_mut(at..at + 2 * stride) }, stride, best: 0 };
+                let mut slots = Slots { buf: &mut buf[at..at + 2 * stride], stride, best: 0 };
                 let n = match get!(s.stage_of, n_left as usize) {
                     Kind::Emch(_) => {
                         let widen_of = || match get!(s.stage_of, n_left as usize) {

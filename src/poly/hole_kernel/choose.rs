@@ -12,30 +12,20 @@ use super::super::tables::Tables;
 #[cfg(target_arch = "x86_64")]
 use super::simd;
 
-/// The count paths, the `SIMD` parameter of the functions below: the
-/// scalar loop, AVX2 ([`simd::fits_into`]) or AVX-512 ([`simd::fits_into_512`]).
-pub(super) const SCALAR: u8 = 0;
-/// See [`SCALAR`].
-pub(super) const AVX2: u8 = 1;
-/// See [`SCALAR`].
-pub(super) const AVX512: u8 = 2;
-
 /// Entries tested between two checks of a count against its limit.
 pub(in crate::poly) const CHUNK: usize = 8;
 
 /// Counts the fitting images of groups `avail` covering `cell`, writing
 /// them to `out`; stops once the count reaches `limit`: after a group, or
 /// with `CHUNKED` (long lists: MCH with many pieces left) after a chunk of
-/// [`CHUNK`] entries (with a vector path, after each block of 4).
+/// [`CHUNK`] entries (with `SIMD`, after each block of 4).
 ///
-/// `SIMD`: the path ([`SCALAR`], [`AVX2`] or [`AVX512`]). `out` must hold
-/// the longest list of one cell (`stride`), and on a vector path
-/// [`SIMD_PAD`] entries more (a block writes 4 or 8 entries at the current
-/// count). A vector path needs the index's AVX2 arrays and a caller
-/// compiled with AVX2 (and AVX-512 F and VL for [`AVX512`]):
-/// [`Walker::hole_kernel`] checks them.
+/// `out` must hold the longest list of one cell (`stride`), and with
+/// `SIMD` [`SIMD_PAD`] entries more (a block writes 4 entries at the
+/// current count). `SIMD` needs the index's AVX2 arrays and a caller
+/// compiled with AVX2 ([`Walker::hole_kernel`] checks both).
 #[inline(always)]
-pub(super) fn fits_into<B: Bits, const CHUNKED: bool, const SIMD: u8>(
+pub(super) fn fits_into<B: Bits, const CHUNKED: bool, const SIMD: bool>(
     ci: &CoverIndex<B>,
     cell: usize,
     occ: B,
@@ -45,20 +35,16 @@ pub(super) fn fits_into<B: Bits, const CHUNKED: bool, const SIMD: u8>(
 ) -> u32 {
     let key = ci.key(cell, &occ);
     #[cfg(target_arch = "x86_64")]
-    if SIMD != SCALAR {
-        // SAFETY: the caller has AVX2 (AVX-512 with `AVX512`) and the
-        // arrays (see above); `key` is a key.
+    if SIMD {
+        // SAFETY: the caller has AVX2 and the arrays (see above); `key` is
+        // a key.
         return unsafe {
             let (groups, row) = ci.simd_key_unchecked(key);
             let gs = avail & groups;
             if gs == 0 {
                 return 0;
             }
-            if SIMD == AVX512 {
-                simd::fits_into_512::<B, CHUNKED>(ci, row, gs, occ.low64(), 1u64 << cell, limit, out)
-            } else {
-                simd::fits_into::<B, CHUNKED>(ci, row, gs, occ.low64(), 1u64 << cell, limit, out)
-            }
+            simd::fits_into::<B, CHUNKED>(ci, row, gs, occ.low64(), 1u64 << cell, limit, out)
         };
     }
     // SAFETY: `key` is a key; `groups` has one entry per key.
@@ -130,7 +116,7 @@ impl Slots<'_> {
 /// fits, its count (`u32::MAX` when `holes` is empty) and its images in the
 /// best slot.
 #[inline(always)]
-fn fewest_of<B: Bits, const CHUNKED: bool, const SIMD: u8>(
+fn fewest_of<B: Bits, const CHUNKED: bool, const SIMD: bool>(
     ci: &CoverIndex<B>,
     mut holes: B,
     occ: B,
@@ -155,7 +141,7 @@ fn fewest_of<B: Bits, const CHUNKED: bool, const SIMD: u8>(
 /// MCH's choice (as [`super::mch::candidates`]): returns the count, the
 /// images in the best slot.
 #[inline(always)]
-pub(super) fn choose_mch<B: Bits, const SIMD: u8>(
+pub(super) fn choose_mch<B: Bits, const SIMD: bool>(
     t: &Tables<B>,
     ci: &CoverIndex<B>,
     occ: B,
@@ -200,7 +186,7 @@ pub(super) fn choose_mch<B: Bits, const SIMD: u8>(
 /// cover row out of registers (reloaded for every group: +5% instructions
 /// for plain EMCH on the Tetris Cube, docs/poly.md "Round 6").
 #[inline(always)]
-pub(super) fn choose_emch<B: Bits, const SIMD: u8>(
+pub(super) fn choose_emch<B: Bits, const SIMD: bool>(
     t: &Tables<B>,
     ci: &CoverIndex<B>,
     occ: B,
@@ -225,7 +211,7 @@ pub(super) fn choose_emch<B: Bits, const SIMD: u8>(
 /// the AVX2 copy of the loop would lose its target features).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn widen<B: Bits, const SIMD: u8>(
+fn widen<B: Bits, const SIMD: bool>(
     t: &Tables<B>,
     ci: &CoverIndex<B>,
     free: B,
@@ -285,15 +271,8 @@ pub(in crate::poly) fn node_candidates<B: Bits>(
     #[cfg(target_arch = "x86_64")]
     if ci.has_simd() {
         // SAFETY: the index has its AVX2 arrays only when the processor
-        // has AVX2 (and the bit instructions `hole_loop_avx2` names), and
-        // says AVX-512 only when the processor has F and VL.
-        let n = unsafe {
-            if ci.has_simd512() {
-                choose_avx512(t, ci, occ, avail, kind, &mut slots)
-            } else {
-                choose_avx2(t, ci, occ, avail, kind, &mut slots)
-            }
-        } as usize;
+        // has AVX2 (and the bit instructions `hole_loop_avx2` names).
+        let n = unsafe { choose_avx2(t, ci, occ, avail, kind, &mut slots) } as usize;
         let at = slots.best * stride;
         out[..n].copy_from_slice(&scratch[at..at + n]);
         return n;
@@ -314,8 +293,8 @@ fn choose_scalar<B: Bits>(
     slots: &mut Slots<'_>,
 ) -> u32 {
     match kind {
-        Kind::Emch(w) => choose_emch::<B, SCALAR>(t, ci, occ, avail, || w, slots),
-        _ => choose_mch::<B, SCALAR>(t, ci, occ, avail, slots),
+        Kind::Emch(w) => choose_emch::<B, false>(t, ci, occ, avail, || w, slots),
+        _ => choose_mch::<B, false>(t, ci, occ, avail, slots),
     }
 }
 
@@ -336,28 +315,7 @@ unsafe fn choose_avx2<B: Bits>(
 ) -> u32 {
     debug_assert!(ci.has_simd());
     match kind {
-        Kind::Emch(w) => choose_emch::<B, AVX2>(t, ci, occ, avail, || w, slots),
-        _ => choose_mch::<B, AVX2>(t, ci, occ, avail, slots),
-    }
-}
-
-/// [`choose_scalar`] with the AVX-512 counts.
-///
-/// # Safety
-/// As [`choose_avx2`], and the processor has AVX-512 F and VL.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl")]
-unsafe fn choose_avx512<B: Bits>(
-    t: &Tables<B>,
-    ci: &CoverIndex<B>,
-    occ: B,
-    avail: u64,
-    kind: Kind,
-    slots: &mut Slots<'_>,
-) -> u32 {
-    debug_assert!(ci.has_simd512());
-    match kind {
-        Kind::Emch(w) => choose_emch::<B, AVX512>(t, ci, occ, avail, || w, slots),
-        _ => choose_mch::<B, AVX512>(t, ci, occ, avail, slots),
+        Kind::Emch(w) => choose_emch::<B, true>(t, ci, occ, avail, || w, slots),
+        _ => choose_mch::<B, true>(t, ci, occ, avail, slots),
     }
 }

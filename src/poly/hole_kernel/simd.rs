@@ -2,10 +2,6 @@
 //! instruction, the ids of the fitting ones packed by one byte shuffle.
 //! Compiled into the kernel copy built for AVX2 and chosen at run time;
 //! `simd_counts_equal_scalar_counts` checks them against the scalar loop.
-//!
-//! [`fits_into_512`] is the same count with AVX-512 (F and VL): 8 masks a
-//! turn, the compare writes a mask register and `vpcompressd` packs the
-//! fitting ids (no shuffle table). Same arrays, same results.
 
 use crate::poly::bits::Bits;
 use crate::poly::cover::CoverIndex;
@@ -95,72 +91,6 @@ pub(super) unsafe fn fits_into<B: Bits, const CHUNKED: bool>(
         }
         // The early exit folded into the group loop's exit (one
         // branch, not two).
-        if !CHUNKED {
-            gs &= ((n < limit) as u64).wrapping_neg();
-        }
-    }
-    let _ = out_len;
-    n
-}
-
-/// [`fits_into`] with AVX-512 F and VL: the same arguments, the same
-/// count and the same images written in the same order, 8 entries a
-/// turn: a list of up to 8 entries (nearly all of them) takes one turn,
-/// so the block loop's exit is no longer a data-dependent branch. The
-/// lanes past the list's end are masked off at the load (read as mask 0,
-/// which never fits; a masked load does not fault past the arrays' end).
-///
-/// # Safety
-/// As [`fits_into`], and the processor has AVX-512 F and VL; `out`
-/// holds [`crate::poly::cover::SIMD_PAD`] (8) entries past the longest
-/// list (a turn writes 8 at the current count).
-#[inline(always)]
-pub(super) unsafe fn fits_into_512<B: Bits, const CHUNKED: bool>(
-    ci: &CoverIndex<B>,
-    row: &[u32],
-    mut gs: u64,
-    occ: u64,
-    cell: u64,
-    limit: u32,
-    out: &mut [u32],
-) -> u32 {
-    let (masks, ids) = ci.simd_arrays();
-    debug_assert!(masks.len() == ids.len() && masks.len() % 4 == 0);
-    debug_assert!(occ & cell == 0);
-    let (masks, ids) = (masks.as_ptr(), ids.as_ptr());
-    let out_len = out.len();
-    let out = out.as_mut_ptr();
-    // As in `fits_into`: an image fits iff its cells meet `occ | cell` in
-    // `cell` alone; the padding entries and the masked-off lanes (mask 0)
-    // never do.
-    let occv = _mm512_set1_epi64((occ | cell) as i64);
-    let cellv = _mm512_set1_epi64(cell as i64);
-    let mut n = 0u32;
-    while gs != 0 {
-        let g = gs.trailing_zeros() as usize;
-        gs &= gs - 1;
-        let (a, b) = (*row.get_unchecked(g) as usize, *row.get_unchecked(g + 1) as usize);
-        debug_assert!(a < b && (b - a) % 4 == 0 && b <= ci.simd_arrays().0.len());
-        let mut i = a;
-        loop {
-            // The lanes of the list: all 8, or the first 4 at its end
-            // (lists are whole blocks of 4).
-            let lanes = _bzhi_u32(0xff, (b - i) as u32) as __mmask8;
-            let m = _mm512_maskz_loadu_epi64(lanes, masks.add(i) as *const i64);
-            let fit = _mm512_cmpeq_epi64_mask(_mm512_and_si512(m, occv), cellv);
-            let idv = _mm256_maskz_loadu_epi32(lanes, ids.add(i) as *const i32);
-            let packed = _mm256_maskz_compress_epi32(fit, idv);
-            debug_assert!(n as usize + 8 <= out_len);
-            _mm256_storeu_si256(out.add(n as usize) as *mut __m256i, packed);
-            n += (fit as u32).count_ones();
-            i += 8;
-            if CHUNKED && n >= limit {
-                return n;
-            }
-            if i >= b {
-                break;
-            }
-        }
         if !CHUNKED {
             gs &= ((n < limit) as u64).wrapping_neg();
         }

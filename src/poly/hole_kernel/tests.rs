@@ -6,8 +6,7 @@ use crate::poly::cover::tests::tetris_index;
 use crate::poly::emch;
 use crate::poly::tables::Tables;
 
-/// The kernel's EMCH choice, plain and widened, scalar, AVX2 and AVX-512
-/// (the vector paths where the processor has them), picks
+/// The kernel's EMCH choice, plain and widened, scalar and AVX2, picks
 /// the same hole with the same images in the same order as the
 /// reference [`crate::poly::emch::candidates`] (so the same nodes).
 #[test]
@@ -20,7 +19,6 @@ fn emch_choice_equals_reference() {
     let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
     let widths = [(0, 0), (0, 1), (1, 1), (2, 1), (4, 1), (0, 2), (2, 2), (3, 2), (0, 6), (2, 6)];
     let (mut widened, mut differs) = (0, 0);
-    let which = paths(&ci);
     for round in 0..1000 {
         // A random partial packing: up to 9 pieces placed where they fit.
         let (occ, avail) = random_packing(&t, images.groups.len(), &mut rng, round % 10);
@@ -31,12 +29,15 @@ fn emch_choice_equals_reference() {
             let wide = emch::choose(&t, &ci, occ, avail as u128, w);
             widened += (wide != plain) as u32;
             differs += (wide.0 != plain.0) as u32;
-            for &simd in &which {
+            for simd in [false, true] {
+                if simd && !ci.has_simd() {
+                    continue;
+                }
                 let mut slots = Slots { buf: &mut buf, stride, best: 0 };
-                let n = match simd {
-                    AVX512 => choose_emch::<u64, AVX512>(&t, &ci, occ, avail, || w, &mut slots),
-                    AVX2 => choose_emch::<u64, AVX2>(&t, &ci, occ, avail, || w, &mut slots),
-                    _ => choose_emch::<u64, SCALAR>(&t, &ci, occ, avail, || w, &mut slots),
+                let n = if simd {
+                    choose_emch::<u64, true>(&t, &ci, occ, avail, || w, &mut slots)
+                } else {
+                    choose_emch::<u64, false>(&t, &ci, occ, avail, || w, &mut slots)
                 };
                 let at = slots.best * stride;
                 assert_eq!(n as usize, m, "occupancy {occ:#x}, groups {avail:#x}, {w:?}, simd {simd}");
@@ -47,36 +48,17 @@ fn emch_choice_equals_reference() {
     assert!(widened > 200 && differs > 100, "widening changes choices ({widened}, {differs})");
 }
 
-/// The count paths this processor runs (the scalar one always), named
-/// on stderr so that a test run says which ones it compared.
-fn paths(ci: &crate::poly::cover::CoverIndex<u64>) -> Vec<u8> {
-    let mut p = vec![SCALAR];
-    if ci.has_simd() {
-        p.push(AVX2);
-    }
-    if ci.has_simd() && crate::poly::cover::has_avx512() {
-        p.push(AVX512);
-    }
-    eprintln!(
-        "count paths compared: {}",
-        p.iter().map(|&x| ["scalar", "AVX2", "AVX-512"][x as usize]).collect::<Vec<_>>().join(", ")
-    );
-    p
-}
-
-/// The AVX2 and AVX-512 counts and the scalar ones give the same counts
-/// and the same fitting images in the same order, with and without
-/// limits (the vector paths the processor has).
+/// The AVX2 counts and the scalar ones give the same counts and the
+/// same fitting images in the same order, with and without limits.
 #[test]
 fn simd_counts_equal_scalar_counts() {
     let (images, ci) = tetris_index();
-    let vector: Vec<u8> = paths(&ci).into_iter().filter(|&p| p != SCALAR).collect();
-    if vector.is_empty() {
+    if !ci.has_simd() {
         eprintln!("skipped: no AVX2 on this processor, only the scalar counts run");
         return;
     }
     let stride = 4096 + SIMD_PAD;
-    let (mut a, mut b, mut c, mut d) = (vec![0u32; stride], vec![0u32; stride], vec![0u32; stride], vec![0u32; stride]);
+    let (mut a, mut b) = (vec![0u32; stride], vec![0u32; stride]);
     let mut rng = crate::test_rng::XorShift(0x9e37_79b9_7f4a_7c15);
     let mut next = || rng.next();
     let mut compared = 0;
@@ -87,24 +69,15 @@ fn simd_counts_equal_scalar_counts() {
         let occ = if round == 0 { 0 } else { next() & next() & if round % 2 == 0 { next() } else { u64::MAX } };
         let avail = next() & ((1u64 << images.groups.len()) - 1);
         for cell in (0..images.n_cells).filter(|&c| occ >> c & 1 == 0) {
-            for (limit, &path) in [u32::MAX, 1, 2, 5, 17].iter().flat_map(|l| vector.iter().map(move |p| (*l, p))) {
-                let n = fits_into::<u64, false, SCALAR>(&ci, cell, occ, avail, limit, &mut a);
-                let (m, mc) = match path {
-                    AVX512 => (
-                        fits_into::<u64, false, AVX512>(&ci, cell, occ, avail, limit, &mut b),
-                        fits_into::<u64, true, AVX512>(&ci, cell, occ, avail, limit, &mut c),
-                    ),
-                    _ => (
-                        fits_into::<u64, false, AVX2>(&ci, cell, occ, avail, limit, &mut b),
-                        fits_into::<u64, true, AVX2>(&ci, cell, occ, avail, limit, &mut c),
-                    ),
-                };
-                let nc = fits_into::<u64, true, SCALAR>(&ci, cell, occ, avail, limit, &mut d);
+            for limit in [u32::MAX, 1, 2, 5, 17] {
+                let n = fits_into::<u64, false, false>(&ci, cell, occ, avail, limit, &mut a);
+                let m = fits_into::<u64, false, true>(&ci, cell, occ, avail, limit, &mut b);
+                let nc = fits_into::<u64, true, false>(&ci, cell, occ, avail, limit, &mut a);
+                let mc = fits_into::<u64, true, true>(&ci, cell, occ, avail, limit, &mut b);
                 if limit == u32::MAX {
                     assert_eq!(n, m, "cell {cell}, occupancy {occ:#x}, groups {avail:#x}");
                     assert_eq!(nc, mc);
                     assert_eq!(a[..n as usize], b[..m as usize]);
-                    assert_eq!(d[..nc as usize], c[..mc as usize]);
                     compared += n;
                 } else {
                     // Below the limit the counts are exact; at or above
@@ -122,26 +95,14 @@ fn simd_counts_equal_scalar_counts() {
     assert!(compared > 1000, "the random boards leave fits to compare");
 }
 
-/// The recursive walks' candidates ([`node_candidates`], AVX2 or AVX-512
-/// counts when the index has them: both where the processor has them) are those of the references [`crate::poly::mch::candidates`]
+/// The recursive walks' candidates ([`node_candidates`], AVX2 counts when
+/// the index has them) are those of the references [`crate::poly::mch::candidates`]
 /// and [`crate::poly::emch::candidates`]: the same images in the same
 /// order, so a probe takes the same branch with the same weight.
 #[test]
 fn node_candidates_equal_reference() {
-    let (images, mut ci) = tetris_index();
-    let wide = paths(&ci).contains(&AVX512);
-    for avx512 in [false, true] {
-        if avx512 && !wide {
-            continue;
-        }
-        ci.set_simd512(avx512);
-        node_candidates_compared(&images, &ci);
-    }
-}
-
-fn node_candidates_compared(images: &crate::poly::model::Images, ci: &crate::poly::cover::CoverIndex<u64>) {
-    let ci = ci.clone();
-    let t = Tables::<u64>::new(images);
+    let (images, ci) = tetris_index();
+    let t = Tables::<u64>::new(&images);
     let stride = 4096;
     let (mut scratch, mut got, mut want) = (Vec::new(), vec![0u32; stride], vec![0u32; stride]);
     let mut rng = crate::test_rng::XorShift(0x6a09_e667_f3bc_c908);
