@@ -1,6 +1,6 @@
 //! The AVX2 fit bits against the definition, entry by entry.
 
-use super::{fit_alive_bits, fit_bits, Halo};
+use super::pass::{fit_alive_bits, fit_bits, pair_cells, Halo};
 
 /// [`fit_bits`] in a function compiled for AVX2, as [`super::run_avx2`] has it.
 ///
@@ -183,7 +183,7 @@ fn fit_alive_bits_equal_the_halo_test() {
                 )
             };
             if pair {
-                assert_eq!(pockets(free), super::pair_cells(free, r.right, r.left, r.width), "{rows}x{h}: pockets");
+                assert_eq!(pockets(free), pair_cells(free, r.right, r.left, r.width), "{rows}x{h}: pockets");
             }
             assert_eq!(got, want, "{rows}x{h}, round {round}: {n} entries from {from}");
             none_fit += u32::from(want.0 == 0);
