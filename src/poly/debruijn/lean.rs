@@ -41,12 +41,14 @@ use crate::search::{Flow, StopReason};
 
 mod kernel;
 mod pass;
+mod pass512;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests;
 
-#[cfg(target_arch = "x86_64")]
-use kernel::run_avx2;
 use kernel::{run, Consts, Event, Resume, State, TAGS};
+#[cfg(target_arch = "x86_64")]
+use kernel::{run_avx2, run_avx512};
+pub(super) use pass512::has_avx512;
 
 /// One depth of the lean loop: where its scan stands. Addresses are kept
 /// as integers (the walker stays `Send`); they point into the root index
@@ -141,22 +143,31 @@ impl<B: Bits> Walker<'_, B> {
         };
         let mut resume = Resume::Start;
         let result: Result<(), Stop> = loop {
-            let simd = k.soa.is_some();
             let (st, fr) = (&mut st, &mut frames[..]);
-            let event = match (dead.off, simd) {
-                // SAFETY (`run_avx2`): the index has its `Soa` only when the
-                // processor has AVX2 and the bit instructions (`cover::has_avx2`).
-                #[cfg(target_arch = "x86_64")]
-                (true, true) => unsafe { run_avx2::<B, _, false>(&k, st, fr, &mut PairTable::none(), resume) },
-                (true, _) => run::<B, _, false>(&k, st, fr, &mut PairTable::none(), resume),
-                (false, _) => match dead.table() {
-                    #[cfg(target_arch = "x86_64")]
-                    Kernel::Pairs(mut t) if simd => unsafe { run_avx2::<B, _, true>(&k, st, fr, &mut t, resume) },
-                    #[cfg(target_arch = "x86_64")]
-                    Kernel::Words(mut t) if simd => unsafe { run_avx2::<B, _, true>(&k, st, fr, &mut t, resume) },
-                    Kernel::Pairs(mut t) => run::<B, _, true>(&k, st, fr, &mut t, resume),
-                    Kernel::Words(mut t) => run::<B, _, true>(&k, st, fr, &mut t, resume),
-                },
+            // The copy of the loop: AVX-512 or AVX2 with the index's `Soa`
+            // (built only when the processor has AVX2 and the bit
+            // instructions, `cover::has_avx2`; its `avx512` only when the
+            // processor has AVX-512, `has_avx512`), else the scalar one.
+            macro_rules! go {
+                ($t:expr, $memo:literal) => {
+                    match k.soa {
+                        // SAFETY: as above.
+                        #[cfg(target_arch = "x86_64")]
+                        Some(soa) if soa.avx512 => unsafe { run_avx512::<B, _, $memo>(&k, st, fr, $t, resume) },
+                        // SAFETY: as above.
+                        #[cfg(target_arch = "x86_64")]
+                        Some(_) => unsafe { run_avx2::<B, _, $memo>(&k, st, fr, $t, resume) },
+                        _ => run::<B, _, $memo>(&k, st, fr, $t, resume),
+                    }
+                };
+            }
+            let event = if dead.off {
+                go!(&mut PairTable::none(), false)
+            } else {
+                match dead.table() {
+                    Kernel::Pairs(mut t) => go!(&mut t, true),
+                    Kernel::Words(mut t) => go!(&mut t, true),
+                }
             };
             let d = st.d;
             match event {

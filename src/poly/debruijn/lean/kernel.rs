@@ -8,6 +8,7 @@ use super::super::super::hybrid::POLL_MASK;
 use super::super::super::memo::Probe;
 use super::super::{Entry, LastPiece, Rows, Soa, MEMO_MIN};
 use super::pass::{fit_alive_bits, fit_bits, pair_cells, Halo};
+use super::pass512::{fit_alive_bits512, fit_bits512};
 use super::LeanFrame;
 use crate::poly::bits::Bits;
 
@@ -110,7 +111,7 @@ pub(super) fn run<B: Bits, T: Probe<B>, const MEMO: bool>(
     memo: &mut T,
     resume: Resume,
 ) -> Event {
-    run_body::<B, T, MEMO, false>(k, st, frames, memo, resume)
+    run_body::<B, T, MEMO, false, false>(k, st, frames, memo, resume)
 }
 
 /// [`run`] compiled for AVX2, with the fit bits of a node's whole list
@@ -129,7 +130,26 @@ pub(super) unsafe fn run_avx2<B: Bits, T: Probe<B>, const MEMO: bool>(
     memo: &mut T,
     resume: Resume,
 ) -> Event {
-    run_body::<B, T, MEMO, true>(k, st, frames, memo, resume)
+    run_body::<B, T, MEMO, true, false>(k, st, frames, memo, resume)
+}
+
+/// [`run`] compiled for AVX-512, with the passes of `pass512.rs`: the
+/// same nodes as [`run_avx2`] (its passes give the same bits).
+///
+/// # Safety
+/// As [`run_avx2`], and the processor has AVX-512 F, BW and BITALG
+/// ([`super::pass512::has_avx512`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512bitalg")]
+#[inline(never)]
+pub(super) unsafe fn run_avx512<B: Bits, T: Probe<B>, const MEMO: bool>(
+    k: &Consts<'_, B>,
+    st: &mut State<B>,
+    frames: &mut [LeanFrame],
+    memo: &mut T,
+    resume: Resume,
+) -> Event {
+    run_body::<B, T, MEMO, true, true>(k, st, frames, memo, resume)
 }
 
 /// The loop of [`run`] and [`run_avx2`]. `SIMD`: a node's scan is the set
@@ -137,9 +157,10 @@ pub(super) unsafe fn run_avx2<B: Bits, T: Probe<B>, const MEMO: bool>(
 /// from the first to the last available group (the frame's `gp` is the
 /// list's index), and it reads the [`Soa`] only, not the entries;
 /// otherwise it walks the runs of the available groups and tests each
-/// entry.
+/// entry. `W512` (with `SIMD`): the passes are the AVX-512 ones
+/// ([`fit_bits512`], [`fit_alive_bits512`]), which give the same bits.
 #[inline(always)]
-fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
+fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool, const W512: bool>(
     k: &Consts<'_, B>,
     st: &mut State<B>,
     frames: &mut [LeanFrame],
@@ -247,15 +268,13 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
                                 let pairs = pair_cells(free.low64(), right, left, rows.width);
                                 free.andnot(rows.with_free_neighbour(free)).low64() == iso && (!k.pair || pairs == iso2)
                             });
+                            let halo = Halo { right, left, w: rows.width, iso, iso2 };
                             let (fits, alive) = unsafe {
-                                fit_alive_bits(
-                                    sl.add(from),
-                                    sg.add(from),
-                                    n,
-                                    occ.low64(),
-                                    avail,
-                                    Halo { right, left, w: rows.width, iso, iso2 },
-                                )
+                                if W512 {
+                                    fit_alive_bits512(sl.add(from), sg.add(from), n, occ.low64(), avail, halo)
+                                } else {
+                                    fit_alive_bits(sl.add(from), sg.add(from), n, occ.low64(), avail, halo)
+                                }
                             };
                             gs = alive;
                             // The cache slots of the live children, early:
@@ -280,8 +299,13 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool>(
                             }
                         } else {
                             let hi_occ = if two { occ.shr(64).low64() } else { 0 };
+                            let (l, h, g) = unsafe { (sl.add(from), sh.add(from), sg.add(from)) };
                             gs = unsafe {
-                                fit_bits(sl.add(from), sh.add(from), sg.add(from), n, occ.low64(), hi_occ, avail, two)
+                                if W512 {
+                                    fit_bits512(l, h, g, n, occ.low64(), hi_occ, avail, two)
+                                } else {
+                                    fit_bits(l, h, g, n, occ.low64(), hi_occ, avail, two)
+                                }
                             };
                         }
                     } else {
