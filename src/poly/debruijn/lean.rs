@@ -45,9 +45,11 @@ mod pass512;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests;
 
-use kernel::{run, Consts, Event, Resume, State, TAGS};
 #[cfg(target_arch = "x86_64")]
-use kernel::{run_avx2, run_avx512};
+use kernel::run_avx2;
+#[cfg(all(target_arch = "x86_64", emx_avx512))]
+use kernel::run_avx512;
+use kernel::{run, Consts, Event, Resume, State, TAGS};
 pub(super) use pass512::has_avx512;
 
 /// One depth of the lean loop: where its scan stands. Addresses are kept
@@ -152,7 +154,7 @@ impl<B: Bits> Walker<'_, B> {
                 ($t:expr, $memo:literal) => {
                     match k.soa {
                         // SAFETY: as above.
-                        #[cfg(target_arch = "x86_64")]
+                        #[cfg(all(target_arch = "x86_64", emx_avx512))]
                         Some(soa) if soa.avx512 => unsafe { run_avx512::<B, _, $memo>(&k, st, fr, $t, resume) },
                         // SAFETY: as above.
                         #[cfg(target_arch = "x86_64")]

@@ -73,6 +73,9 @@ pub(super) struct Soa {
     /// The lean loop runs its AVX-512 copy ([`super::lean`]'s `run_avx512`):
     /// the processor has it ([`super::lean::has_avx512`]) and
     /// `EMX_NO_AVX512` is not in the environment. Otherwise the AVX2 copy.
+    /// Never set when the compiler lacks AVX-512 (`build.rs`), where the
+    /// loop has no AVX-512 copy to read it for.
+    #[cfg_attr(not(emx_avx512), allow(dead_code))]
     pub(super) avx512: bool,
 }
 

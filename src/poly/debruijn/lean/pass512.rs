@@ -10,17 +10,23 @@
 //! picks bit `grp[i]` of `avail` for each entry byte `i`), and the halo
 //! and pocket test's three-input logic in `vpternlogq`, run on 8 entries
 //! at once in the same pass as the fit test.
+//!
+//! The intrinsics are stable from Rust 1.89, above the crate's MSRV
+//! (1.80): `build.rs` sets `cfg(emx_avx512)` on compilers that have them,
+//! and without it [`has_avx512`] says no (and the functions' names stand
+//! for the AVX2 ones, never called). Hence `incompatible_msrv` allowed.
+#![allow(clippy::incompatible_msrv)]
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", emx_avx512))]
 use super::pass::Halo;
 
 /// The truth tables of `vpternlogq`'s three inputs: a function of them
 /// written with these as its operands is its immediate.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", emx_avx512))]
 const A: i32 = 0xf0;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", emx_avx512))]
 const B: i32 = 0xcc;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", emx_avx512))]
 const C: i32 = 0xaa;
 
 /// [`super::pass::fit_bits`] with AVX-512: bit `i` set iff entry `i` (of
@@ -31,7 +37,7 @@ const C: i32 = 0xaa;
 /// is compiled for them), the words of `lo` (and `hi` when `two`) are
 /// readable 8 at a time up to `n` rounded up to 8, and 64 bytes of `grp`
 /// are readable ([`super::super::SOA_PAD`]).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", emx_avx512))]
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn fit_bits512(
@@ -80,7 +86,7 @@ pub(super) unsafe fn fit_bits512(
 ///
 /// # Safety
 /// As [`fit_bits512`].
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", emx_avx512))]
 #[inline(always)]
 pub(super) unsafe fn fit_alive_bits512(
     lo: *const u64,
@@ -132,18 +138,18 @@ pub(super) unsafe fn fit_alive_bits512(
     (fits & keep, alive & keep)
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(all(target_arch = "x86_64", emx_avx512)))]
 pub(super) use super::pass::{fit_alive_bits as fit_alive_bits512, fit_bits as fit_bits512};
 
 /// Whether the processor has what [`fit_bits512`] and
 /// [`fit_alive_bits512`] use (besides AVX2 and the bit instructions).
 pub(in crate::poly::debruijn) fn has_avx512() -> bool {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", emx_avx512))]
     {
         use std::arch::is_x86_feature_detected as has;
         has!("avx512f") && has!("avx512bw") && has!("avx512bitalg")
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(all(target_arch = "x86_64", emx_avx512)))]
     {
         false
     }

@@ -3,13 +3,16 @@
 //! each other.
 
 use super::pass::{fit_alive_bits, fit_bits, pair_cells, Halo};
-use super::pass512::{fit_alive_bits512, fit_bits512, has_avx512};
+use super::pass512::has_avx512;
+#[cfg(emx_avx512)]
+use super::pass512::{fit_alive_bits512, fit_bits512};
 
 /// [`fit_bits512`] in a function compiled for AVX-512, as
 /// [`super::kernel::run_avx512`] has it.
 ///
 /// # Safety
 /// As [`fit_bits512`].
+#[cfg(emx_avx512)]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512bitalg")]
 #[allow(clippy::too_many_arguments)]
 unsafe fn fit_bits_avx512(
@@ -29,6 +32,7 @@ unsafe fn fit_bits_avx512(
 ///
 /// # Safety
 /// As [`fit_alive_bits512`].
+#[cfg(emx_avx512)]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512bitalg")]
 unsafe fn fit_alive_bits_avx512(
     lo: *const u64,
@@ -41,7 +45,8 @@ unsafe fn fit_alive_bits_avx512(
     fit_alive_bits512(lo, grp, n, occ, avail, halo)
 }
 
-/// Whether the AVX-512 passes are tested here (said on stderr when not).
+/// Whether the AVX-512 passes are tested here (said on stderr when not:
+/// the processor lacks them, or the compiler, `build.rs`).
 fn avx512_tested() -> bool {
     let on = has_avx512();
     if !on {
@@ -84,6 +89,7 @@ fn fit_bits_equal_the_entrywise_test() {
     let hi: Vec<u64> = (0..LEN + PAD).map(|i| if i < LEN { next() & next() & next() } else { 0 }).collect();
     let grp: Vec<u8> = (0..LEN + PAD).map(|i| if i < LEN { (next() % 64) as u8 } else { 0 }).collect();
     let (mut fits, mut misses) = (0u32, 0u32);
+    #[cfg(emx_avx512)]
     let wide = avx512_tested();
     for round in 0..4000 {
         let n = (next() % 65) as usize;
@@ -102,6 +108,7 @@ fn fit_bits_equal_the_entrywise_test() {
             fit_bits_avx2(lo[from..].as_ptr(), hi[from..].as_ptr(), grp[from..].as_ptr(), n, occ_lo, occ_hi, avail, two)
         };
         assert_eq!(got, want, "round {round}: {n} entries from {from}");
+        #[cfg(emx_avx512)]
         if wide {
             // SAFETY: AVX-512 checked; the arrays have `PAD` (64) words
             // and bytes after `LEN`.
@@ -157,6 +164,7 @@ fn fit_alive_bits_equal_the_halo_test() {
     // Rounds with no fitting entry, and with more than 8 (the pass tests
     // the fitting ones 4 at a time).
     let (mut none_fit, mut many_fit) = (0u32, 0u32);
+    #[cfg(emx_avx512)]
     let wide = avx512_tested();
     for (h, rows) in [(6usize, 10usize), (5, 12), (4, 15), (3, 20), (8, 8)] {
         let cells = h * rows;
@@ -253,6 +261,7 @@ fn fit_alive_bits_equal_the_halo_test() {
                 assert_eq!(pockets(free), pair_cells(free, r.right, r.left, r.width), "{rows}x{h}: pockets");
             }
             assert_eq!(got, want, "{rows}x{h}, round {round}: {n} entries from {from}");
+            #[cfg(emx_avx512)]
             if wide {
                 let halo = Halo { right: r.right, left: r.left, w: r.width, iso, iso2 };
                 // SAFETY: AVX-512 checked; as above.
