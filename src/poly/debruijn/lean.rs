@@ -32,6 +32,14 @@
 //! test runs only on the fitting entries, gathered 4 to a vector, after a
 //! fit-only pass over the list (10x6: 171.4 -> 137.8 M instructions; 130.4 M
 //! with the group masked before its shift).
+//!
+//! Since round 24 a third copy, `run_avx512` (`lean/kernel.rs`, passes in
+//! `lean/pass512.rs`), runs where the processor has AVX-512 F, BW and
+//! BITALG (and the compiler the intrinsics, `build.rs`); `EMX_NO_AVX512`
+//! in the environment keeps the AVX2 copy. The same nodes and solutions
+//! (docs/poly.md, round 24 (flat)). Layout: the driver here, the loop in
+//! `lean/kernel.rs`, the per-node passes in `lean/pass.rs` and
+//! `lean/pass512.rs`.
 
 use super::super::hybrid::{Stop, Visit, Walker, POLL_MASK};
 use super::super::memo::{Kernel, PairTable};
