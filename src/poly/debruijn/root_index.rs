@@ -58,8 +58,9 @@ pub struct RootIndex<B> {
 /// its cells `0..64`, `hi[i]` its cells `64..128` (no `hi` for boxes of at
 /// most 64 cells), `grp[i]` its group, `img[i]` its image.
 /// Invariant: `lo`, `grp` (and `hi` when not empty) have the entries'
-/// length plus [`SOA_PAD`], the padding words zero (the 8 words from any
-/// entry, and from the end, are inside); `img` has the entries' length.
+/// length plus [`SOA_PAD`], the padding words zero (the 64 words or bytes
+/// from any entry, and from the end, are inside: the AVX-512 pass reads a
+/// list's 64 group bytes at once); `img` has the entries' length.
 #[derive(Clone, Debug)]
 pub(super) struct Soa {
     pub(super) lo: Vec<u64>,
@@ -69,10 +70,17 @@ pub(super) struct Soa {
     /// Per key, its whole list (all groups): the first entry's index in
     /// the low 32 bits, the list's length (at most 64) in the high ones.
     pub(super) keys: Vec<u64>,
+    /// The lean loop runs its AVX-512 copy ([`super::lean`]'s `run_avx512`):
+    /// the processor has it ([`super::lean::has_avx512`]) and
+    /// `EMX_NO_AVX512` is not in the environment. Otherwise the AVX2 copy.
+    /// Never set when the compiler lacks AVX-512 (`build.rs`), where the
+    /// loop has no AVX-512 copy to read it for.
+    #[cfg_attr(not(emx_avx512), allow(dead_code))]
+    pub(super) avx512: bool,
 }
 
 /// Padding words after the [`Soa`] arrays.
-pub(super) const SOA_PAD: usize = 8;
+pub(super) const SOA_PAD: usize = 64;
 
 /// The widest window when the lean loop's AVX2 copy applies: a key's fit
 /// bits cost little per entry there, and the narrower index misses the
@@ -297,6 +305,7 @@ impl<B: Bits> RootIndex<B> {
                         u64::from(from) | u64::from(to - from) << 32
                     })
                     .collect(),
+                avx512: super::lean::has_avx512() && std::env::var_os("EMX_NO_AVX512").is_none(),
             }
         });
         RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, prune_pair, rows, simd }

@@ -1,6 +1,59 @@
-//! The AVX2 fit bits against the definition, entry by entry.
+//! The AVX2 and AVX-512 fit bits against the definition, entry by entry,
+//! and whole searches of the lean loop's AVX2 and AVX-512 copies against
+//! each other.
 
-use super::{fit_alive_bits, fit_bits, Halo};
+use super::pass::{fit_alive_bits, fit_bits, pair_cells, Halo};
+use super::pass512::has_avx512;
+#[cfg(emx_avx512)]
+use super::pass512::{fit_alive_bits512, fit_bits512};
+
+/// [`fit_bits512`] in a function compiled for AVX-512, as
+/// [`super::kernel::run_avx512`] has it.
+///
+/// # Safety
+/// As [`fit_bits512`].
+#[cfg(emx_avx512)]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512bitalg")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn fit_bits_avx512(
+    lo: *const u64,
+    hi: *const u64,
+    grp: *const u8,
+    n: usize,
+    occ_lo: u64,
+    occ_hi: u64,
+    avail: u64,
+    two: bool,
+) -> u64 {
+    fit_bits512(lo, hi, grp, n, occ_lo, occ_hi, avail, two)
+}
+
+/// [`fit_alive_bits512`] compiled for AVX-512.
+///
+/// # Safety
+/// As [`fit_alive_bits512`].
+#[cfg(emx_avx512)]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512bitalg")]
+unsafe fn fit_alive_bits_avx512(
+    lo: *const u64,
+    grp: *const u8,
+    n: usize,
+    occ: u64,
+    avail: u64,
+    halo: Halo,
+) -> (u64, u64) {
+    fit_alive_bits512(lo, grp, n, occ, avail, halo)
+}
+
+/// Whether the AVX-512 passes are tested here (said on stderr when not:
+/// the processor lacks them, or the compiler, `build.rs`).
+fn avx512_tested() -> bool {
+    let on = has_avx512();
+    if !on {
+        eprintln!("AVX-512 passes skipped: not on this processor (the AVX2 ones tested)");
+    }
+    on
+}
 
 /// [`fit_bits`] in a function compiled for AVX2, as [`super::run_avx2`] has it.
 ///
@@ -36,6 +89,8 @@ fn fit_bits_equal_the_entrywise_test() {
     let hi: Vec<u64> = (0..LEN + PAD).map(|i| if i < LEN { next() & next() & next() } else { 0 }).collect();
     let grp: Vec<u8> = (0..LEN + PAD).map(|i| if i < LEN { (next() % 64) as u8 } else { 0 }).collect();
     let (mut fits, mut misses) = (0u32, 0u32);
+    #[cfg(emx_avx512)]
+    let wide = avx512_tested();
     for round in 0..4000 {
         let n = (next() % 65) as usize;
         let from = (next() as usize) % (LEN - n + 1);
@@ -53,6 +108,24 @@ fn fit_bits_equal_the_entrywise_test() {
             fit_bits_avx2(lo[from..].as_ptr(), hi[from..].as_ptr(), grp[from..].as_ptr(), n, occ_lo, occ_hi, avail, two)
         };
         assert_eq!(got, want, "round {round}: {n} entries from {from}");
+        #[cfg(emx_avx512)]
+        if wide {
+            // SAFETY: AVX-512 checked; the arrays have `PAD` (64) words
+            // and bytes after `LEN`.
+            let got = unsafe {
+                fit_bits_avx512(
+                    lo[from..].as_ptr(),
+                    hi[from..].as_ptr(),
+                    grp[from..].as_ptr(),
+                    n,
+                    occ_lo,
+                    occ_hi,
+                    avail,
+                    two,
+                )
+            };
+            assert_eq!(got, want, "AVX-512, round {round}: {n} entries from {from}");
+        }
         fits += want.count_ones();
         misses += n as u32 - want.count_ones();
     }
@@ -91,6 +164,8 @@ fn fit_alive_bits_equal_the_halo_test() {
     // Rounds with no fitting entry, and with more than 8 (the pass tests
     // the fitting ones 4 at a time).
     let (mut none_fit, mut many_fit) = (0u32, 0u32);
+    #[cfg(emx_avx512)]
+    let wide = avx512_tested();
     for (h, rows) in [(6usize, 10usize), (5, 12), (4, 15), (3, 20), (8, 8)] {
         let cells = h * rows;
         let nb: Vec<Vec<u32>> = (0..cells)
@@ -183,13 +258,99 @@ fn fit_alive_bits_equal_the_halo_test() {
                 )
             };
             if pair {
-                assert_eq!(pockets(free), super::pair_cells(free, r.right, r.left, r.width), "{rows}x{h}: pockets");
+                assert_eq!(pockets(free), pair_cells(free, r.right, r.left, r.width), "{rows}x{h}: pockets");
             }
             assert_eq!(got, want, "{rows}x{h}, round {round}: {n} entries from {from}");
+            #[cfg(emx_avx512)]
+            if wide {
+                let halo = Halo { right: r.right, left: r.left, w: r.width, iso, iso2 };
+                // SAFETY: AVX-512 checked; as above.
+                let got =
+                    unsafe { fit_alive_bits_avx512(lo[from..].as_ptr(), grp[from..].as_ptr(), n, occ, avail, halo) };
+                assert_eq!(got, want, "AVX-512, {rows}x{h}, round {round}: {n} entries from {from}");
+            }
             none_fit += u32::from(want.0 == 0);
             many_fit += u32::from(want.0.count_ones() > 8);
         }
     }
     assert!(alive_n > 1_000 && dead_n > 1_000, "both outcomes tested ({alive_n}, {dead_n})");
     assert!(none_fit > 100 && many_fit > 100, "short and long fit lists tested ({none_fit}, {many_fit})");
+}
+
+/// The lean loop's AVX-512 copy makes the same search as its AVX2 copy:
+/// the same nodes, and the same solutions in the same order, on one-word
+/// boxes (with the pocket check) and a two-word box, without limits and
+/// under node and solution limits; on two threads the same solutions.
+/// Which copy runs is the index's choice (`Soa::avx512`), set here.
+#[test]
+fn avx512_and_avx2_copies_search_alike() {
+    use crate::poly::bits::Bits;
+    use crate::poly::hybrid::{Knobs, Shared};
+    use crate::poly::model::{CellOrder, Images};
+    use crate::poly::schedule::Schedule;
+    use crate::poly::Runner;
+    use crate::search::{Flow, Limits};
+    if !crate::poly::cover::has_avx2() || !avx512_tested() {
+        eprintln!("skipped: the AVX2 or AVX-512 copy is not on this processor");
+        return;
+    }
+    fn shared<B: Bits>(file: &str, schedule: &str) -> Shared<B> {
+        let text = std::fs::read_to_string(format!("instances/polycube/{file}")).unwrap();
+        let puzzle = crate::frontend::polycube::parse(&text, "t").unwrap().remove(0);
+        let built = crate::frontend::polycube::build(&puzzle, "t").unwrap();
+        let images = Images::from_problem(&built.problem, CellOrder::default()).unwrap();
+        Shared::new(images, &Schedule::parse(schedule).unwrap(), Knobs::default()).unwrap()
+    }
+    type Run = (u64, u64, Vec<Vec<u32>>);
+    /// The search with the given copy; the solution limit as the engine
+    /// applies it (its visitor stops the search).
+    fn run<B: Bits>(s: &mut Shared<B>, avx512: bool, limits: &Limits, threads: usize) -> Run {
+        let idx = s.bruijn.as_mut().expect("a de Bruijn stage");
+        idx.simd.as_mut().expect("the AVX copies' arrays").avx512 = avx512;
+        let mut sols = Vec::new();
+        let out = s.search(limits, threads, &mut |p| {
+            sols.push(p.to_vec());
+            match limits.max_solutions {
+                Some(n) if sols.len() as u64 >= n => Flow::Stop,
+                _ => Flow::Continue,
+            }
+        });
+        (out.nodes, out.solutions, sols)
+    }
+    fn compare<B: Bits>(file: &str, schedule: &str) -> u64 {
+        let mut s = shared::<B>(file, schedule);
+        let all = Limits::none();
+        let want = run(&mut s, false, &all, 1);
+        assert!(want.1 > 7 && want.0 > 10_000, "{file}: a search with solutions ({} nodes)", want.0);
+        // A node limit polled part-way (every 4096 nodes) and a solution limit.
+        let nodes = Limits { max_nodes: Some(want.0 / 3), ..Limits::default() };
+        let first = Limits::solutions(7);
+        assert_eq!(run(&mut s, true, &all, 1), want, "{file}: whole search");
+        for limits in [nodes, first] {
+            let a = run(&mut s, false, &limits, 1);
+            assert!(a.0 > 0 && a.0 < want.0, "{file}: the limit stops the search ({} of {} nodes)", a.0, want.0);
+            assert_eq!(
+                run(&mut s, true, &limits, 1),
+                a,
+                "{file}: limits {:?}",
+                (limits.max_nodes, limits.max_solutions)
+            );
+        }
+        // Two threads: the nodes depend on the workers' timing (their
+        // caches), the solutions do not.
+        let sorted = |mut r: Run| {
+            r.2.sort();
+            (r.1, r.2)
+        };
+        let mut single = want.2.clone();
+        single.sort();
+        assert_eq!(sorted(run(&mut s, true, &all, 2)), (want.1, single), "{file}: two threads");
+        want.0
+    }
+    let mut searched = 0;
+    searched += compare::<u64>("pentominoes_10x6_def.txt", "dlx:min-fit,debruijn@11");
+    searched += compare::<u64>("pentominoes_12x5_def.txt", "dlx:min-fit,debruijn@11");
+    searched += compare::<u64>("pentominoes_20x3_def.txt", "debruijn");
+    searched += compare::<u128>("pentominoes_onesided_30x3_def.txt", "dlx:min-fit,debruijn@17");
+    eprintln!("AVX-512 and AVX2 copies compared over {searched} nodes");
 }
