@@ -7,43 +7,35 @@ use super::pass512::has_avx512;
 #[cfg(emx_avx512)]
 use super::pass512::{fit_alive_bits512, fit_bits512};
 
-/// [`fit_bits512`] in a function compiled for AVX-512, as
-/// [`super::kernel::run_avx512`] has it.
-///
-/// # Safety
-/// As [`fit_bits512`].
-#[cfg(emx_avx512)]
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512bitalg")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn fit_bits_avx512(
-    lo: *const u64,
-    hi: *const u64,
-    grp: *const u8,
-    n: usize,
-    occ_lo: u64,
-    occ_hi: u64,
-    avail: u64,
-    two: bool,
-) -> u64 {
-    fit_bits512(lo, hi, grp, n, occ_lo, occ_hi, avail, two)
+/// `unsafe fn NAME(ARGS) -> RET` calling `INNER(ARGS)`, compiled with the
+/// target features `FEATURES`, as the kernel's own copies (`run_avx2`,
+/// `run_avx512`) compile the passes they inline. Safety: as `INNER`'s, and
+/// the processor has `FEATURES`.
+macro_rules! compiled_for {
+    ($features:literal, $name:ident = $inner:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty) => {
+        #[doc = concat!("[`", stringify!($inner), "`] compiled for `", $features, "`.")]
+        ///
+        /// # Safety
+        #[doc = concat!("As [`", stringify!($inner), "`], and the processor has those features.")]
+        #[target_feature(enable = $features)]
+        #[allow(clippy::too_many_arguments)]
+        unsafe fn $name($($arg: $ty),*) -> $ret {
+            $inner($($arg),*)
+        }
+    };
 }
 
-/// [`fit_alive_bits512`] compiled for AVX-512.
-///
-/// # Safety
-/// As [`fit_alive_bits512`].
 #[cfg(emx_avx512)]
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512bitalg")]
-unsafe fn fit_alive_bits_avx512(
-    lo: *const u64,
-    grp: *const u8,
-    n: usize,
-    occ: u64,
-    avail: u64,
-    halo: Halo,
-) -> (u64, u64) {
-    fit_alive_bits512(lo, grp, n, occ, avail, halo)
-}
+compiled_for!("avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512bitalg", fit_bits_avx512 = fit_bits512(
+    lo: *const u64, hi: *const u64, grp: *const u8, n: usize, occ_lo: u64, occ_hi: u64, avail: u64, two: bool,
+) -> u64);
+#[cfg(emx_avx512)]
+compiled_for!("avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512bitalg", fit_alive_bits_avx512 = fit_alive_bits512(
+    lo: *const u64, grp: *const u8, n: usize, occ: u64, avail: u64, halo: Halo,
+) -> (u64, u64));
+compiled_for!("avx2,bmi1,bmi2,popcnt,lzcnt", fit_bits_avx2 = fit_bits(
+    lo: *const u64, hi: *const u64, grp: *const u8, n: usize, occ_lo: u64, occ_hi: u64, avail: u64, two: bool,
+) -> u64);
 
 /// Whether the AVX-512 passes are tested here (said on stderr when not:
 /// the processor lacks them, or the compiler, `build.rs`).
@@ -53,25 +45,6 @@ fn avx512_tested() -> bool {
         eprintln!("AVX-512 passes skipped: not on this processor (the AVX2 ones tested)");
     }
     on
-}
-
-/// [`fit_bits`] in a function compiled for AVX2, as [`super::run_avx2`] has it.
-///
-/// # Safety
-/// As [`fit_bits`].
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn fit_bits_avx2(
-    lo: *const u64,
-    hi: *const u64,
-    grp: *const u8,
-    n: usize,
-    occ_lo: u64,
-    occ_hi: u64,
-    avail: u64,
-    two: bool,
-) -> u64 {
-    fit_bits(lo, hi, grp, n, occ_lo, occ_hi, avail, two)
 }
 
 #[test]
@@ -132,21 +105,9 @@ fn fit_bits_equal_the_entrywise_test() {
     assert!(fits > 5_000 && misses > 5_000, "both outcomes tested ({fits}, {misses})");
 }
 
-/// [`fit_alive_bits`] compiled for AVX2.
-///
-/// # Safety
-/// As [`fit_alive_bits`].
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-unsafe fn fit_alive_bits_avx2(
-    lo: *const u64,
-    grp: *const u8,
-    n: usize,
-    occ: u64,
-    avail: u64,
-    halo: Halo,
-) -> (u64, u64) {
-    fit_alive_bits(lo, grp, n, occ, avail, halo)
-}
+compiled_for!("avx2,bmi1,bmi2,popcnt,lzcnt", fit_alive_bits_avx2 = fit_alive_bits(
+    lo: *const u64, grp: *const u8, n: usize, occ: u64, avail: u64, halo: Halo,
+) -> (u64, u64));
 
 #[test]
 fn fit_alive_bits_equal_the_halo_test() {
