@@ -137,20 +137,35 @@ pub fn board_of(puzzle: &EdgePuzzle, problem: &Problem, options: &[OptionId]) ->
 /// The options of a full board (`None` if a cell is empty or holds a
 /// placement the IR does not have, e.g. against a clue).
 pub fn options_of(puzzle: &EdgePuzzle, problem: &Problem, board: &Board) -> Option<Vec<OptionId>> {
-    let index = option_index(puzzle, problem);
+    let index = option_table(puzzle, problem);
+    let (cells, tiles) = (puzzle.n_cells(), puzzle.tiles.len());
     board
         .cells
         .iter()
         .enumerate()
         .map(|(cell, p)| {
             let p = (*p)?;
-            let colours = puzzle.tiles.get(p.tile as usize)?.rotated(p.rotation);
-            index.get(&(p.tile, cell as u32, colours)).copied()
+            if cell >= cells || p.tile as usize >= tiles {
+                return None;
+            }
+            index.find(cell, p.tile as usize, p.rotation)
         })
         .collect()
 }
 
-/// Option id of each `(tile, cell, colours as placed)`.
+/// `problem`'s options by (cell, tile, rotation) on the puzzle as given,
+/// in the flat [`OptionTable`] (a hash map keyed by colours cost 7.8 M
+/// instructions on a 10x10, round 24).
+fn option_table(puzzle: &EdgePuzzle, problem: &Problem) -> OptionTable {
+    let geo = problem.geometry.as_ref().expect("edge-matching IR has geometry");
+    let placements: Vec<(u32, u32, u8)> =
+        geo.placements.iter().map(|p| (p.piece, p.cells[0], p.orientation as u8)).collect();
+    OptionTable::new(puzzle, &placements, &|cell| cell, 0)
+}
+
+/// Option id of each `(tile, cell, colours as placed)`: the reference the
+/// tests check [`OptionTable`]'s look-ups against.
+#[cfg(test)]
 fn option_index(puzzle: &EdgePuzzle, problem: &Problem) -> HashMap<(u32, u32, [u16; 4]), OptionId> {
     let geo = problem.geometry.as_ref().expect("edge-matching IR has geometry");
     geo.placements
@@ -166,11 +181,7 @@ fn board_rotations(puzzle: &EdgePuzzle, problem: &Problem) -> Vec<Symmetry> {
     let (rows, cols) = (puzzle.rows, puzzle.cols);
     let quarter_turns: &[u8] = if rows == cols { &[1, 2, 3] } else { &[2] };
     let geo = problem.geometry.as_ref().expect("edge-matching IR has geometry");
-    // The options by (cell, tile, rotation) in a flat table: the hash map
-    // of `option_index` cost 7.8 M instructions on a 10x10 (round 24).
-    let placements: Vec<(u32, u32, u8)> =
-        geo.placements.iter().map(|p| (p.piece, p.cells[0], p.orientation as u8)).collect();
-    let index = OptionTable::new(puzzle, &placements, &|cell| cell, 0);
+    let index = option_table(puzzle, problem);
     let mut out = Vec::new();
     'turn: for &q in quarter_turns {
         // Turning the board q quarter turns clockwise.

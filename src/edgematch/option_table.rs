@@ -59,9 +59,7 @@ impl OptionTable {
     /// placements all fit, so that is a bug.
     #[inline]
     pub fn get(&self, cell: usize, tile: usize, r: u8) -> OptionId {
-        let o = self.find(cell, tile, r);
-        assert_ne!(o, None, "every fitting placement is an IR option");
-        o.unwrap_or(NO_OPTION)
+        self.find(cell, tile, r).expect("every fitting placement is an IR option")
     }
 
     /// The IR option placing `tile` in `cell` with rotation `r` (taken
