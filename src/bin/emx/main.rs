@@ -326,7 +326,11 @@ fn quiet_on_closed_stdout() {
 fn main() -> ExitCode {
     tune_allocator();
     quiet_on_closed_stdout();
-    match run() {
+    let r = run();
+    if std::env::var_os("EMX_R25_STATS").is_some() {
+        emx::poly::hole_kernel::live::print_stats();
+    }
+    match r {
         Ok(code) => code,
         Err(err) => {
             if let Some(io) = err.downcast_ref::<std::io::Error>() {
