@@ -175,6 +175,7 @@ impl<B: Bits> Walker<'_, B> {
         }
         let live_l: u32 = if t.n_cells <= 64 { self.live_l } else { 0 };
         let live_stats = self.live_stats;
+        let live_seg = std::env::var_os("EMX_R25_SEG").is_some();
         let mut live = std::mem::take(&mut self.live);
         if live_l > 0 {
             live.reserve(levels + 1, masks.len());
@@ -260,7 +261,11 @@ impl<B: Bits> Walker<'_, B> {
                     }
                     if descend && n_left <= live_l {
                         descend = if n_left < live_l {
-                            live.filter(d, occ.low64(), avail, live_stats, n_left)
+                            if live_seg {
+                                live.filter_seg(d, occ.low64(), avail)
+                            } else {
+                                live.filter(d, occ.low64(), avail, live_stats, n_left)
+                            }
                         } else {
                             live.build(t, d + 1, occ, avail)
                         };

@@ -21,6 +21,8 @@ pub struct LiveLists {
     mask: Vec<u64>,
     group: Vec<u64>,
     len: Vec<u32>,
+    /// Per depth, per group: (start, length) of the group's segment.
+    seg: Vec<[(u32, u32); 64]>,
     /// Filter with AVX-512 (checked at run time, `EMX_NO_AVX512` off).
     avx512: bool,
 }
@@ -39,6 +41,7 @@ impl LiveLists {
         }
         if self.len.len() < levels {
             self.len.resize(levels, 0);
+            self.seg.resize(levels, [(0, 0); 64]);
         }
         #[cfg(target_arch = "x86_64")]
         {
@@ -59,6 +62,7 @@ impl LiveLists {
         while gs != 0 {
             let g = gs.trailing_zeros() as usize;
             gs &= gs - 1;
+            let start = n;
             for &k in &t.by_group[g] {
                 let m = t.mask[k as usize].low64();
                 if m & occ64 == 0 {
@@ -69,6 +73,7 @@ impl LiveLists {
                     seen |= 1 << g;
                 }
             }
+            self.seg[d][g] = (start as u32, (n - start) as u32);
         }
         self.len[d] = n as u32;
         for i in n..n + 8 {
@@ -76,6 +81,45 @@ impl LiveLists {
             self.group[at + i] = 0;
         }
         (union | occ64) == u64::MAX && seen == avail
+    }
+
+    /// [`LiveLists::filter`] by group segments (no group array read).
+    #[inline(always)]
+    pub fn filter_seg(&mut self, d: usize, occ: u64, avail: u64) -> bool {
+        let from = d * self.cap;
+        let to = from + self.cap;
+        let mut union = 0u64;
+        let mut n = 0usize;
+        let mut gs = avail;
+        while gs != 0 {
+            let g = gs.trailing_zeros() as usize;
+            gs &= gs - 1;
+            let (a, l) = self.seg[d][g];
+            #[cfg(target_arch = "x86_64")]
+            let (cnt, u) = if self.avx512 {
+                // SAFETY: AVX-512 checked; segments lie inside depth `d`'s
+                // list, the child's room is `cap` entries.
+                unsafe {
+                    seg_512(
+                        self.mask.as_ptr().add(from + a as usize),
+                        l as usize,
+                        self.mask.as_mut_ptr().add(to + n),
+                        occ,
+                    )
+                }
+            } else {
+                seg_scalar(&mut self.mask, from + a as usize, l as usize, to + n, occ)
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let (cnt, u) = seg_scalar(&mut self.mask, from + a as usize, l as usize, to + n, occ);
+            if cnt == 0 {
+                return false;
+            }
+            self.seg[d + 1][g] = (n as u32, cnt as u32);
+            n += cnt;
+            union |= u;
+        }
+        (union | occ) == u64::MAX
     }
 
     /// Builds depth `d + 1`'s list from depth `d`'s for occupancy `occ`
@@ -174,6 +218,42 @@ unsafe fn filter_512(
     let union = _mm512_reduce_or_epi64(uv) as u64;
     let seen = _mm512_reduce_or_epi64(gv) as u64;
     (n, (union | occ) == u64::MAX && seen == avail)
+}
+
+/// One segment, scalar: (kept, union).
+#[inline(always)]
+fn seg_scalar(mask: &mut [u64], from: usize, len: usize, to: usize, occ: u64) -> (usize, u64) {
+    let (mut n, mut u) = (0, 0);
+    for i in 0..len {
+        let m = mask[from + i];
+        mask[to + n] = m;
+        let keep = m & occ == 0;
+        u |= if keep { m } else { 0 };
+        n += keep as usize;
+    }
+    (n, u)
+}
+
+/// One segment with AVX-512: (kept, union).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,popcnt,bmi2")]
+unsafe fn seg_512(sm: *const u64, len: usize, dm: *mut u64, occ: u64) -> (usize, u64) {
+    use std::arch::x86_64::*;
+    let occv = _mm512_set1_epi64(occ as i64);
+    let mut uv = _mm512_setzero_si512();
+    let mut n = 0usize;
+    let mut i = 0usize;
+    while i < len {
+        let lanes = _bzhi_u32(0xff, (len - i).min(8) as u32) as u8;
+        let m = _mm512_maskz_loadu_epi64(lanes, sm.add(i) as *const _);
+        let k = _mm512_mask_testn_epi64_mask(lanes, m, occv);
+        let cm = _mm512_maskz_compress_epi64(k, m);
+        _mm512_storeu_si512(dm.add(n) as *mut _, cm);
+        uv = _mm512_or_si512(uv, cm);
+        n += (k as u32).count_ones() as usize;
+        i += 8;
+    }
+    (n, _mm512_reduce_or_epi64(uv) as u64)
 }
 
 fn mode() -> u32 {
