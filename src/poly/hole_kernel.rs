@@ -22,7 +22,6 @@ use super::volume::regions_ok;
 use crate::search::{Flow, StopReason};
 
 mod choose;
-pub mod live;
 /// The AVX2 counts (in `hole_kernel/simd.rs`).
 #[cfg(target_arch = "x86_64")]
 mod simd;
@@ -173,16 +172,6 @@ impl<B: Bits> Walker<'_, B> {
                 vstate += get!(vdelta, g);
             }};
         }
-        let live_l: u32 = if t.n_cells <= 64 { self.live_l } else { 0 };
-        let live_stats = self.live_stats;
-        let live_seg = std::env::var_os("EMX_R25_SEG").is_some();
-        let mut live = std::mem::take(&mut self.live);
-        if live_l > 0 {
-            live.reserve(levels + 1, masks.len());
-            if n_left <= live_l {
-                live.build(t, base, occ, avail);
-            }
-        }
         let mut d = base;
         // The frame of depth `d`, kept here while `d` is the deepest depth;
         // `frames[d]` holds it only while a child is searched.
@@ -259,17 +248,6 @@ impl<B: Bits> Walker<'_, B> {
                             }
                         }
                     }
-                    if descend && n_left <= live_l {
-                        descend = if n_left < live_l {
-                            if live_seg {
-                                live.filter_seg(d, occ.low64(), avail)
-                            } else {
-                                live.filter(d, occ.low64(), avail, live_stats, n_left)
-                            }
-                        } else {
-                            live.build(t, d + 1, occ, avail)
-                        };
-                    }
                     if descend && n_left == handover {
                         self.path = std::mem::take(&mut path);
                         self.store::<MULTI>(occ, avail, &left, n_left, d + 1, nodes, (pstate, prem, vstate));
@@ -304,7 +282,6 @@ impl<B: Bits> Walker<'_, B> {
             }
         };
         self.path = path;
-        self.live = live;
         self.hole_buf = buf;
         self.hole_frames = frames;
         // On an early stop the walker is abandoned (a stopped search is

@@ -204,9 +204,6 @@ impl<B: Bits> Shared<B> {
             lean_tags: Vec::new(),
             hole_frames: Vec::new(),
             hole_buf: Vec::new(),
-            live: Default::default(),
-            live_l: std::env::var("EMX_R25_L").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
-            live_stats: std::env::var_os("EMX_R25_STATS").is_some(),
             probe_buf: Vec::new(),
             dead: self.dead_states(),
             probe_memo: HashMap::default(),
@@ -328,10 +325,6 @@ pub struct Walker<'s, B> {
     /// The MCH / EMCH kernel's stack and candidate slots.
     pub(super) hole_frames: Vec<HoleFrame>,
     pub(super) hole_buf: Vec<u32>,
-    /// Live image lists (round 25 experiment).
-    pub(super) live: super::hole_kernel::live::LiveLists,
-    pub(super) live_l: u32,
-    pub(super) live_stats: bool,
     /// The two candidate slots of [`super::hole_kernel::node_candidates`] at the
     /// recursive walks' MCH and EMCH nodes.
     pub(super) probe_buf: Vec<u32>,

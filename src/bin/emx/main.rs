@@ -326,11 +326,7 @@ fn quiet_on_closed_stdout() {
 fn main() -> ExitCode {
     tune_allocator();
     quiet_on_closed_stdout();
-    let r = run();
-    if std::env::var_os("EMX_R25_STATS").is_some() {
-        emx::poly::hole_kernel::live::print_stats();
-    }
-    match r {
+    match run() {
         Ok(code) => code,
         Err(err) => {
             if let Some(io) = err.downcast_ref::<std::io::Error>() {
