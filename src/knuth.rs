@@ -53,6 +53,11 @@ impl Tally {
         self.sols_sq += sols * sols;
     }
 
+    /// The sum of the closed probes' node estimates.
+    pub fn nodes_sum(&self) -> f64 {
+        self.nodes
+    }
+
     /// Probes closed.
     pub fn probes(&self) -> u64 {
         self.probes

@@ -53,6 +53,19 @@ impl Searcher {
     /// Knuth's estimate from `probes` random probes, from the current state
     /// (root filtered), which it leaves as it found it.
     pub fn estimate(&mut self, probes: u64, seed: u64) -> CpEstimate {
+        self.estimate_until(probes, seed, |_| false)
+    }
+
+    /// [`Searcher::estimate`], but stopping after a probe once `settled`
+    /// holds of the least the full estimate can come to: the node
+    /// estimates of the probes made so far summed and divided by `probes`
+    /// (a probe's estimate is never negative, so the remaining probes can
+    /// only raise the mean). A caller that asks only whether the estimate
+    /// is at least some bound (`bottom=auto`, docs/cp.md round 25) thus
+    /// gets the answer all `probes` would give; the returned estimate is
+    /// then the mean of the probes made (`probes` says how many), at least
+    /// that bound.
+    pub fn estimate_until(&mut self, probes: u64, seed: u64, settled: impl Fn(f64) -> bool) -> CpEstimate {
         let mut rng = Rng::new(seed);
         let n_cells = self.core.m.n_cells;
         let mut tally = Tally::new(n_cells + 1);
@@ -63,7 +76,9 @@ impl Searcher {
         let mut placed: Vec<(super::filter::Mark, u32)> = Vec::new();
         let singles = self.singletons_on();
         let two_way = singles && self.core.cfg.refutation && !self.core.cfg.rechoose;
-        for _ in 0..probes {
+        let mut made = 0;
+        while made < probes && !settled(tally.nodes_sum() / probes as f64) {
+            made += 1;
             let (mut weight, mut nodes, mut sols) = (1.0f64, 0.0f64, 0.0f64);
             let mut ok = !singles || self.place_singles(0, &mut placed);
             while ok {
@@ -98,7 +113,7 @@ impl Searcher {
         }
         let e = tally.estimate();
         CpEstimate {
-            probes,
+            probes: made,
             nodes: e.nodes,
             solutions: e.solutions,
             nodes_error: e.nodes_stderr,

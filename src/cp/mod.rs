@@ -306,6 +306,7 @@ impl Engine for CpEngine {
             v.push(("root_walk_estimate", est.walk.round() as u64));
             if let Some(search) = est.search {
                 v.push(("root_search_estimate", search.round() as u64));
+                v.push(("root_search_probes", est.search_probes));
             }
         }
         if let Some((depth, tasks)) = self.last_split {
@@ -336,9 +337,22 @@ fn root_walk(
         // search.
         let Ok(scan) = kernel.scan(core) else { return Ok((None, None)) };
         let walk = root::RootKernel::estimate(&scan);
-        let search = root::asks_search(walk).then(|| search_estimate(searcher));
-        let est = root::AutoEstimates { walk, search };
-        let walks = root::auto_walks(&est, searcher.core.m.n_cells, prefer_cp(&kernel.puzzle));
+        let (cells, few_colours) = (searcher.core.m.n_cells, prefer_cp(&kernel.puzzle));
+        // cp's probes stop as soon as the least their mean can come to
+        // walks the root (the walk wins against any larger search).
+        let walks_at = |search: f64| {
+            let est = root::AutoEstimates { walk, search: Some(search), search_probes: 0 };
+            root::auto_walks(&est, cells, few_colours)
+        };
+        let (search, search_probes) = match root::asks_search(walk) {
+            true => {
+                let (nodes, probes) = search_estimate(searcher, walks_at);
+                (Some(nodes), probes)
+            }
+            false => (None, 0),
+        };
+        let est = root::AutoEstimates { walk, search, search_probes };
+        let walks = root::auto_walks(&est, cells, few_colours);
         return Ok((walks.then_some(scan), Some(est)));
     }
     if cfg.bottom_order == BottomOrder::Row && core.st.n_empty <= cfg.bottom.cells(core.m.n_cells) {
@@ -348,22 +362,24 @@ fn root_walk(
 }
 
 /// cp's own Knuth estimate of its search from the filtered root, for
-/// `bottom=auto` ([`root::AUTO_CP_PROBES`] probes); the searcher's state,
+/// `bottom=auto` ([`root::AUTO_CP_PROBES`] probes, fewer once `settled`
+/// holds of the least their mean can come to: [`Searcher::estimate_until`]),
+/// and the probes made; the searcher's state,
 /// its forced placements and statistics are left as they were (the probes
 /// start from this state and return to it, but clear the forced stack and
 /// count their own forced placements and pruned options).
-fn search_estimate(searcher: &mut Searcher) -> f64 {
+fn search_estimate(searcher: &mut Searcher, settled: impl Fn(f64) -> bool) -> (f64, u64) {
     let forced = std::mem::take(&mut searcher.forced);
     let counters = searcher.counters.clone();
     let preempted = searcher.core.preempted;
     let removed = searcher.core.doms.as_ref().map(|d| d.removed);
-    let nodes = searcher.estimate(root::AUTO_CP_PROBES, root::AUTO_CP_SEED).nodes;
+    let e = searcher.estimate_until(root::AUTO_CP_PROBES, root::AUTO_CP_SEED, settled);
     (searcher.forced, searcher.counters) = (forced, counters);
     searcher.core.preempted = preempted;
     if let (Some(d), Some(r)) = (searcher.core.doms.as_mut(), removed) {
         d.removed = r;
     }
-    nodes
+    (e.nodes, e.probes)
 }
 
 /// The IR options of the full board of `core`, into `ids` (cell order).

@@ -63,11 +63,15 @@ pub(super) const AUTO_RATIO_PER_CELL2: f64 = 0.12;
 
 /// The estimates `bottom=auto` decided on: the walk's placements and, when
 /// that lay between [`AUTO_WALK_ALWAYS`] and [`AUTO_WEIGH_MAX`], cp's
-/// search decisions.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// search decisions, from `search_probes` probes: at most
+/// [`AUTO_CP_PROBES`], fewer when the first ones already sent the root to
+/// the walk whatever the rest would have found (round 25:
+/// `Searcher::estimate_until`; then `search` is the mean of the probes made).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct AutoEstimates {
     pub walk: f64,
     pub search: Option<f64>,
+    pub search_probes: u64,
 }
 
 /// `bottom=auto` weighs the walk against cp's search only up to this many
@@ -289,7 +293,7 @@ mod tests {
     #[test]
     fn the_auto_rule_bands() {
         use super::{auto_walks, AutoEstimates, AUTO_WALK_ALWAYS, AUTO_WEIGH_MAX};
-        let at = |walk: f64, search: Option<f64>| AutoEstimates { walk, search };
+        let at = |walk: f64, search: Option<f64>| AutoEstimates { walk, search, ..AutoEstimates::default() };
         assert!(auto_walks(&at(AUTO_WALK_ALWAYS, None), 64, true));
         assert!(!auto_walks(&at(AUTO_WALK_ALWAYS * 1.01, None), 64, true));
         // 8x8 K=8 s3 (search) and 10x10 K=12 s1 (walk) of the sweep.
@@ -329,8 +333,31 @@ mod tests {
         let c = e.counters();
         let walk = c.iter().find(|x| x.0 == "root_walk_estimate").expect("a walk estimate").1 as f64;
         let search = c.iter().find(|x| x.0 == "root_search_estimate").expect("a search estimate").1 as f64;
-        let est = super::AutoEstimates { walk, search: Some(search) };
+        let est = super::AutoEstimates { walk, search: Some(search), ..Default::default() };
         assert!(!walked(&e) && walk > super::AUTO_WALK_ALWAYS && !super::auto_walks(&est, 64, true), "{c:?}");
+        // No probe settled it for the walk: all were made.
+        assert!(c.contains(&("root_search_probes", super::AUTO_CP_PROBES)), "{c:?}");
+    }
+
+    /// cp's estimate stops after the probe whose running sum, over all the
+    /// probes asked for, settles the caller's test, and the mean of all of
+    /// them passes it too; a test never settled gives the full estimate.
+    #[test]
+    fn the_search_estimate_stops_once_settled() {
+        let p = brendan("06x06");
+        let pr = ir::to_problem(&p);
+        let mut e = CpEngine::new(&p, &pr, CpConfig::parse("bottom=0").unwrap());
+        let full = e.estimate(100, 1);
+        assert_eq!(full.probes, 100);
+        let bound = full.nodes / 4.0;
+        e.searcher.core.reset();
+        assert!(e.root());
+        let part = e.searcher.estimate_until(100, 1, |least| least >= bound);
+        assert!(part.probes > 0 && part.probes < 100, "{part:?} against {full:?}");
+        assert!(part.nodes * part.probes as f64 / 100.0 >= bound && full.nodes >= bound);
+        e.searcher.core.reset();
+        assert!(e.root());
+        assert_eq!(e.searcher.estimate_until(100, 1, |_| false), full);
     }
 
     /// Above the walk's bound, the search cp picks after estimating both
@@ -373,8 +400,18 @@ mod tests {
             assert!(walked(&e), "{c:?}");
             let get = |name: &str| c.iter().find(|x| x.0 == name).map(|x| x.1 as f64);
             let (walk, search) = (get("root_walk_estimate").unwrap(), get("root_search_estimate").unwrap());
-            let est = super::AutoEstimates { walk, search: Some(search) };
+            let est = super::AutoEstimates { walk, search: Some(search), ..Default::default() };
             assert!(walk > super::AUTO_WALK_ALWAYS && super::auto_walks(&est, 49, false), "{c:?}");
+            // The first probes settled it (round 25); all of them walk too.
+            let probes = get("root_search_probes").unwrap() as u64;
+            assert!(probes < super::AUTO_CP_PROBES, "{c:?}");
+            let all = e.estimate(super::AUTO_CP_PROBES, super::AUTO_CP_SEED);
+            let est = super::AutoEstimates { walk, search: Some(all.nodes), ..Default::default() };
+            assert!(
+                super::auto_walks(&est, 49, false)
+                    && all.nodes >= search * probes as f64 / super::AUTO_CP_PROBES as f64,
+                "{all:?}"
+            );
             let nodes = Limits { max_nodes: Some(300_000), ..Limits::default() };
             let r = run(&mut e, &p, &pr, Mode::Count, nodes);
             assert_eq!(r.stats.stopped, Some(StopReason::NodeLimit), "--threads {threads}");

@@ -128,3 +128,45 @@ fn scan_runs_its_rows_along_the_shorter_side_unless_told_not_to() {
     assert!(short["engine"].as_str().unwrap().contains("(4 x 7 turned a quarter: rows of 4"), "{short}");
     assert!(!long["engine"].as_str().unwrap().contains("turned"), "{long}");
 }
+
+/// Two parts of set-2 8x8's `emx split --depth 8` (docs/cp.md, round 25):
+/// part 1445 holds a board (the one part with a board among the first
+/// 13 630), part 12386 none, small enough for DLX. cp's default (the root
+/// walk after `bottom=auto`'s estimates), scan and, on the small part, DLX
+/// and cp's search with its walker (`bottom=60%`) find the same boards;
+/// cp also with two threads and under a node limit, `--first 1`.
+#[test]
+fn cp_equals_scan_and_dlx_on_set2_8x8_parts() {
+    let dir = "tests/data/edgematch/set2_8x8_parts";
+    let boards = |part: &str, extra: &[&str]| {
+        let f = format!("{dir}/{part}.txt");
+        let mut args = vec!["solve", f.as_str(), "--all", "--format", "json"];
+        args.extend_from_slice(extra);
+        let out = emx(&args);
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let v = json(&out);
+        assert_eq!(v["complete"], true, "{extra:?}: {v}");
+        let mut list: Vec<String> = v["solution_list"].as_array().unwrap().iter().map(|b| b.to_string()).collect();
+        list.sort();
+        (v["solutions"].as_u64().unwrap(), list)
+    };
+    let scan = boards("part-001445", &["--backend", "scan"]);
+    assert_eq!(scan.0, 1, "the part's board");
+    for extra in [&["--backend", "cp"][..], &["--backend", "cp", "--threads", "2"]] {
+        assert_eq!(boards("part-001445", extra), scan, "{extra:?}");
+    }
+    let small = boards("part-012386", &["--backend", "dlx"]);
+    assert_eq!(small.0, 0);
+    let searched = ["--backend", "cp", "--cp", "bottom=60%"];
+    for extra in [&["--backend", "scan"][..], &["--backend", "cp"], &["--backend", "cp", "--threads", "2"], &searched] {
+        assert_eq!(boards("part-012386", extra), small, "{extra:?}");
+    }
+    // Limits: the first board, and a node limit that stops the walk.
+    let f = format!("{dir}/part-001445.txt");
+    let out = emx(&["solve", &f, "--backend", "cp", "--first", "1", "--format", "json"]);
+    assert_eq!(json(&out)["solutions"], 1);
+    let out = emx(&["solve", &f, "--backend", "cp", "--node-limit", "100000", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!((v["complete"].as_bool(), v["counters"]["root_walk"].as_u64()), (Some(false), Some(1)), "{v}");
+}
