@@ -15,6 +15,9 @@ fn main() {
         Command::new(rustc).arg("--version").output().ok().and_then(|o| String::from_utf8(o.stdout).ok()).and_then(
             |v| v.split_whitespace().nth(1).and_then(|n| n.split('.').nth(1)).and_then(|m| m.parse::<u32>().ok()),
         );
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        println!("cargo::rustc-link-arg-bins=-no-pie");
+    }
     if minor.is_some_and(|m| m >= 89) {
         println!("cargo::rustc-cfg=emx_avx512");
     }
