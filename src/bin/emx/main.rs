@@ -234,7 +234,7 @@ fn run() -> anyhow::Result<ExitCode> {
 /// block allocated and freed at once: it stays as the heap's free top, no
 /// page of it touched) and the whole 2 MB pages inside it are marked
 /// `MADV_HUGEPAGE`, so the tables the set-up builds there fault in 2 MB at
-/// a time instead of 4 KB (10x6: about 1 000 faults down to 400–500, each
+/// a time instead of 4 KB (10x6: about 1 000 faults down to 140, each
 /// about 0.9 µs). The part below the first 2 MB boundary is taken by one
 /// block that is never touched, so the next blocks start on huge pages.
 /// Memory is only committed where the program writes, as before, rounded
