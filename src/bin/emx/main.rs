@@ -301,7 +301,7 @@ fn reserve_huge_heap() {
             libc::madvise(aligned as *mut libc::c_void, huge_end - aligned, libc::MADV_HUGEPAGE);
         }
         let taken = std::hint::black_box(libc::malloc(head - 8));
-        if taken as usize != block as usize {
+        if !std::ptr::eq(taken, block) {
             // Not carved from the top (a free block of that size was
             // reused): give it back; the first blocks then start below
             // the huge pages.
