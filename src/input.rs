@@ -103,12 +103,22 @@ pub struct PolycubeInstance {
     pub built: polycube::Built,
     /// How many puzzles the file holds.
     pub puzzles_in_file: usize,
-    /// The puzzle-level verifier, prepared once.
-    pub verifier: polycube::Verifier,
+    /// The puzzle-level verifier, prepared once, at the first solution
+    /// checked ([`PolycubeInstance::verifier`]): on several threads that is
+    /// on the calling thread while the workers search, not before they
+    /// start (round 25).
+    verifier: std::sync::OnceLock<polycube::Verifier>,
     /// Whether the polycube engines take `built.problem`
     /// ([`crate::poly::handles`]), found out once by
     /// [`Instance::poly_handles`].
     pub poly_handles: std::sync::OnceLock<bool>,
+}
+
+impl PolycubeInstance {
+    /// The puzzle-level verifier of `puzzle`, prepared on first use.
+    pub fn verifier(&self) -> &polycube::Verifier {
+        self.verifier.get_or_init(|| polycube::Verifier::new(&self.puzzle))
+    }
 }
 
 /// A loaded puzzle, ready for any back-end.
@@ -143,7 +153,7 @@ impl Instance {
     pub fn verify(&self, solution: &Solution) -> Result<(), String> {
         match &self.kind {
             InstanceKind::Polycube(p) => {
-                p.verifier.verify_solution(&p.built.problem, solution).map_err(|e| e.to_string())
+                p.verifier().verify_solution(&p.built.problem, solution).map_err(|e| e.to_string())
             }
             InstanceKind::EdgeMatch(e) => {
                 crate::ir::verify(&e.problem, solution).map_err(|err| err.to_string())?;
@@ -313,7 +323,7 @@ pub fn load_text(
             Ok(Instance {
                 file,
                 kind: InstanceKind::Polycube(Box::new(PolycubeInstance {
-                    verifier: polycube::Verifier::new(&puzzle),
+                    verifier: std::sync::OnceLock::new(),
                     puzzle,
                     built,
                     puzzles_in_file: n,

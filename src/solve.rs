@@ -74,7 +74,9 @@ pub fn solve(
     verify: &dyn Fn(&Solution) -> Result<(), String>,
 ) -> Result<SolveReport, UnverifiedSolution> {
     let mode = opts.mode.unwrap_or(Mode::Count);
-    let mut filter = UniqueFilter::new(&problem.symmetries, opts.equivalence);
+    // Prepared at the first solution: on several threads, while the
+    // workers search rather than before they start.
+    let mut filter: Option<UniqueFilter> = None;
     let mut kept: Vec<Solution> = Vec::new();
     let mut reported = 0u64;
     let mut failure = None;
@@ -90,7 +92,7 @@ pub fn solve(
             failure = Some(UnverifiedSolution { reason, options: solution.options.clone() });
             return Flow::Stop;
         }
-        if !filter.insert(options) {
+        if !filter.get_or_insert_with(|| UniqueFilter::new(&problem.symmetries, opts.equivalence)).insert(options) {
             return Flow::Continue;
         }
         reported += 1;

@@ -1,5 +1,5 @@
 //! Every malformed definition file gets `file:line:col: what was expected`;
-//! the texts are snapshots.
+//! the texts are snapshots. Wrong solutions are rejected by the verifier.
 
 use crate::repo_path;
 use emx::input;
@@ -31,3 +31,47 @@ crate::error_snapshots!(
     stray_end_l,
     too_large,
 );
+
+/// The puzzle-level verifier is prepared at the first check, not at load
+/// (round 25): whatever the first check is, a wrong solution first or a
+/// right one, each gets the verdict it got before, and so does a copy of
+/// the instance made after the verifier was prepared.
+#[test]
+fn the_verifier_prepared_on_first_use_gives_the_same_verdicts() {
+    use emx::dlx::Dlx;
+    use emx::ir::Solution;
+    use emx::search::{Flow, Limits};
+    let path = repo_path("instances/polycube/somacube_def.txt");
+    let mut good = Vec::new();
+    Dlx::new(input::load(&path, None, 1).unwrap().problem()).search(&Limits::none(), |s| {
+        good.push(Solution { options: s.to_vec() });
+        if good.len() == 3 {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        }
+    });
+    assert_eq!(good.len(), 3);
+    // One piece missing: not an exact cover.
+    let short = Solution { options: good[0].options[1..].to_vec() };
+    // A piece placed twice in place of another.
+    let mut twice = good[0].options.clone();
+    twice[1] = twice[0];
+    let twice = Solution { options: twice };
+    for wrong_first in [false, true] {
+        let instance = input::load(&path, None, 1).unwrap();
+        if wrong_first {
+            assert!(instance.verify(&short).is_err());
+        }
+        for s in &good {
+            assert_eq!(instance.verify(s), Ok(()));
+        }
+        assert!(instance.verify(&short).is_err());
+        assert!(instance.verify(&twice).is_err());
+        let copy = instance.clone();
+        for s in &good {
+            assert_eq!(copy.verify(s), Ok(()));
+        }
+        assert!(copy.verify(&twice).is_err());
+    }
+}
