@@ -19,6 +19,7 @@ mod json_schema;
 mod limits;
 mod optimize;
 mod poly;
+mod poly_random;
 mod polycube_counts;
 mod polycube_errors;
 mod render;
