@@ -100,3 +100,32 @@ fn set2_7x7_by_split() {
         .sum();
     assert_eq!((boards, boards * plan.weight), (4804, 19216));
 }
+
+/// The 24 set-2 8x8 board classes the batch enumeration found (merged from
+/// the 177 984 parts of `emx split --depth 8`, instances/edgematch/boards/set2_08x08/):
+/// each is a solution of the puzzle with tile 1 in the top-left corner, and no
+/// two are the same board. A corner tile is in a corner in every rotation of a
+/// board, and a board's only rotation that keeps it in the top-left corner is
+/// the identity, so distinct boards with tile 1 there are distinct classes.
+#[test]
+fn set2_8x8_board_classes_are_solutions_and_distinct() {
+    let inst = emx::input::load(&repo_path("instances/edgematch/brendan_set2/pieces_08x08.txt"), None, 1).unwrap();
+    let emx::input::InstanceKind::EdgeMatch(e) = inst.kind else { panic!("not an edge-matching puzzle") };
+    let dir = repo_path("instances/edgematch/boards/set2_08x08");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|f| f.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".board.txt"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 24, "{names:?}");
+    let mut seen = std::collections::HashSet::new();
+    for name in &names {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        let board = emx::frontend::edgematch::parse_board(&text, name).unwrap();
+        board.check_solution(&e.puzzle).unwrap_or_else(|err| panic!("{name}: {err}"));
+        let corner = board.cells[0].unwrap_or_else(|| panic!("{name}: empty corner"));
+        assert_eq!(corner.tile, 0, "{name}: tile 1 is not in the top-left corner");
+        assert!(seen.insert(board.cells.clone()), "{name} repeats a board");
+    }
+}
