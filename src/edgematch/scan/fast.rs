@@ -567,4 +567,6 @@ impl Scan {
 }
 
 #[cfg(test)]
+mod probe;
+#[cfg(test)]
 mod tests;
