@@ -567,6 +567,4 @@ impl Scan {
 }
 
 #[cfg(test)]
-mod probe;
-#[cfg(test)]
 mod tests;
