@@ -1,5 +1,6 @@
-//! What the engines' parallel runs (`--threads N`) share: a rayon pool
-//! working through independent tasks (subtrees cut at a shallow depth),
+//! What the engines' parallel runs (`--threads N`) share: worker threads
+//! taking independent tasks (subtrees cut at a shallow depth) one at a
+//! time from a queue ([`each_task`]),
 //! solutions carried to the calling thread over a channel so that the
 //! caller's visitor (verification, `--unique`, output) runs on one thread,
 //! and one node count and one abort flag for every worker: a node, time or
@@ -14,8 +15,7 @@
 
 use crate::ir::OptionId;
 use crate::search::{Flow, Limits, StopReason};
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -71,9 +71,15 @@ pub type Batch = Vec<Vec<OptionId>>;
 ///
 /// Invariant: every solution given to [`Outbox::send`] is either held or
 /// was sent; held solutions are never older than [`Outbox::HOLD_FOR`] at
-/// the next `send`, and [`Outbox::flush`] (at the end of each task) sends
-/// the rest. With `hold` off (the caller stops at a solution limit and
-/// waits on each solution) every solution is sent at once.
+/// the next `send`, and the rest leave when the outbox is dropped (at the
+/// end of its worker) or flushed. With `hold` off (the caller stops at a
+/// solution limit and waits on each solution) every solution is sent at
+/// once.
+///
+/// A worker keeps one outbox from task to task: flushing it at the end of
+/// every task woke the calling thread about once per task (131 tasks on
+/// the 10x6 pentominoes), which preempted a worker on two cores each time
+/// (docs/poly.md, round 27).
 pub struct Outbox {
     tx: mpsc::SyncSender<Batch>,
     held: Batch,
@@ -120,12 +126,11 @@ impl Outbox {
     }
 }
 
-/// A clone is a new, empty outbox on the same channel (rayon's
-/// `for_each_with` makes one per job): it never copies held solutions,
-/// which would then be sent twice.
-impl Clone for Outbox {
-    fn clone(&self) -> Outbox {
-        Outbox::new(self.tx.clone(), self.hold)
+/// The held solutions leave with the outbox.
+impl Drop for Outbox {
+    fn drop(&mut self) {
+        // A caller that stopped listening wants nothing more.
+        let _ = self.flush();
     }
 }
 
@@ -158,10 +163,68 @@ pub type Send<'a> = dyn FnMut(Vec<OptionId>) -> Flow + 'a;
 /// it counted and why it stopped, if it did.
 pub type Work<'a, T, R> = dyn Fn(&T, &mut Send<'_>) -> (R, Option<StopReason>) + Sync + 'a;
 
-/// Runs `work(task, send)` for every task on `threads` rayon workers
-/// sharing `share`. `send` carries a solution to the calling thread (in
-/// batches when `hold`, see [`Outbox`]), which hands it to `emit`; a
-/// `Flow::Stop` from `emit` aborts the run. A worker
+/// Runs `work(state, task)` for every task on `threads` scoped worker
+/// threads, handing the tasks out one at a time in their order from one
+/// atomic counter, while `main()` runs on the calling thread; returns when
+/// `main` has returned and every worker is done. Worker `w` (in
+/// `0..threads`) makes its `state` with `init(w)` on its own thread and
+/// drops it when no task is left, so that a channel sender it holds
+/// closes then. `stop()` is asked before each task: once it says so, the
+/// tasks not yet started are skipped.
+///
+/// One task at a time keeps the workers busy to the end. Rayon's
+/// `par_iter`, used before, cut the tasks into a few runs searched in
+/// sequence: on the 10x6 pentominoes (131 tasks) a worker whose runs were
+/// done sat idle for 2-4 ms of a 12 ms parallel phase while the other
+/// searched a run holding one of the large tasks (docs/poly.md, round 27).
+/// Here a worker that finishes a task takes the next one, so the workers
+/// end at most one task apart.
+pub fn each_task<T: Sync, S>(
+    threads: usize,
+    tasks: &[T],
+    stop: &(dyn Fn() -> bool + Sync),
+    init: &(dyn Fn(usize) -> S + Sync),
+    work: &(dyn Fn(&mut S, &T) + Sync),
+    main: &mut dyn FnMut(),
+) {
+    let next = AtomicUsize::new(0);
+    let take = || {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        tasks.get(i).filter(|_| !stop())
+    };
+    std::thread::scope(|scope| {
+        for worker in 0..threads.max(1) {
+            let take = &take;
+            scope.spawn(move || {
+                let mut state = init(worker);
+                while let Some(task) = take() {
+                    work(&mut state, task);
+                }
+            });
+        }
+        main();
+    });
+}
+
+/// One outbox per worker on `tx` (`hold` as [`Outbox::new`] takes it),
+/// each taken once by its worker with [`take_outbox`]; `tx` itself is
+/// dropped here, so the channel closes when the last worker's outbox goes.
+pub fn outboxes(tx: mpsc::SyncSender<Batch>, threads: usize, hold: bool) -> Vec<Mutex<Option<Outbox>>> {
+    (0..threads.max(1)).map(|_| Mutex::new(Some(Outbox::new(tx.clone(), hold)))).collect()
+}
+
+/// Worker `w`'s outbox from [`outboxes`].
+///
+/// # Panics
+/// When worker `w` took it already.
+pub fn take_outbox(outboxes: &[Mutex<Option<Outbox>>], w: usize) -> Outbox {
+    outboxes[w].lock().expect("no poisoning").take().expect("each worker takes its outbox once")
+}
+
+/// Runs `work(task, send)` for every task on `threads` worker threads
+/// ([`each_task`]) sharing `share`. `send` carries a solution to the
+/// calling thread (in batches when `hold`, see [`Outbox`]), which hands it
+/// to `emit`; a `Flow::Stop` from `emit` aborts the run. A worker
 /// returns what it counted and why it stopped, if it did: the first reason
 /// becomes the run's (workers stopped by the abort report none). Tasks not
 /// started when the run is aborted are skipped. Returns the workers'
@@ -174,37 +237,32 @@ pub fn run_tasks<T: Sync, R: std::marker::Send>(
     hold: bool,
     emit: &mut dyn FnMut(&[OptionId]) -> Flow,
 ) -> (Vec<R>, Option<StopReason>) {
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(p) => p,
-        Err(_) => rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a one-thread pool"),
-    };
     let results: Mutex<Vec<R>> = Mutex::new(Vec::new());
     let reason: Mutex<Option<StopReason>> = Mutex::new(None);
     let (tx, rx) = mpsc::sync_channel::<Batch>(4096);
-    std::thread::scope(|scope| {
-        let (results, reason_ref) = (&results, &reason);
-        scope.spawn(move || {
-            pool.install(|| {
-                tasks.par_iter().for_each_with(Outbox::new(tx, hold), |outbox, task| {
-                    if share.aborted() {
-                        return;
-                    }
-                    let (r, stop) = work(task, &mut |ids| outbox.send(ids));
-                    outbox.flush();
-                    results.lock().expect("no poisoning").push(r);
-                    if let Some(stop) = stop {
-                        if share.abort() {
-                            reason_ref.lock().expect("no poisoning").get_or_insert(stop);
-                        }
-                    }
-                });
+    let boxes = outboxes(tx, threads, hold);
+    let mut rx = Some(rx);
+    each_task(
+        threads,
+        tasks,
+        &|| share.aborted(),
+        &|w| take_outbox(&boxes, w),
+        &|outbox, task| {
+            let (r, stop) = work(task, &mut |ids| outbox.send(ids));
+            results.lock().expect("no poisoning").push(r);
+            if let Some(stop) = stop {
+                if share.abort() {
+                    reason.lock().expect("no poisoning").get_or_insert(stop);
+                }
+            }
+        },
+        &mut || {
+            deliver(rx.take().expect("main runs once"), emit, &mut || {
+                reason.lock().expect("no poisoning").get_or_insert(StopReason::Visitor);
+                share.abort();
             });
-        });
-        deliver(rx, emit, &mut || {
-            reason_ref.lock().expect("no poisoning").get_or_insert(StopReason::Visitor);
-            share.abort();
-        });
-    });
+        },
+    );
     (results.into_inner().expect("no poisoning"), reason.into_inner().expect("no poisoning"))
 }
 
@@ -243,17 +301,93 @@ mod tests {
     }
 
     #[test]
-    fn a_cloned_outbox_holds_nothing_of_the_original() {
+    fn a_dropped_outbox_sends_what_it_held() {
         let (tx, rx) = mpsc::sync_channel::<Batch>(16);
         let mut outbox = Outbox::new(tx, true);
         assert_eq!(outbox.send(solution(0)), Flow::Continue); // the first leaves at once
         assert_eq!(outbox.send(solution(1)), Flow::Continue); // held
-        let mut copy = outbox.clone();
-        assert_eq!(copy.flush(), Flow::Continue);
-        assert_eq!(outbox.flush(), Flow::Continue);
-        drop((outbox, copy));
+        assert_eq!(outbox.send(solution(2)), Flow::Continue); // held
+        drop(outbox);
         let all: Vec<Vec<OptionId>> = rx.iter().flatten().collect();
-        assert_eq!(all, vec![solution(0), solution(1)]);
+        assert_eq!(all, vec![solution(0), solution(1), solution(2)]);
+    }
+
+    #[test]
+    fn each_task_runs_every_task_once_on_every_worker_it_starts() {
+        for threads in [1, 2, 3, 8] {
+            let tasks: Vec<u64> = (0..500).collect();
+            let done: Vec<AtomicU64> = (0..500).map(|_| AtomicU64::new(0)).collect();
+            let inits = AtomicU64::new(0);
+            let mut main_ran = 0;
+            each_task(
+                threads,
+                &tasks,
+                &|| false,
+                &|w| {
+                    assert!(w < threads);
+                    inits.fetch_add(1, Ordering::Relaxed);
+                    w
+                },
+                &|_, &t| {
+                    done[t as usize].fetch_add(1, Ordering::Relaxed);
+                },
+                &mut || main_ran += 1,
+            );
+            assert_eq!(main_ran, 1);
+            assert_eq!(inits.load(Ordering::Relaxed), threads as u64);
+            assert!(done.iter().all(|d| d.load(Ordering::Relaxed) == 1), "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn each_task_skips_the_tasks_after_a_stop() {
+        let tasks: Vec<u64> = (0..1000).collect();
+        let started = AtomicU64::new(0);
+        let stop = AtomicBool::new(false);
+        each_task(
+            2,
+            &tasks,
+            &|| stop.load(Ordering::Relaxed),
+            &|_| (),
+            &|_, &t| {
+                started.fetch_add(1, Ordering::Relaxed);
+                if t == 10 {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            },
+            &mut || {},
+        );
+        // Task 10 stops the run; each worker may have taken one more task
+        // before it saw the flag.
+        let n = started.load(Ordering::Relaxed);
+        assert!((11..=13).contains(&n), "{n} tasks started");
+    }
+
+    #[test]
+    fn run_tasks_delivers_every_solution_and_closes_the_channel() {
+        // Each task sends `t` solutions, held in the workers' outboxes
+        // across tasks: all of them arrive, and `run_tasks` returns (the
+        // channel closes once the last worker is done).
+        let tasks: Vec<u32> = (0..60).collect();
+        for (threads, hold) in [(1, true), (2, true), (2, false), (4, true)] {
+            let share = Share::new(0);
+            let work = |&t: &u32, send: &mut Send<'_>| {
+                for i in 0..t {
+                    assert_eq!(send(vec![t, i]), Flow::Continue);
+                }
+                (t as u64, None)
+            };
+            let mut seen = Vec::new();
+            let (results, stopped) = run_tasks(threads, &tasks, &share, &work, hold, &mut |ids| {
+                seen.push(ids.to_vec());
+                Flow::Continue
+            });
+            seen.sort();
+            let want: Vec<Vec<u32>> = (0..60).flat_map(|t| (0..t).map(move |i| vec![t, i])).collect();
+            assert_eq!(seen, want, "{threads} threads, hold {hold}");
+            assert_eq!(results.iter().sum::<u64>(), (0..60).sum::<u64>());
+            assert_eq!(stopped, None);
+        }
     }
 
     #[test]

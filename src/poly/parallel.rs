@@ -2,9 +2,10 @@
 //!
 //! Parallel search splits the tree at a shallow depth: one pass enumerates
 //! the nodes at depth `d` (the smallest depth giving enough tasks per
-//! thread), then rayon workers search below each node, replaying the path
-//! to it by sibling index. Each worker thread keeps one walker (its own copy
-//! of the DLX matrix) from task to task, restarted at the root for each.
+//! thread), then worker threads take the nodes one at a time
+//! ([`crate::parallel::each_task`]) and search below each, replaying the
+//! path to it by sibling index. Each worker thread keeps one walker (its own
+//! copy of the DLX matrix) from task to task, restarted at the root for each.
 //! Solutions travel to the calling thread over a channel, in batches
 //! ([`crate::parallel::Outbox`]), so the caller's visitor (verification,
 //! `--unique`) runs on one thread.
@@ -12,9 +13,8 @@
 use super::bits::Bits;
 use super::hybrid::{Shared, Stop, Task, Walk, Walker};
 use super::memo::DeadStates;
-use crate::parallel::{deliver, Batch, Outbox};
+use crate::parallel::{deliver, each_task, outboxes, take_outbox, Batch, Outbox};
 use crate::search::{Flow, Limits, StopReason};
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Mutex};
 
@@ -89,6 +89,21 @@ fn reuse<'s, B: Bits>(
     }
 }
 
+/// What a worker thread keeps from task to task: its outbox, its de Bruijn
+/// dead-state cache and its walker.
+///
+/// A state's subtree is the same in any task, so the cache stays valid from
+/// task to task; its clones share one table when it has one-word slots
+/// (round 19), so a worker cuts the dead states the others found (the
+/// hit-rate check stays per worker). The walker is restarted at the root
+/// for each task: a fresh one copies the DLX matrix and its buffers, 31 M
+/// of the 10x6's 201 M instructions on two threads (131 tasks).
+struct Own<'s, B> {
+    outbox: Outbox,
+    dead: DeadStates<B>,
+    walker: Option<Walker<'s, B>>,
+}
+
 /// Searches with `threads` worker threads.
 pub fn parallel<B: Bits>(
     shared: &Shared<B>,
@@ -122,10 +137,6 @@ pub fn parallel<B: Bits>(
     if outcome.stopped.is_some() {
         return outcome;
     }
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(p) => p,
-        Err(_) => return sequential(shared, limits, visit),
-    };
     let nodes = AtomicU64::new(outcome.nodes);
     let polled = AtomicU64::new(outcome.nodes);
     let found = AtomicU64::new(0);
@@ -133,68 +144,43 @@ pub fn parallel<B: Bits>(
     let reason: Mutex<Option<StopReason>> = Mutex::new(None);
     let (tx, rx) = mpsc::sync_channel::<Batch>(4096);
     // No solution limit waits on each solution: they may travel in batches.
-    let hold = limits.max_solutions.is_none();
-    // One de Bruijn dead-state cache per worker thread, carried from task
-    // to task (a state's subtree is the same in any task). Rayon hands the
-    // tasks out in jobs, and a value given to `for_each_with` is cloned
-    // fresh for each job, so a cache kept there lived for one job only:
-    // the 12x5 searched 383 239 nodes on two threads against 271 396 on one.
-    // The clones share one table when it has one-word slots (round 19), so
-    // a worker cuts the dead states the others found; the hit-rate check
-    // stays per worker.
+    let boxes = outboxes(tx, threads, limits.max_solutions.is_none());
+    let mut rx = Some(rx);
     let first = shared.dead_states();
-    let caches: Vec<Mutex<DeadStates<B>>> = (0..threads).map(|_| Mutex::new(first.clone())).collect();
-    // One walker per worker thread too, restarted from task to task: a
-    // fresh walker copies the DLX matrix and its buffers, 31 M of the 10x6's
-    // 201 M instructions on two threads (131 tasks).
-    let walkers: Vec<Mutex<Option<Walker<B>>>> = (0..threads).map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        let (nodes, polled, found, abort, reason, tasks, caches, walkers) =
-            (&nodes, &polled, &found, &abort, &reason, &tasks, &caches, &walkers);
-        scope.spawn(move || {
-            pool.install(|| {
-                tasks.par_iter().for_each_with(Outbox::new(tx, hold), |outbox, task| {
-                    if abort.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    // Only this worker locks its cache, so `try_lock` fails
-                    // only if this thread holds it already (a task begun
-                    // inside another, were a search ever to wait on rayon):
-                    // that task then starts from an empty cache.
-                    let worker = rayon::current_thread_index().unwrap_or(0) % threads;
-                    let mut own = caches[worker].try_lock().ok();
-                    let mut slot = walkers[worker].try_lock().ok();
-                    let mut w = reuse(shared, limits, slot.as_mut().and_then(|w| w.take()), &task.branch);
-                    w.dead = own.as_mut().map_or_else(|| shared.dead_states(), |d| std::mem::take(&mut **d));
-                    w.count_from = depth;
-                    w.shared_nodes = Some(polled);
-                    w.abort = Some(abort);
-                    let r = w.run(&mut |p| outbox.send(p.to_vec()));
-                    outbox.flush();
-                    if let Some(d) = own.as_mut() {
-                        **d = std::mem::take(&mut w.dead);
-                    }
-                    drop(own);
-                    nodes.fetch_add(w.nodes, Ordering::Relaxed);
-                    found.fetch_add(w.solutions, Ordering::Relaxed);
-                    // A stopped run may leave the walker below the root.
-                    if let (Some(slot), true) = (slot.as_mut(), r.is_ok()) {
-                        **slot = Some(w);
-                    }
-                    if let Some(r) = stop_reason(r) {
-                        if r != StopReason::Interrupted || !abort.load(Ordering::Relaxed) {
-                            reason.lock().expect("no poisoning").get_or_insert(r);
-                        }
-                        abort.store(true, Ordering::Relaxed);
-                    }
-                });
+    each_task(
+        threads,
+        &tasks,
+        &|| abort.load(Ordering::Relaxed),
+        &|w| Own { outbox: take_outbox(&boxes, w), dead: first.clone(), walker: None },
+        &|own: &mut Own<'_, B>, task| {
+            let mut w = reuse(shared, limits, own.walker.take(), &task.branch);
+            w.dead = std::mem::take(&mut own.dead);
+            w.count_from = depth;
+            w.shared_nodes = Some(&polled);
+            w.abort = Some(&abort);
+            let outbox = &mut own.outbox;
+            let r = w.run(&mut |p| outbox.send(p.to_vec()));
+            own.dead = std::mem::take(&mut w.dead);
+            nodes.fetch_add(w.nodes, Ordering::Relaxed);
+            found.fetch_add(w.solutions, Ordering::Relaxed);
+            // A stopped run may leave the walker below the root.
+            if r.is_ok() {
+                own.walker = Some(w);
+            }
+            if let Some(r) = stop_reason(r) {
+                if r != StopReason::Interrupted || !abort.load(Ordering::Relaxed) {
+                    reason.lock().expect("no poisoning").get_or_insert(r);
+                }
+                abort.store(true, Ordering::Relaxed);
+            }
+        },
+        &mut || {
+            deliver(rx.take().expect("main runs once"), visit, &mut || {
+                reason.lock().expect("no poisoning").get_or_insert(StopReason::Visitor);
+                abort.store(true, Ordering::Relaxed);
             });
-        });
-        deliver(rx, visit, &mut || {
-            reason.lock().expect("no poisoning").get_or_insert(StopReason::Visitor);
-            abort.store(true, Ordering::Relaxed);
-        });
-    });
+        },
+    );
     outcome.nodes = nodes.load(Ordering::Relaxed);
     outcome.solutions += found.load(Ordering::Relaxed);
     outcome.stopped = reason.into_inner().expect("no poisoning");
