@@ -185,7 +185,7 @@ pub fn each_task<T: Sync, S>(
     stop: &(dyn Fn() -> bool + Sync),
     init: &(dyn Fn(usize) -> S + Sync),
     work: &(dyn Fn(&mut S, &T) + Sync),
-    main: &mut dyn FnMut(),
+    main: impl FnOnce(),
 ) {
     let next = AtomicUsize::new(0);
     let take = || {
@@ -241,7 +241,6 @@ pub fn run_tasks<T: Sync, R: std::marker::Send>(
     let reason: Mutex<Option<StopReason>> = Mutex::new(None);
     let (tx, rx) = mpsc::sync_channel::<Batch>(4096);
     let boxes = outboxes(tx, threads, hold);
-    let mut rx = Some(rx);
     each_task(
         threads,
         tasks,
@@ -256,8 +255,8 @@ pub fn run_tasks<T: Sync, R: std::marker::Send>(
                 }
             }
         },
-        &mut || {
-            deliver(rx.take().expect("main runs once"), emit, &mut || {
+        || {
+            deliver(rx, emit, &mut || {
                 reason.lock().expect("no poisoning").get_or_insert(StopReason::Visitor);
                 share.abort();
             });
@@ -331,7 +330,7 @@ mod tests {
                 &|_, &t| {
                     done[t as usize].fetch_add(1, Ordering::Relaxed);
                 },
-                &mut || main_ran += 1,
+                || main_ran += 1,
             );
             assert_eq!(main_ran, 1);
             assert_eq!(inits.load(Ordering::Relaxed), threads as u64);
@@ -355,7 +354,7 @@ mod tests {
                     stop.store(true, Ordering::Relaxed);
                 }
             },
-            &mut || {},
+            || {},
         );
         // Task 10 stops the run; each worker may have taken one more task
         // before it saw the flag.

@@ -145,7 +145,6 @@ pub fn parallel<B: Bits>(
     let (tx, rx) = mpsc::sync_channel::<Batch>(4096);
     // No solution limit waits on each solution: they may travel in batches.
     let boxes = outboxes(tx, threads, limits.max_solutions.is_none());
-    let mut rx = Some(rx);
     let first = shared.dead_states();
     each_task(
         threads,
@@ -174,8 +173,8 @@ pub fn parallel<B: Bits>(
                 abort.store(true, Ordering::Relaxed);
             }
         },
-        &mut || {
-            deliver(rx.take().expect("main runs once"), visit, &mut || {
+        || {
+            deliver(rx, visit, &mut || {
                 reason.lock().expect("no poisoning").get_or_insert(StopReason::Visitor);
                 abort.store(true, Ordering::Relaxed);
             });
