@@ -145,6 +145,18 @@ pub enum Backend {
         /// Its settings.
         config: Box<BackendConfig>,
     },
+    /// An in-crate engine set up per instance (`emx bench --variant
+    /// LABEL=FLAGS`, from `emx solve` flags). Invariant: `setups[i]` is
+    /// instance `i`'s engine name and settings, or why the flags do not act
+    /// on it (its row is then skipped with that reason).
+    PerInstance {
+        /// Name in reports.
+        label: String,
+        /// The flags as given (the backend's description).
+        detail: String,
+        /// Per instance, in the order the instances are given.
+        setups: Vec<Result<(String, BackendConfig), String>>,
+    },
     /// A program run through files.
     External(Box<dyn ExternalBackend>),
 }
@@ -154,7 +166,7 @@ impl Backend {
     pub fn name(&self) -> String {
         match self {
             Backend::InCrate(n) => n.clone(),
-            Backend::Configured { label, .. } => label.clone(),
+            Backend::Configured { label, .. } | Backend::PerInstance { label, .. } => label.clone(),
             Backend::External(e) => e.name(),
         }
     }
@@ -169,6 +181,7 @@ impl Backend {
                 }),
                 None => Ok(engine.clone()),
             },
+            Backend::PerInstance { detail, .. } => Ok(detail.clone()),
             Backend::External(e) => e.availability(),
         }
     }
@@ -403,6 +416,15 @@ pub fn run(
                         Backend::Configured { engine, config: settings, .. } => {
                             run_in_crate(engine, settings, &inst.instance, config)
                         }
+                        Backend::PerInstance { label, setups, .. } => match setups.get(i) {
+                            Some(Ok((engine, settings))) => run_in_crate(engine, settings, &inst.instance, config),
+                            Some(Err(why)) => Measurement::skipped(label.clone(), why.clone()),
+                            None => Measurement::error(
+                                label.clone(),
+                                Duration::ZERO,
+                                "no settings for this instance".into(),
+                            ),
+                        },
                         Backend::External(e) => run_external(e.as_ref(), inst, config),
                     },
                 };
