@@ -156,6 +156,9 @@ pub enum Backend {
         detail: String,
         /// Per instance, in the order the instances are given.
         setups: Vec<Result<(String, BackendConfig), String>>,
+        /// Runs the set-up instances in a child emx instead (an engine that
+        /// cannot be interrupted: [`UNINTERRUPTIBLE`]).
+        child: Option<Box<external::EmxBinary>>,
     },
     /// A program run through files.
     External(Box<dyn ExternalBackend>),
@@ -416,10 +419,13 @@ pub fn run(
                         Backend::Configured { engine, config: settings, .. } => {
                             run_in_crate(engine, settings, &inst.instance, config)
                         }
-                        Backend::PerInstance { label, setups, .. } => match setups.get(i) {
-                            Some(Ok((engine, settings))) => run_in_crate(engine, settings, &inst.instance, config),
-                            Some(Err(why)) => Measurement::skipped(label.clone(), why.clone()),
-                            None => Measurement::error(
+                        Backend::PerInstance { label, setups, child, .. } => match (setups.get(i), child) {
+                            (Some(Ok(_)), Some(child)) => run_external(child.as_ref(), inst, config),
+                            (Some(Ok((engine, settings))), None) => {
+                                run_in_crate(engine, settings, &inst.instance, config)
+                            }
+                            (Some(Err(why)), _) => Measurement::skipped(label.clone(), why.clone()),
+                            (None, _) => Measurement::error(
                                 label.clone(),
                                 Duration::ZERO,
                                 "no settings for this instance".into(),

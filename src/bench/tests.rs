@@ -131,6 +131,7 @@ fn per_instance_settings_and_the_speed_up_column() {
         label: "poly x2".into(),
         detail: "emx solve --backend poly --threads 2".into(),
         setups: vec![Ok(("poly".into(), two)), Err("the flags do not act here".into())],
+        child: None,
     };
     assert_eq!(variant.availability().unwrap(), "emx solve --backend poly --threads 2");
     let config = BenchConfig { mode: BenchMode::Count, ..BenchConfig::default() };

@@ -255,3 +255,31 @@ fn variant_usage_errors() {
     let out = emx(&["bench", soma, "--backends", "dlx", "--variant", "x=--schedule emch"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn variants_on_sat_run_in_a_child_or_skip() {
+    // varisat cannot be stopped inside a call: a variant on it runs in a
+    // child emx (killed at the time limit); a solver that is not installed
+    // skips the variant's rows with the reason.
+    let out = emx(&[
+        "bench",
+        "instances/edgematch/brendan_set2/pieces_03x03.txt",
+        "--backends",
+        "dlx",
+        "--variant",
+        "varisat-sites=--backend sat --exactly-one-over sites",
+        "--variant",
+        "nosuch=--backend sat --sat-solver /no/such/solver",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    let rows = checked_rows(&v);
+    let sites = row(&rows, "pieces_03x03", "varisat-sites");
+    assert_eq!(sites["status"], "solved", "{sites}");
+    assert!(sites["engine"].as_str().unwrap().contains("(child process)"), "{sites}");
+    let missing = row(&rows, "pieces_03x03", "nosuch");
+    assert_eq!(missing["status"], "skipped", "{missing}");
+    assert!(missing["reason"].as_str().unwrap().contains("/no/such/solver"), "{missing}");
+}

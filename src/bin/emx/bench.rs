@@ -228,5 +228,25 @@ fn variant(spec: &str, instances: &[BenchInstance], mode: BenchMode) -> anyhow::
     if let Some(Err(why)) = setups.iter().find(|s| s.is_err()).filter(|_| setups.iter().all(Result::is_err)) {
         crate::usage_bail!("--variant `{spec}` acts on none of the puzzles: {why}");
     }
-    Ok(Backend::PerInstance { label: label.to_string(), detail: format!("emx solve {flags}"), setups })
+    // A SAT solver that is not installed skips the variant's rows, as
+    // `--backends kissat` skips them.
+    let missing = parsed.solve.sat_solver.as_deref().and_then(|spec| emx::encode::sat::resolve(spec).err());
+    let setups = match missing {
+        Some(why) => setups.into_iter().map(|s| s.and(Err(why.clone()))).collect(),
+        None => setups,
+    };
+    // An engine that cannot be stopped inside a call (varisat) runs in a
+    // child emx, killed at the time limit, as `--backends sat` does.
+    let stuck = setups
+        .iter()
+        .flatten()
+        .any(|(engine, c)| bench::UNINTERRUPTIBLE.contains(&engine.as_str()) && c.sat_solver.is_none());
+    let child = match std::env::current_exe() {
+        Ok(exe) if stuck => {
+            let owned = tokens.iter().map(|t| t.to_string()).collect();
+            Some(Box::new(bench::external::EmxBinary::isolated_flags(exe, label, owned)))
+        }
+        _ => None,
+    };
+    Ok(Backend::PerInstance { label: label.to_string(), detail: format!("emx solve {flags}"), setups, child })
 }
