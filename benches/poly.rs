@@ -3,6 +3,9 @@
 //! and `auto`, each counting the solutions up to rotation with every
 //! solution verified, printing time, nodes, nodes/s and solutions/s.
 //!
+//! A last row runs `auto` on two threads (`auto x2`), its speed-up against
+//! the one-thread `auto` row in the last column.
+//!
 //! Run: `cargo bench --bench poly`. The Tetris Cube runs with
 //! `EMX_BENCH_TETRIS=1` (its plain-DLX run, minutes long, with
 //! `EMX_BENCH_TETRIS=dlx`). `EMX_BENCH_RUNS=N` sets the runs per row
@@ -50,8 +53,8 @@ fn main() {
     let runs: usize = std::env::var("EMX_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(3).max(1);
     let tetris = std::env::var("EMX_BENCH_TETRIS").ok();
     println!(
-        "{:<26} {:<8} {:>7} {:>8} {:>12} {:>9} {:>10} {:>12}  configuration",
-        "puzzle", "run", "unique", "fixed", "nodes", "time_s", "Mnodes/s", "unique/s"
+        "{:<26} {:<8} {:>7} {:>8} {:>12} {:>9} {:>10} {:>12} {:>8}  configuration",
+        "puzzle", "run", "unique", "fixed", "nodes", "time_s", "Mnodes/s", "unique/s", "vs auto"
     );
     let mut names = vec!["pentominoes_10x6", "pentominoes_onesided_30x3", "somacube"];
     if tetris.is_some() {
@@ -66,6 +69,8 @@ fn main() {
         }
         rows.push(("best", "poly", best(name)));
         rows.push(("auto", "auto", PolyConfig::default()));
+        rows.push(("auto x2", "auto", PolyConfig { threads: 2, ..PolyConfig::default() }));
+        let mut auto_time = None;
         for (label, backend, cfg) in rows {
             let r = if backend == "dlx" && name == "tetriscube" {
                 run(&inst, backend, &cfg)
@@ -73,8 +78,12 @@ fn main() {
                 median(&inst, backend, &cfg, runs)
             };
             let t = r.stats.elapsed.as_secs_f64();
+            if label == "auto" {
+                auto_time = Some(t);
+            }
+            let against_auto = auto_time.map_or_else(|| "-".to_string(), |a| format!("{:.2}x", a / t));
             println!(
-                "{:<26} {:<8} {:>7} {:>8} {:>12} {:>9.4} {:>10.2} {:>12.0}  {}",
+                "{:<26} {:<8} {:>7} {:>8} {:>12} {:>9.4} {:>10.2} {:>12.0} {:>8}  {}",
                 name,
                 label,
                 r.reported,
@@ -83,6 +92,7 @@ fn main() {
                 t,
                 r.stats.nodes_per_sec() / 1e6,
                 r.reported as f64 / t,
+                against_auto,
                 r.engine
             );
         }

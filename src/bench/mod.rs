@@ -12,6 +12,7 @@
 
 pub mod external;
 pub mod report;
+mod summary;
 
 use crate::backend::{self, BackendConfig, BackendError};
 use crate::input::Instance;
@@ -22,6 +23,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use summary::{disagreements, summarise};
 
 /// What each run must do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -145,6 +147,21 @@ pub enum Backend {
         /// Its settings.
         config: Box<BackendConfig>,
     },
+    /// An in-crate engine set up per instance (`emx bench --variant
+    /// LABEL=FLAGS`, from `emx solve` flags). Invariant: `setups[i]` is
+    /// instance `i`'s engine name and settings, or why the flags do not act
+    /// on it (its row is then skipped with that reason).
+    PerInstance {
+        /// Name in reports.
+        label: String,
+        /// The flags as given (the backend's description).
+        detail: String,
+        /// Per instance, in the order the instances are given.
+        setups: Vec<Result<(String, BackendConfig), String>>,
+        /// Runs the set-up instances in a child emx instead (an engine that
+        /// cannot be interrupted: [`UNINTERRUPTIBLE`]).
+        child: Option<Box<external::EmxBinary>>,
+    },
     /// A program run through files.
     External(Box<dyn ExternalBackend>),
 }
@@ -154,7 +171,7 @@ impl Backend {
     pub fn name(&self) -> String {
         match self {
             Backend::InCrate(n) => n.clone(),
-            Backend::Configured { label, .. } => label.clone(),
+            Backend::Configured { label, .. } | Backend::PerInstance { label, .. } => label.clone(),
             Backend::External(e) => e.name(),
         }
     }
@@ -169,6 +186,7 @@ impl Backend {
                 }),
                 None => Ok(engine.clone()),
             },
+            Backend::PerInstance { detail, .. } => Ok(detail.clone()),
             Backend::External(e) => e.availability(),
         }
     }
@@ -403,6 +421,18 @@ pub fn run(
                         Backend::Configured { engine, config: settings, .. } => {
                             run_in_crate(engine, settings, &inst.instance, config)
                         }
+                        Backend::PerInstance { label, setups, child, .. } => match (setups.get(i), child) {
+                            (Some(Ok(_)), Some(child)) => run_external(child.as_ref(), inst, config),
+                            (Some(Ok((engine, settings))), None) => {
+                                run_in_crate(engine, settings, &inst.instance, config)
+                            }
+                            (Some(Err(why)), _) => Measurement::skipped(label.clone(), why.clone()),
+                            (None, _) => Measurement::error(
+                                label.clone(),
+                                Duration::ZERO,
+                                "no settings for this instance".into(),
+                            ),
+                        },
                         Backend::External(e) => run_external(e.as_ref(), inst, config),
                     },
                 };
@@ -437,57 +467,6 @@ pub fn run(
         disagreements,
         interrupted,
     }
-}
-
-/// The median run of a pair (lower median for an even number of runs;
-/// runs ordered by time, unanswered runs last); any error wins.
-fn summarise(inst: &BenchInstance, backend: &str, runs: &[Measurement]) -> Option<Row> {
-    let first = runs.first()?;
-    let mut order: Vec<&Measurement> = runs.iter().collect();
-    order.sort_by_key(|a| (!a.status.answered(), a.time));
-    let median = order[(order.len() - 1) / 2];
-    let chosen = runs.iter().find(|m| m.status == Status::Error).unwrap_or(median);
-    let time_s = median.time.as_secs_f64();
-    Some(Row {
-        instance: inst.instance.file.clone(),
-        puzzle: inst.label(),
-        backend: backend.to_string(),
-        engine: if chosen.engine.is_empty() { first.engine.clone() } else { chosen.engine.clone() },
-        status: chosen.status,
-        solutions: chosen.solutions,
-        nodes: chosen.nodes,
-        time_s,
-        nodes_per_s: chosen.nodes.filter(|_| time_s > 0.0).map(|n| n as f64 / time_s),
-        runs_s: runs.iter().filter(|m| m.status != Status::Skipped).map(|m| m.time.as_secs_f64()).collect(),
-        reason: chosen.reason.clone(),
-    })
-}
-
-fn disagreements(rows: &[Row], mode: BenchMode) -> Vec<Disagreement> {
-    let mut out = Vec::new();
-    let mut files: Vec<&str> = rows.iter().map(|r| r.instance.as_str()).collect();
-    files.dedup();
-    for file in files {
-        let answers: Vec<(String, String)> = rows
-            .iter()
-            .filter(|r| r.instance == file && r.status.answered())
-            .map(|r| {
-                let answer = match (mode, r.status) {
-                    (BenchMode::Count, Status::Count) => r.solutions.to_string(),
-                    (_, Status::Unsat) => "unsat".to_string(),
-                    _ => "sat".to_string(),
-                };
-                (r.backend.clone(), answer)
-            })
-            .collect();
-        let mut distinct: Vec<&String> = answers.iter().map(|(_, a)| a).collect();
-        distinct.sort();
-        distinct.dedup();
-        if distinct.len() > 1 {
-            out.push(Disagreement { instance: file.to_string(), answers });
-        }
-    }
-    out
 }
 
 fn limits(config: &BenchConfig) -> Limits {

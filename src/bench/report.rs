@@ -35,11 +35,28 @@ fn solutions_text(row: &Row) -> String {
     }
 }
 
+/// The speed-up of `row` against the instance's first row (the first
+/// backend given: the baseline), when both answered.
+fn against_first(report: &BenchReport, row: &Row) -> String {
+    let first = report.rows.iter().find(|r| r.instance == row.instance).filter(|r| r.status.answered());
+    match first {
+        Some(f) if row.status.answered() && row.time_s > 0.0 && f.time_s > 0.0 => {
+            // Two significant digits at least (a run 300 times slower is
+            // 0.0033x, not 0.00x).
+            let r = f.time_s / row.time_s;
+            let digits = (1 - r.log10().floor() as i64).clamp(2, 9) as usize;
+            format!("{r:.digits$}x")
+        }
+        _ => "-".into(),
+    }
+}
+
 /// The report as an aligned text table, with notes (skips, errors,
-/// disagreements) below it.
+/// disagreements) below it. The last column is each row's speed-up
+/// against the instance's first row (the first backend given).
 pub fn table(report: &BenchReport) -> String {
-    let header = ["instance", "backend", "status", "solutions", "nodes", "time", "nodes/s"];
-    let mut cells: Vec<[String; 7]> = Vec::new();
+    let header = ["instance", "backend", "status", "solutions", "nodes", "time", "nodes/s", "vs first"];
+    let mut cells: Vec<[String; 8]> = Vec::new();
     for r in &report.rows {
         cells.push([
             r.puzzle.clone(),
@@ -51,6 +68,7 @@ pub fn table(report: &BenchReport) -> String {
             // A rate over a handful of "nodes" (a SAT engine counts solver
             // calls) says nothing.
             r.nodes_per_s.filter(|_| r.nodes.is_some_and(|n| n >= 1000)).map_or_else(|| "-".into(), si),
+            against_first(report, r),
         ]);
     }
     let mut width = header.map(str::len);
@@ -60,7 +78,7 @@ pub fn table(report: &BenchReport) -> String {
         }
     }
     let mut out = String::new();
-    let line = |out: &mut String, row: [&str; 7]| {
+    let line = |out: &mut String, row: [&str; 8]| {
         let mut s = String::new();
         for (k, c) in row.iter().enumerate() {
             let pad = width[k].saturating_sub(c.chars().count());

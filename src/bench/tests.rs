@@ -120,3 +120,38 @@ fn limits_give_timeouts_and_cancel_stops() {
     let report = run(&[pent], &[Backend::InCrate("dlx".into())], &config, &mut |_| {});
     assert!(report.interrupted && report.rows.is_empty());
 }
+
+#[test]
+fn per_instance_settings_and_the_speed_up_column() {
+    let soma = load("instances/polycube/somacube_def.txt");
+    let edge = load("instances/edgematch/brendan_set2/pieces_03x03.txt");
+    let two =
+        BackendConfig { poly: crate::poly::PolyConfig { threads: 2, ..Default::default() }, ..Default::default() };
+    let variant = Backend::PerInstance {
+        label: "poly x2".into(),
+        detail: "emx solve --backend poly --threads 2".into(),
+        setups: vec![Ok(("poly".into(), two)), Err("the flags do not act here".into())],
+        child: None,
+    };
+    assert_eq!(variant.availability().unwrap(), "emx solve --backend poly --threads 2");
+    let config = BenchConfig { mode: BenchMode::Count, ..BenchConfig::default() };
+    let report = run(&[soma, edge], &[Backend::InCrate("dlx".into()), variant], &config, &mut |_| {});
+    let row = |i: &str, b: &str| report.rows.iter().find(|r| r.instance.contains(i) && r.backend == b).unwrap();
+    let x2 = row("somacube", "poly x2");
+    assert_eq!((x2.status, x2.solutions), (Status::Count, row("somacube", "dlx").solutions));
+    assert!(x2.engine.contains("2 threads"), "{}", x2.engine);
+    let skipped = row("pieces_03x03", "poly x2");
+    assert_eq!((skipped.status, skipped.reason.as_deref()), (Status::Skipped, Some("the flags do not act here")));
+    assert!(report.disagreements.is_empty());
+
+    // The last column: each row against its instance's first row.
+    let text = report::table(&report);
+    let header = text.lines().next().unwrap();
+    assert!(header.ends_with("vs first"), "{header}");
+    let line = |i: &str, b: &str| text.lines().find(|l| l.starts_with(i) && l.contains(b)).unwrap().to_string();
+    assert!(line("somacube", "dlx").ends_with(" 1.00x"), "{text}");
+    let expected = row("somacube", "dlx").time_s / x2.time_s;
+    let shown: f64 = line("somacube", "poly x2").rsplit(' ').next().unwrap().trim_end_matches('x').parse().unwrap();
+    assert!((shown - expected).abs() <= 0.01 * expected.max(1.0), "{shown} against {expected}: {text}");
+    assert!(line("pieces_03x03", "poly x2").ends_with(" -"), "{text}");
+}

@@ -178,3 +178,108 @@ fn usage_errors() {
     assert_eq!(v["rows"][0]["status"], "skipped");
     assert!(v["rows"][0]["reason"].as_str().unwrap().contains("/no/such/emx"));
 }
+
+#[test]
+fn variants_from_solve_flags() {
+    // A configured engine per label, set up on each puzzle as `emx solve`
+    // would: skipped where its flags do not act, counts equal to DLX's.
+    let out = emx(&[
+        "bench",
+        "instances/polycube/somacube_def.txt",
+        "instances/edgematch/brendan_set2/pieces_04x04.txt",
+        "--backends",
+        "dlx",
+        "--variant",
+        "best=--backend poly --schedule dlx:min-fit,mch@11,emch@6 --redundancy rot",
+        "--variant",
+        "x2=--threads 2",
+        "--variant",
+        "basic=--backend cp --cp basic",
+        "--count",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    let rows = checked_rows(&v);
+    for puzzle in ["somacube_def", "pieces_04x04"] {
+        let dlx = row(&rows, puzzle, "dlx")["solutions"].as_u64().unwrap();
+        let x2 = row(&rows, puzzle, "x2");
+        assert_eq!((x2["status"].as_str(), x2["solutions"].as_u64()), (Some("count"), Some(dlx)), "{x2}");
+        assert!(x2["engine"].as_str().unwrap().contains("2 threads"), "{x2}");
+    }
+    let best = row(&rows, "somacube_def", "best");
+    assert_eq!(best["solutions"], row(&rows, "somacube_def", "dlx")["solutions"]);
+    assert!(best["engine"].as_str().unwrap().contains("mch@11"), "{best}");
+    assert_eq!(row(&rows, "pieces_04x04", "best")["status"], "skipped");
+    let basic = row(&rows, "pieces_04x04", "basic");
+    assert_eq!(basic["solutions"], row(&rows, "pieces_04x04", "dlx")["solutions"]);
+    assert!(basic["nodes"].as_u64().unwrap() > 0);
+    assert_eq!(row(&rows, "somacube_def", "basic")["status"], "skipped");
+    let described: Vec<&str> =
+        v["backends"].as_array().unwrap().iter().map(|b| b["detail"].as_str().unwrap()).collect();
+    assert!(described.contains(&"emx solve --threads 2"), "{described:?}");
+
+    // Variants alone.
+    let out =
+        emx(&["bench", "instances/polycube/somacube_def.txt", "--backends", "", "--variant", "one=--backend poly"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("somacube_def  one "));
+}
+
+#[test]
+fn variant_usage_errors() {
+    let soma = "instances/polycube/somacube_def.txt";
+    for (spec, expected) in [
+        ("bad", "expected LABEL=FLAGS"),
+        ("=--backend dlx", "label before `=`"),
+        ("x=--first 3", "`--first` is not an engine setting"),
+        ("x=--cp nonsense --backend cp", "bad --cp item `nonsense`"),
+        ("x=--threads", "a value is required for '--threads"),
+        ("x=--schedule emch", "acts on none of the puzzles"),
+        ("dlx=--backend dlx", "the label `dlx` is taken"),
+    ] {
+        let out = emx(&[
+            "bench",
+            "instances/edgematch/brendan_set2/pieces_04x04.txt",
+            "--backends",
+            "dlx",
+            "--variant",
+            spec,
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{spec}: {err}");
+        assert!(err.contains(expected), "{spec}: {err}");
+    }
+    // On a puzzle it acts on, the same schedule runs.
+    let out = emx(&["bench", soma, "--backends", "dlx", "--variant", "x=--schedule emch"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn variants_on_sat_run_in_a_child_or_skip() {
+    // varisat cannot be stopped inside a call: a variant on it runs in a
+    // child emx (killed at the time limit); a solver that is not installed
+    // skips the variant's rows with the reason.
+    let out = emx(&[
+        "bench",
+        "instances/edgematch/brendan_set2/pieces_03x03.txt",
+        "--backends",
+        "dlx",
+        "--variant",
+        "varisat-sites=--backend sat --exactly-one-over sites",
+        "--variant",
+        "nosuch=--backend sat --sat-solver /no/such/solver",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    let rows = checked_rows(&v);
+    let sites = row(&rows, "pieces_03x03", "varisat-sites");
+    assert_eq!(sites["status"], "solved", "{sites}");
+    assert!(sites["engine"].as_str().unwrap().contains("(child process)"), "{sites}");
+    let missing = row(&rows, "pieces_03x03", "nosuch");
+    assert_eq!(missing["status"], "skipped", "{missing}");
+    assert!(missing["reason"].as_str().unwrap().contains("/no/such/solver"), "{missing}");
+}

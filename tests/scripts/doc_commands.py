@@ -43,6 +43,15 @@ import time
 
 # command (exact, as extracted) -> reason it is not run
 SKIP = {
+    "emx bench instances/polycube/tetriscube_def.txt instances/polycube/solid_pentominoes_3x4x5_def.txt "
+    "instances/polycube/pentominoes_10x6_def.txt instances/edgematch/brendan_set2/pieces_06x06.txt g8k8s1.txt "
+    "g10k12s4.txt --count --time-limit 0 --runs 5 --backends '' --variant \"auto=--backend auto\" "
+    "--variant \"auto x2=--backend auto --threads 2\"":
+        "round 28 record (poly.md): generated boards by basename, a minute and a half",
+    "emx bench instances/polycube/{pentominoes_10x6,pentominoes_onesided_30x3,somacube}_def.txt --count "
+    "--time-limit 0 --runs 5 --backends dlx --variant \"debruijn=--backend poly --schedule debruijn\" "
+    "--variant \"auto=--backend auto\" --variant \"auto x2=--backend auto --threads 2\"":
+        "round 28 record (poly.md): plain DLX five times on two 7 s puzzles",
     "emx solve target/pgo/compare/em9_k11_s1.txt --backend cp -q":
         "reads a puzzle that benches/pgo-compare.sh generates into target/",
     "emx solve pieces_06x06.txt --backend cp --cp heuristic=scan --count": "round 11 record (cp.md), file by basename",
@@ -234,6 +243,15 @@ def quoted_figure(comment):
     return m.group(1).replace(",", "") if m else None
 
 
+def help_flags(emx, sub, cache):
+    """The flags `emx SUB --help` lists (None when there is no such subcommand)."""
+    key = " ".join(sub)
+    if key not in cache:
+        p = subprocess.run([emx] + sub + ["--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        cache[key] = set(re.findall(r"--[a-z][a-z0-9-]*", p.stdout.decode())) if p.returncode == 0 else None
+    return cache[key]
+
+
 def unknown_flags(cmd, emx, cache):
     """Flags of an emx command (template or not) that `emx SUB --help` does not list."""
     words = cmd.split()
@@ -242,13 +260,12 @@ def unknown_flags(cmd, emx, cache):
         return []
     if sub[0] != "generate":
         sub = sub[:1]
-    key = " ".join(sub)
-    if key not in cache:
-        p = subprocess.run([emx] + sub + ["--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        cache[key] = set(re.findall(r"--[a-z][a-z0-9-]*", p.stdout.decode())) if p.returncode == 0 else None
-    known = cache[key]
+    known = help_flags(emx, sub, cache)
     if known is None:
-        return ["(no subcommand %s)" % key]
+        return ["(no subcommand %s)" % " ".join(sub)]
+    if sub == ["bench"]:
+        # `--variant LABEL=FLAGS` carries `emx solve` flags.
+        known = known | (help_flags(emx, ["solve"], cache) or set())
     # only the emx command itself: stop at a pipe or a command separator
     own = re.split(r"\s(?:&&|\||;)\s", cmd)[0]
     return [f for f in dict.fromkeys(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", own)) if f not in known]

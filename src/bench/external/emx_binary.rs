@@ -10,31 +10,41 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// An emx executable at a given path, optionally with `--backend NAME`.
+/// An emx executable at a given path, optionally with `--backend NAME`
+/// or with the engine flags of a `--variant` (then named by its label).
 pub struct EmxBinary {
     path: PathBuf,
     backend: Option<String>,
+    /// `emx solve` engine flags and the label they are reported under.
+    flags: Option<(String, Vec<String>)>,
 }
 
 impl EmxBinary {
     /// The emx at `path` (its default backend).
     pub fn new(path: PathBuf) -> Self {
-        EmxBinary { path, backend: None }
+        EmxBinary { path, backend: None, flags: None }
     }
 
     /// The in-crate backend `backend` run by the emx at `path` in a child
     /// process, so that it can be killed at the time limit even when the
     /// engine cannot be interrupted (reported under the backend's name).
     pub fn isolated(path: PathBuf, backend: &str) -> Self {
-        EmxBinary { path, backend: Some(backend.to_string()) }
+        EmxBinary { path, backend: Some(backend.to_string()), flags: None }
+    }
+
+    /// [`EmxBinary::isolated`] for a `--variant LABEL=FLAGS` whose engine
+    /// cannot be interrupted: the child runs `emx solve FILE FLAGS`.
+    pub fn isolated_flags(path: PathBuf, label: &str, flags: Vec<String>) -> Self {
+        EmxBinary { path, backend: None, flags: Some((label.to_string(), flags)) }
     }
 }
 
 impl ExternalBackend for EmxBinary {
     fn name(&self) -> String {
-        match &self.backend {
-            Some(b) => b.clone(),
-            None => format!("emx={}", self.path.display()),
+        match (&self.backend, &self.flags) {
+            (_, Some((label, _))) => label.clone(),
+            (Some(b), None) => b.clone(),
+            (None, None) => format!("emx={}", self.path.display()),
         }
     }
 
@@ -57,6 +67,9 @@ impl ExternalBackend for EmxBinary {
         c.arg("solve").arg(job.path).args(["--puzzle", &job.puzzle.to_string(), "--format", "json", "--quiet"]);
         if let Some(b) = &self.backend {
             c.args(["--backend", b]);
+        }
+        if let Some((_, flags)) = &self.flags {
+            c.args(flags);
         }
         match job.mode {
             BenchMode::First => c.args(["--first", "1"]),
@@ -87,9 +100,9 @@ impl ExternalBackend for EmxBinary {
             count,
             complete: v["complete"].as_bool().unwrap_or(false),
             nodes: v["nodes"].as_u64(),
-            engine: Some(match &self.backend {
-                Some(_) => format!("{engine} (child process)"),
-                None => format!("{engine} ({})", self.path.display()),
+            engine: Some(match (&self.backend, &self.flags) {
+                (None, None) => format!("{engine} ({})", self.path.display()),
+                _ => format!("{engine} (child process)"),
             }),
         })
     }

@@ -250,37 +250,29 @@ impl PolyArgs {
     }
 }
 
-pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
-    let format = args.input_format.as_deref().and_then(InputFormat::from_name);
-    let instance = input::load_with(&args.file, format, args.puzzle, &input::LoadOptions { max_size: args.max_size })?;
-    let problem = instance.problem();
-    let mode = if args.all {
-        Mode::All
-    } else if let Some(n) = args.first {
-        crate::usage_ensure!(n > 0, "--first needs a positive number");
-        Mode::First(n)
-    } else {
-        Mode::Count
-    };
-    let equivalence = match args.unique.as_deref() {
-        None => Equivalence::None,
-        Some("mirror") => Equivalence::RotationsAndMirrors,
-        Some(_) => Equivalence::Rotations,
-    };
-    if let Some(t) = args.time_limit {
-        crate::usage_ensure!(t.is_finite() && t >= 0.0, "--time-limit needs a non-negative number of seconds");
-    }
-    let progress = Arc::new(Progress::new());
-    let limits = Limits {
-        max_solutions: args.solution_limit,
-        max_nodes: args.node_limit,
-        cancel: Some(interrupt_flag()),
-        progress: Some(progress.clone()),
-        ..Limits::default()
-    }
-    .with_time_limit(args.time_limit.map(Duration::from_secs_f64));
-    let opts = SolveOptions { mode: Some(mode), equivalence, limits };
-    let verify = |s: &emx::ir::Solution| instance.verify(s);
+/// The engine `emx solve ARGS` runs on `instance` and its settings, after
+/// checking that every engine flag given acts on it (a flag for an engine
+/// that does not run is a usage error). `mode` and `--solution-limit` are
+/// the run's (a run that stops early keeps `auto`'s colour rule);
+/// `equivalence` is what the caller identifies. `emx bench --variant`
+/// sets its engines up with it too.
+pub struct EngineSetup {
+    /// The [`backend`] name (`sat` when `--sat-solver` implies it).
+    pub backend: String,
+    /// Its settings.
+    pub config: BackendConfig,
+    /// cp, scan or `auto` on an edge-matching puzzle: `--threads` and
+    /// `--estimate` go to those engines.
+    pub edge_threads: bool,
+}
+
+/// See [`EngineSetup`].
+pub fn engine_setup(
+    args: &SolveArgs,
+    instance: &input::Instance,
+    mode: Mode,
+    equivalence: Equivalence,
+) -> anyhow::Result<EngineSetup> {
     let backend_name = match (args.backend.as_str(), &args.sat_solver) {
         ("auto", Some(_)) => "sat",
         ("sat", _) | (_, None) => args.backend.as_str(),
@@ -330,7 +322,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     );
     let config = BackendConfig {
         sat_solver: args.sat_solver.clone(),
-        cnf: args.cnf.options(&instance, vec![])?,
+        cnf: args.cnf.options(instance, vec![])?,
         equivalence,
         poly: args.poly.config()?,
         cp: args.cp.clone().unwrap_or_default(),
@@ -344,6 +336,42 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             args.auto_pick.unwrap_or_default()
         },
     };
+    Ok(EngineSetup { backend: backend_name.to_string(), config, edge_threads })
+}
+
+pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
+    let format = args.input_format.as_deref().and_then(InputFormat::from_name);
+    let instance = input::load_with(&args.file, format, args.puzzle, &input::LoadOptions { max_size: args.max_size })?;
+    let problem = instance.problem();
+    let mode = if args.all {
+        Mode::All
+    } else if let Some(n) = args.first {
+        crate::usage_ensure!(n > 0, "--first needs a positive number");
+        Mode::First(n)
+    } else {
+        Mode::Count
+    };
+    let equivalence = match args.unique.as_deref() {
+        None => Equivalence::None,
+        Some("mirror") => Equivalence::RotationsAndMirrors,
+        Some(_) => Equivalence::Rotations,
+    };
+    if let Some(t) = args.time_limit {
+        crate::usage_ensure!(t.is_finite() && t >= 0.0, "--time-limit needs a non-negative number of seconds");
+    }
+    let progress = Arc::new(Progress::new());
+    let limits = Limits {
+        max_solutions: args.solution_limit,
+        max_nodes: args.node_limit,
+        cancel: Some(interrupt_flag()),
+        progress: Some(progress.clone()),
+        ..Limits::default()
+    }
+    .with_time_limit(args.time_limit.map(Duration::from_secs_f64));
+    let opts = SolveOptions { mode: Some(mode), equivalence, limits };
+    let verify = |s: &emx::ir::Solution| instance.verify(s);
+    let setup = engine_setup(&args, &instance, mode, equivalence)?;
+    let (backend_name, config, edge_threads) = (setup.backend.as_str(), &setup.config, setup.edge_threads);
     if args.poly.sample.is_some() || args.poly.estimate.is_some() {
         let flag = if args.poly.sample.is_some() { "--sample" } else { "--estimate" };
         crate::usage_ensure!(
@@ -356,14 +384,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         );
         crate::usage_ensure!(args.format != Format::Svg, "{flag} draws nothing: use --format text or json");
         if edge_threads {
-            return crate::sample::run_edge(&args, &instance, backend_name, &config);
+            return crate::sample::run_edge(&args, &instance, backend_name, config);
         }
-        return crate::sample::run(&args, &instance, &config, &opts.limits);
+        return crate::sample::run(&args, &instance, config, &opts.limits);
     }
     if backend_name == "sat" {
         emx::encode::size::cnf_size(problem, &config.cnf)?.check(args.max_size)?;
     }
-    let (mut engine, decision) = backend::make_explained(backend_name, &instance, &config)?;
+    let (mut engine, decision) = backend::make_explained(backend_name, &instance, config)?;
     if let Some(d) = decision.filter(|_| !args.quiet) {
         eprintln!("note: {}", d.describe());
     }
