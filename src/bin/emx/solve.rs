@@ -250,12 +250,7 @@ impl PolyArgs {
     }
 }
 
-/// The engine `emx solve ARGS` runs on `instance` and its settings, after
-/// checking that every engine flag given acts on it (a flag for an engine
-/// that does not run is a usage error). `mode` and `--solution-limit` are
-/// the run's (a run that stops early keeps `auto`'s colour rule);
-/// `equivalence` is what the caller identifies. `emx bench --variant`
-/// sets its engines up with it too.
+/// The engine `emx solve ARGS` runs on a puzzle, and its settings.
 pub struct EngineSetup {
     /// The [`backend`] name (`sat` when `--sat-solver` implies it).
     pub backend: String,
@@ -266,7 +261,11 @@ pub struct EngineSetup {
     pub edge_threads: bool,
 }
 
-/// See [`EngineSetup`].
+/// The [`EngineSetup`] of `args` on `instance`, after checking that every
+/// engine flag given acts on it (a flag for an engine that does not run is
+/// a usage error). `mode` and `--solution-limit` are the run's (a run that
+/// stops early keeps `auto`'s colour rule); `equivalence` is what the
+/// caller identifies. `emx bench --variant` sets its engines up with it too.
 pub fn engine_setup(
     args: &SolveArgs,
     instance: &input::Instance,
