@@ -208,30 +208,62 @@ impl Matrix {
     }
 
     /// Removes the other nodes of `p`'s row from their columns.
+    ///
+    /// The hot loop of every DLX search (with `unhide`, most of its time on
+    /// large matrices), so it walks the arena through a raw pointer: every
+    /// index it follows is a link of the arena (`p`'s row neighbours, their
+    /// `up`/`down` and `top`), which [`Matrix::from_rows`] makes in bounds
+    /// and every operation keeps in bounds (the type's invariant).
     fn hide(&mut self, p: u32) {
+        let len = self.nodes.len();
+        let nodes = self.nodes.as_mut_ptr();
+        let mut updates = 0u64;
         let mut q = p + 1;
         while q != p {
-            let node = self.nodes[q as usize];
+            debug_assert!((q as usize) < len);
+            // SAFETY: `q` is a node of `p`'s row or its spacer, in bounds by
+            // the arena's invariant (debug-checked above).
+            let node = unsafe { *nodes.add(q as usize) };
             if node.top <= 0 {
                 q = node.up;
             } else {
                 if node.color != MARKED {
-                    self.unlink_node(q);
+                    debug_assert!((node.up as usize) < len && (node.down as usize) < len && (node.top as usize) < len);
+                    // SAFETY: `up`, `down` and `top` of a linked option node
+                    // are arena indices (debug-checked above).
+                    unsafe {
+                        (*nodes.add(node.up as usize)).down = node.down;
+                        (*nodes.add(node.down as usize)).up = node.up;
+                        (*nodes.add(node.top as usize)).top -= 1;
+                    }
+                    updates += 1;
                 }
                 q += 1;
             }
         }
+        self.updates += updates;
     }
 
+    /// Inverse of [`Matrix::hide`], through the same raw pointer.
     fn unhide(&mut self, p: u32) {
+        let len = self.nodes.len();
+        let nodes = self.nodes.as_mut_ptr();
         let mut q = p - 1;
         while q != p {
-            let node = self.nodes[q as usize];
+            debug_assert!((q as usize) < len);
+            // SAFETY: as in `hide`.
+            let node = unsafe { *nodes.add(q as usize) };
             if node.top <= 0 {
                 q = node.down;
             } else {
                 if node.color != MARKED {
-                    self.relink_node(q);
+                    debug_assert!((node.up as usize) < len && (node.down as usize) < len && (node.top as usize) < len);
+                    // SAFETY: as in `hide`.
+                    unsafe {
+                        (*nodes.add(node.up as usize)).down = q;
+                        (*nodes.add(node.down as usize)).up = q;
+                        (*nodes.add(node.top as usize)).top += 1;
+                    }
                 }
                 q -= 1;
             }
