@@ -34,6 +34,9 @@ pub struct Matrix {
     llink: Vec<u32>,
     rlink: Vec<u32>,
     bound: Vec<u32>,
+    /// Whether any option node has a colour: only then can `purify` mark
+    /// nodes, and only then must `hide`/`unhide` look for marks.
+    colored: bool,
     /// Link updates performed (statistics).
     pub(crate) updates: u64,
 }
@@ -105,13 +108,14 @@ impl Matrix {
             spacer = nodes.len() as u32;
             nodes.push(Node { top: -(o as i32 + 2), up: first, down: 0, color: 0 });
         }
+        let colored = nodes.iter().any(|n| n.top > 0 && n.color != NO_COLOR);
         let mut llink = vec![0u32; n_primary as usize + 1];
         let mut rlink = vec![0u32; n_primary as usize + 1];
         for i in 0..=n_primary {
             llink[i as usize] = if i == 0 { n_primary } else { i - 1 };
             rlink[i as usize] = if i == n_primary { 0 } else { i + 1 };
         }
-        Matrix { n_primary, nodes, llink, rlink, bound, updates: 0 }
+        Matrix { n_primary, nodes, llink, rlink, bound, colored, updates: 0 }
     }
 
     /// Header of the first active primary item, or `None` when all are done.
@@ -215,6 +219,17 @@ impl Matrix {
     /// `up`/`down` and `top`), which [`Matrix::from_rows`] makes in bounds
     /// and every operation keeps in bounds (the type's invariant).
     fn hide(&mut self, p: u32) {
+        if self.colored {
+            self.hide_nodes::<true>(p)
+        } else {
+            self.hide_nodes::<false>(p)
+        }
+    }
+
+    /// [`Matrix::hide`]; `COLORED == false` skips the test for marked nodes
+    /// (there are none in a matrix without colours).
+    #[inline(always)]
+    fn hide_nodes<const COLORED: bool>(&mut self, p: u32) {
         let len = self.nodes.len();
         let nodes = self.nodes.as_mut_ptr();
         let mut updates = 0u64;
@@ -227,7 +242,7 @@ impl Matrix {
             if node.top <= 0 {
                 q = node.up;
             } else {
-                if node.color != MARKED {
+                if !COLORED || node.color != MARKED {
                     debug_assert!((node.up as usize) < len && (node.down as usize) < len && (node.top as usize) < len);
                     // SAFETY: `up`, `down` and `top` of a linked option node
                     // are arena indices (debug-checked above).
@@ -246,6 +261,16 @@ impl Matrix {
 
     /// Inverse of [`Matrix::hide`], through the same raw pointer.
     fn unhide(&mut self, p: u32) {
+        if self.colored {
+            self.unhide_nodes::<true>(p)
+        } else {
+            self.unhide_nodes::<false>(p)
+        }
+    }
+
+    /// [`Matrix::unhide`], as [`Matrix::hide_nodes`].
+    #[inline(always)]
+    fn unhide_nodes<const COLORED: bool>(&mut self, p: u32) {
         let len = self.nodes.len();
         let nodes = self.nodes.as_mut_ptr();
         let mut q = p - 1;
@@ -256,7 +281,7 @@ impl Matrix {
             if node.top <= 0 {
                 q = node.down;
             } else {
-                if node.color != MARKED {
+                if !COLORED || node.color != MARKED {
                     debug_assert!((node.up as usize) < len && (node.down as usize) < len && (node.top as usize) < len);
                     // SAFETY: as in `hide`.
                     unsafe {
