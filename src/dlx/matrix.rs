@@ -11,6 +11,11 @@ const MARKED: u32 = u32::MAX;
 
 /// One node of the arena: an item header (`top` = length) or an option
 /// node (`top` = item header index) or a spacer (`top <= 0`).
+///
+/// `color` is the node's colour in a matrix with colours. In a matrix
+/// without (no node can be marked), an option node's `color` holds instead
+/// the index of the next node of its row, circularly (Knuth's right link),
+/// so that `hide` and `unhide` walk a row without meeting its spacer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 struct Node {
@@ -109,6 +114,20 @@ impl Matrix {
             nodes.push(Node { top: -(o as i32 + 2), up: first, down: 0, color: 0 });
         }
         let colored = nodes.iter().any(|n| n.top > 0 && n.color != NO_COLOR);
+        if !colored {
+            // Right links: each option node names the next node of its row.
+            let mut x = n_items as usize + 2;
+            while x < nodes.len() {
+                let first = x;
+                while x < nodes.len() && nodes[x].top > 0 {
+                    x += 1;
+                }
+                for y in first..x {
+                    nodes[y].color = if y + 1 < x { y as u32 + 1 } else { first as u32 };
+                }
+                x += 1;
+            }
+        }
         let mut llink = vec![0u32; n_primary as usize + 1];
         let mut rlink = vec![0u32; n_primary as usize + 1];
         for i in 0..=n_primary {
@@ -233,6 +252,29 @@ impl Matrix {
         let len = self.nodes.len();
         let nodes = self.nodes.as_mut_ptr();
         let mut updates = 0u64;
+        if !COLORED {
+            debug_assert!((p as usize) < len);
+            // SAFETY: `p` and its row's right links are arena indices by the
+            // arena's invariant (debug-checked).
+            let mut q = unsafe { (*nodes.add(p as usize)).color };
+            while q != p {
+                debug_assert!((q as usize) < len);
+                // SAFETY: as above.
+                let node = unsafe { *nodes.add(q as usize) };
+                debug_assert!((node.up as usize) < len && (node.down as usize) < len && (node.top as usize) < len);
+                // SAFETY: `up`, `down` and `top` of a linked option node are
+                // arena indices (debug-checked above).
+                unsafe {
+                    (*nodes.add(node.up as usize)).down = node.down;
+                    (*nodes.add(node.down as usize)).up = node.up;
+                    (*nodes.add(node.top as usize)).top -= 1;
+                }
+                updates += 1;
+                q = node.color;
+            }
+            self.updates += updates;
+            return;
+        }
         let mut q = p + 1;
         while q != p {
             debug_assert!((q as usize) < len);
@@ -242,7 +284,7 @@ impl Matrix {
             if node.top <= 0 {
                 q = node.up;
             } else {
-                if !COLORED || node.color != MARKED {
+                if node.color != MARKED {
                     debug_assert!((node.up as usize) < len && (node.down as usize) < len && (node.top as usize) < len);
                     // SAFETY: `up`, `down` and `top` of a linked option node
                     // are arena indices (debug-checked above).
@@ -273,17 +315,38 @@ impl Matrix {
     fn unhide_nodes<const COLORED: bool>(&mut self, p: u32) {
         let len = self.nodes.len();
         let nodes = self.nodes.as_mut_ptr();
+        if !COLORED {
+            // The row's other nodes are in other columns, so restoring them
+            // in the order `hide` removed them is as good as in reverse.
+            debug_assert!((p as usize) < len);
+            // SAFETY: as in `hide_nodes`.
+            let mut q = unsafe { (*nodes.add(p as usize)).color };
+            while q != p {
+                debug_assert!((q as usize) < len);
+                // SAFETY: as in `hide_nodes`.
+                let node = unsafe { *nodes.add(q as usize) };
+                debug_assert!((node.up as usize) < len && (node.down as usize) < len && (node.top as usize) < len);
+                // SAFETY: as in `hide_nodes`.
+                unsafe {
+                    (*nodes.add(node.up as usize)).down = q;
+                    (*nodes.add(node.down as usize)).up = q;
+                    (*nodes.add(node.top as usize)).top += 1;
+                }
+                q = node.color;
+            }
+            return;
+        }
         let mut q = p - 1;
         while q != p {
             debug_assert!((q as usize) < len);
-            // SAFETY: as in `hide`.
+            // SAFETY: as in `hide_nodes`.
             let node = unsafe { *nodes.add(q as usize) };
             if node.top <= 0 {
                 q = node.down;
             } else {
-                if !COLORED || node.color != MARKED {
+                if node.color != MARKED {
                     debug_assert!((node.up as usize) < len && (node.down as usize) < len && (node.top as usize) < len);
-                    // SAFETY: as in `hide`.
+                    // SAFETY: as in `hide_nodes`.
                     unsafe {
                         (*nodes.add(node.up as usize)).down = q;
                         (*nodes.add(node.down as usize)).up = q;
@@ -360,7 +423,7 @@ impl Matrix {
             if self.bound[j as usize] == 0 {
                 self.cover(j);
             }
-        } else if color == NO_COLOR {
+        } else if !self.colored || color == NO_COLOR {
             self.cover(j);
         } else if color != MARKED {
             self.purify(q);
@@ -375,7 +438,7 @@ impl Matrix {
                 self.uncover(j);
             }
             self.bound[j as usize] += 1;
-        } else if color == NO_COLOR {
+        } else if !self.colored || color == NO_COLOR {
             self.uncover(j);
         } else if color != MARKED {
             self.unpurify(q);
