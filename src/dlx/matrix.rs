@@ -122,8 +122,9 @@ impl Matrix {
                 while x < nodes.len() && nodes[x].top > 0 {
                     x += 1;
                 }
-                for y in first..x {
-                    nodes[y].color = if y + 1 < x { y as u32 + 1 } else { first as u32 };
+                for (y, node) in nodes[first..x].iter_mut().enumerate() {
+                    let next = first + y + 1;
+                    node.color = if next < x { next as u32 } else { first as u32 };
                 }
                 x += 1;
             }
