@@ -613,4 +613,72 @@ mod tests {
             assert!(same(&image_matrix(&images), &Matrix::new(&image_problem(&images))));
         }
     }
+
+    /// Selects every row of the first active item, two levels deep, and
+    /// checks the structure after each step and the first state after each
+    /// undo: once on a matrix without colours (rows walked by right links)
+    /// and once on one with colours (rows walked past spacers, marks).
+    #[test]
+    fn rows_are_hidden_and_restored_with_and_without_colours() {
+        use crate::ir::{Entry, ProblemBuilder, NO_COLOR};
+        let soma = std::fs::read_to_string("instances/polycube/somacube_def.txt").unwrap();
+        let puzzle = polycube::parse(&soma, "t").unwrap().remove(0);
+        let plain = polycube::build(&puzzle, "t").unwrap().problem;
+        let mut b = ProblemBuilder::new("colours");
+        let (p, q, r) = (b.primary("p"), b.primary("q"), b.primary("r"));
+        let (x, y) = (b.secondary("x"), b.secondary("y"));
+        let (ca, cb) = (b.color("A"), b.color("B"));
+        let e = |item, color| Entry { item, color };
+        b.option([e(p, NO_COLOR), e(q, NO_COLOR), e(x, NO_COLOR), e(y, ca)]);
+        b.option([e(p, NO_COLOR), e(r, NO_COLOR), e(x, ca), e(y, NO_COLOR)]);
+        b.option([e(p, NO_COLOR), e(x, cb)]);
+        b.option([e(q, NO_COLOR), e(x, ca)]);
+        b.option([e(r, NO_COLOR), e(y, cb)]);
+        let coloured = b.build(None).unwrap();
+        for (problem, has_colours) in [(&plain, false), (&coloured, true)] {
+            let mut m = Matrix::new(problem);
+            assert_eq!(m.colored, has_colours);
+            let first = m.clone();
+            walk(&mut m, 2);
+            assert!(same(&m, &first));
+        }
+    }
+
+    /// Branches on the first active item as the search does, `depth`
+    /// levels down, checking the structure at every node and the node's
+    /// state after each child is undone.
+    fn walk(m: &mut Matrix, depth: u32) {
+        let Some(i) = m.first_active() else { return };
+        let at_node = m.clone();
+        let mut rows = vec![];
+        let mut x = m.down(i);
+        while x != i {
+            rows.push(x);
+            x = m.down(x);
+        }
+        let once = m.bound(i) == 1;
+        if once {
+            m.commit_primary(i);
+        }
+        for x in rows {
+            if once {
+                m.commit_row_except(x);
+            } else {
+                m.select_row(x);
+            }
+            m.check_invariants().unwrap();
+            if depth > 1 {
+                walk(m, depth - 1);
+            }
+            if once {
+                m.uncommit_row_except(x);
+            } else {
+                m.unselect_row(x);
+            }
+        }
+        if once {
+            m.uncommit_primary(i);
+        }
+        assert!(same(m, &at_node));
+    }
 }
