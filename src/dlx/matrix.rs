@@ -620,21 +620,10 @@ mod tests {
     /// and once on one with colours (rows walked past spacers, marks).
     #[test]
     fn rows_are_hidden_and_restored_with_and_without_colours() {
-        use crate::ir::{Entry, ProblemBuilder, NO_COLOR};
         let soma = std::fs::read_to_string("instances/polycube/somacube_def.txt").unwrap();
         let puzzle = polycube::parse(&soma, "t").unwrap().remove(0);
         let plain = polycube::build(&puzzle, "t").unwrap().problem;
-        let mut b = ProblemBuilder::new("colours");
-        let (p, q, r) = (b.primary("p"), b.primary("q"), b.primary("r"));
-        let (x, y) = (b.secondary("x"), b.secondary("y"));
-        let (ca, cb) = (b.color("A"), b.color("B"));
-        let e = |item, color| Entry { item, color };
-        b.option([e(p, NO_COLOR), e(q, NO_COLOR), e(x, NO_COLOR), e(y, ca)]);
-        b.option([e(p, NO_COLOR), e(r, NO_COLOR), e(x, ca), e(y, NO_COLOR)]);
-        b.option([e(p, NO_COLOR), e(x, cb)]);
-        b.option([e(q, NO_COLOR), e(x, ca)]);
-        b.option([e(r, NO_COLOR), e(y, cb)]);
-        let coloured = b.build(None).unwrap();
+        let coloured = crate::dlx::tests::knuth_colour_problem();
         for (problem, has_colours) in [(&plain, false), (&coloured, true)] {
             let mut m = Matrix::new(problem);
             assert_eq!(m.colored, has_colours);

@@ -20,9 +20,9 @@ fn knuth_example_has_one_solution() {
     assert!(stats.nodes >= 3);
 }
 
-/// Knuth's colour example (TAOCP 7.2.2.1 (49)): one solution.
-#[test]
-fn knuth_colour_example() {
+/// Knuth's colour example (TAOCP 7.2.2.1 (49)): three primary items, two
+/// secondary ones with colours A and B; one solution, options 1 and 3.
+pub(super) fn knuth_colour_problem() -> crate::ir::Problem {
     let mut b = ProblemBuilder::new("colours");
     let p = b.primary("p");
     let q = b.primary("q");
@@ -36,7 +36,13 @@ fn knuth_colour_example() {
     b.option([e(p, NO_COLOR), e(x, cb)]);
     b.option([e(q, NO_COLOR), e(x, ca)]);
     b.option([e(r, NO_COLOR), e(y, cb)]);
-    let pr = b.build(None).unwrap();
+    b.build(None).unwrap()
+}
+
+/// Knuth's colour example: one solution.
+#[test]
+fn knuth_colour_example() {
+    let pr = knuth_colour_problem();
     let (sols, _) = solve(&pr, &Limits::none());
     assert_eq!(sols.len(), 1);
     let mut s = sols[0].options.clone();
