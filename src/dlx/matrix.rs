@@ -231,6 +231,21 @@ impl Matrix {
         self.nodes[top as usize].top += 1;
     }
 
+    /// Panics unless `p` is an option node (not a header, not a spacer).
+    /// The public operations that take a row node check it once, which
+    /// makes `hide`/`unhide`'s unchecked walk sound whatever a caller
+    /// passes: from option nodes (the rows reached from a checked row, and
+    /// the rows of the columns those name) they only follow row links and
+    /// the `up`, `down` and `top` of option nodes, which are arena indices
+    /// from the start and are only ever overwritten with arena indices.
+    #[inline]
+    fn check_option_node(&self, p: u32) {
+        assert!(
+            p as usize >= self.bound.len() && self.nodes[p as usize].top > 0,
+            "dlx: node {p} is not an option node"
+        );
+    }
+
     /// Removes the other nodes of `p`'s row from their columns.
     ///
     /// The hot loop of every DLX search (with `unhide`, most of its time on
@@ -530,6 +545,7 @@ impl Matrix {
 
     /// Commits the other items of row `x` (its own column is covered).
     pub fn commit_row_except(&mut self, x: u32) {
+        self.check_option_node(x);
         let mut q = x + 1;
         while q != x {
             let node = self.nodes[q as usize];
@@ -544,6 +560,7 @@ impl Matrix {
 
     /// Inverse of [`Matrix::commit_row_except`].
     pub fn uncommit_row_except(&mut self, x: u32) {
+        self.check_option_node(x);
         let mut q = x - 1;
         while q != x {
             let node = self.nodes[q as usize];
@@ -558,6 +575,7 @@ impl Matrix {
 
     /// Removes row `x` from every column (including `x`'s own).
     pub fn hide_row(&mut self, x: u32) {
+        self.check_option_node(x);
         if self.nodes[x as usize].color != MARKED {
             self.unlink_node(x);
         }
@@ -566,6 +584,7 @@ impl Matrix {
 
     /// Inverse of [`Matrix::hide_row`].
     pub fn unhide_row(&mut self, x: u32) {
+        self.check_option_node(x);
         self.unhide(x);
         if self.nodes[x as usize].color != MARKED {
             self.relink_node(x);
@@ -631,6 +650,15 @@ mod tests {
             walk(&mut m, 2);
             assert!(same(&m, &first));
         }
+    }
+
+    /// The row operations refuse a node that is not an option node (here
+    /// the root header) instead of walking the arena from it unchecked.
+    #[test]
+    #[should_panic(expected = "is not an option node")]
+    fn row_operations_refuse_a_header() {
+        let mut m = Matrix::new(&crate::dlx::tests::knuth_colour_problem());
+        m.hide_row(0);
     }
 
     /// Branches on the first active item as the search does, `depth`
