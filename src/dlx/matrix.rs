@@ -46,6 +46,32 @@ pub struct Matrix {
     pub(crate) updates: u64,
 }
 
+/// Takes option node `node` out of its column: its neighbours skip it and
+/// the column's length drops.
+///
+/// # Safety
+/// `nodes` points to an arena of `len` nodes, and `node` is an option node
+/// of it, whose `up`, `down` and `top` are therefore arena indices.
+#[inline(always)]
+unsafe fn unlink_raw(nodes: *mut Node, len: usize, node: Node) {
+    debug_assert!((node.up as usize) < len && (node.down as usize) < len && (node.top as usize) < len);
+    (*nodes.add(node.up as usize)).down = node.down;
+    (*nodes.add(node.down as usize)).up = node.up;
+    (*nodes.add(node.top as usize)).top -= 1;
+}
+
+/// Inverse of [`unlink_raw`] for the node at index `q`.
+///
+/// # Safety
+/// As [`unlink_raw`].
+#[inline(always)]
+unsafe fn relink_raw(nodes: *mut Node, len: usize, q: u32, node: Node) {
+    debug_assert!((node.up as usize) < len && (node.down as usize) < len && (node.top as usize) < len);
+    (*nodes.add(node.up as usize)).down = q;
+    (*nodes.add(node.down as usize)).up = q;
+    (*nodes.add(node.top as usize)).top += 1;
+}
+
 impl Matrix {
     /// Builds the arena for `problem`.
     pub fn new(problem: &Problem) -> Self {
@@ -252,24 +278,15 @@ impl Matrix {
     /// large matrices), so it walks the arena through a raw pointer: every
     /// index it follows is a link of the arena (`p`'s row neighbours, their
     /// `up`/`down` and `top`), which [`Matrix::from_rows`] makes in bounds
-    /// and every operation keeps in bounds (the type's invariant).
+    /// and every operation keeps in bounds (the type's invariant). In a
+    /// matrix without colours the row is walked by its right links (no node
+    /// there can be marked); with colours, past its spacer, skipping marks.
     fn hide(&mut self, p: u32) {
-        if self.colored {
-            self.hide_nodes::<true>(p)
-        } else {
-            self.hide_nodes::<false>(p)
-        }
-    }
-
-    /// [`Matrix::hide`]; `COLORED == false` skips the test for marked nodes
-    /// (there are none in a matrix without colours).
-    #[inline(always)]
-    fn hide_nodes<const COLORED: bool>(&mut self, p: u32) {
         let len = self.nodes.len();
         let nodes = self.nodes.as_mut_ptr();
         let mut updates = 0u64;
-        if !COLORED {
-            debug_assert!((p as usize) < len);
+        debug_assert!((p as usize) < len);
+        if !self.colored {
             // SAFETY: `p` and its row's right links are arena indices by the
             // arena's invariant (debug-checked).
             let mut q = unsafe { (*nodes.add(p as usize)).color };
@@ -277,41 +294,28 @@ impl Matrix {
                 debug_assert!((q as usize) < len);
                 // SAFETY: as above.
                 let node = unsafe { *nodes.add(q as usize) };
-                debug_assert!((node.up as usize) < len && (node.down as usize) < len && (node.top as usize) < len);
-                // SAFETY: `up`, `down` and `top` of a linked option node are
-                // arena indices (debug-checked above).
-                unsafe {
-                    (*nodes.add(node.up as usize)).down = node.down;
-                    (*nodes.add(node.down as usize)).up = node.up;
-                    (*nodes.add(node.top as usize)).top -= 1;
-                }
+                // SAFETY: `node` is a linked option node.
+                unsafe { unlink_raw(nodes, len, node) };
                 updates += 1;
                 q = node.color;
             }
-            self.updates += updates;
-            return;
-        }
-        let mut q = p + 1;
-        while q != p {
-            debug_assert!((q as usize) < len);
-            // SAFETY: `q` is a node of `p`'s row or its spacer, in bounds by
-            // the arena's invariant (debug-checked above).
-            let node = unsafe { *nodes.add(q as usize) };
-            if node.top <= 0 {
-                q = node.up;
-            } else {
-                if node.color != MARKED {
-                    debug_assert!((node.up as usize) < len && (node.down as usize) < len && (node.top as usize) < len);
-                    // SAFETY: `up`, `down` and `top` of a linked option node
-                    // are arena indices (debug-checked above).
-                    unsafe {
-                        (*nodes.add(node.up as usize)).down = node.down;
-                        (*nodes.add(node.down as usize)).up = node.up;
-                        (*nodes.add(node.top as usize)).top -= 1;
+        } else {
+            let mut q = p + 1;
+            while q != p {
+                debug_assert!((q as usize) < len);
+                // SAFETY: `q` is a node of `p`'s row or its spacer, in bounds
+                // by the arena's invariant (debug-checked above).
+                let node = unsafe { *nodes.add(q as usize) };
+                if node.top <= 0 {
+                    q = node.up;
+                } else {
+                    if node.color != MARKED {
+                        // SAFETY: `node` is a linked option node.
+                        unsafe { unlink_raw(nodes, len, node) };
+                        updates += 1;
                     }
-                    updates += 1;
+                    q += 1;
                 }
-                q += 1;
             }
         }
         self.updates += updates;
@@ -319,57 +323,38 @@ impl Matrix {
 
     /// Inverse of [`Matrix::hide`], through the same raw pointer.
     fn unhide(&mut self, p: u32) {
-        if self.colored {
-            self.unhide_nodes::<true>(p)
-        } else {
-            self.unhide_nodes::<false>(p)
-        }
-    }
-
-    /// [`Matrix::unhide`], as [`Matrix::hide_nodes`].
-    #[inline(always)]
-    fn unhide_nodes<const COLORED: bool>(&mut self, p: u32) {
         let len = self.nodes.len();
         let nodes = self.nodes.as_mut_ptr();
-        if !COLORED {
+        debug_assert!((p as usize) < len);
+        if !self.colored {
             // The row's other nodes are in other columns, so restoring them
             // in the order `hide` removed them is as good as in reverse.
-            debug_assert!((p as usize) < len);
-            // SAFETY: as in `hide_nodes`.
+            // SAFETY: as in `hide`.
             let mut q = unsafe { (*nodes.add(p as usize)).color };
             while q != p {
                 debug_assert!((q as usize) < len);
-                // SAFETY: as in `hide_nodes`.
+                // SAFETY: as in `hide`.
                 let node = unsafe { *nodes.add(q as usize) };
-                debug_assert!((node.up as usize) < len && (node.down as usize) < len && (node.top as usize) < len);
-                // SAFETY: as in `hide_nodes`.
-                unsafe {
-                    (*nodes.add(node.up as usize)).down = q;
-                    (*nodes.add(node.down as usize)).up = q;
-                    (*nodes.add(node.top as usize)).top += 1;
-                }
+                // SAFETY: `node` (at `q`) is an option node `hide` unlinked.
+                unsafe { relink_raw(nodes, len, q, node) };
                 q = node.color;
             }
-            return;
-        }
-        let mut q = p - 1;
-        while q != p {
-            debug_assert!((q as usize) < len);
-            // SAFETY: as in `hide_nodes`.
-            let node = unsafe { *nodes.add(q as usize) };
-            if node.top <= 0 {
-                q = node.down;
-            } else {
-                if node.color != MARKED {
-                    debug_assert!((node.up as usize) < len && (node.down as usize) < len && (node.top as usize) < len);
-                    // SAFETY: as in `hide_nodes`.
-                    unsafe {
-                        (*nodes.add(node.up as usize)).down = q;
-                        (*nodes.add(node.down as usize)).up = q;
-                        (*nodes.add(node.top as usize)).top += 1;
+        } else {
+            let mut q = p - 1;
+            while q != p {
+                debug_assert!((q as usize) < len);
+                // SAFETY: as in `hide`.
+                let node = unsafe { *nodes.add(q as usize) };
+                if node.top <= 0 {
+                    q = node.down;
+                } else {
+                    if node.color != MARKED {
+                        // SAFETY: `node` (at `q`) is an option node `hide`
+                        // unlinked.
+                        unsafe { relink_raw(nodes, len, q, node) };
                     }
+                    q -= 1;
                 }
-                q -= 1;
             }
         }
     }
