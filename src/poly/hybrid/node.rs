@@ -32,6 +32,10 @@ impl<B: Bits> Walker<'_, B> {
                 let plain = match &self.walk {
                     Walk::All => true,
                     Walk::Guided(g) => self.depth >= g.len(),
+                    // Below the trial's dive every branch is searched and
+                    // their order changes nothing, so the subtree runs on
+                    // the tight loops; the trial ends at its root's parent.
+                    Walk::Sample { stop_left, .. } => self.n_left < *stop_left,
                     _ => false,
                 };
                 if plain && !(self.depth == 0 && self.s.knobs.force_first.is_some()) {
