@@ -414,6 +414,9 @@ impl Engine for PolyEngine<'_> {
     fn describe(&self) -> String {
         let p = &self.plan;
         let mut s = format!("poly {}", p.schedule);
+        if p.cell_order != CellOrder::ShortAxisFirst && p.schedule.uses_bitfield() {
+            s.push_str(&format!(", cell order {}", p.cell_order));
+        }
         match &self.redundancy {
             Some(r) => s.push_str(&format!(
                 ", {} redundancy on {} ({} of {} images{})",

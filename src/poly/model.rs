@@ -68,6 +68,76 @@ pub enum CellOrder {
     ShortAxisFirst,
     /// Busche's order: x fastest, then y, then z.
     Xyz,
+    /// By angle about the box's centre axis (parallel to z), counter-clockwise
+    /// from `degrees` (0 = +x, 90 = +y), as Busche's angular heuristic
+    /// `a@DEG` sweeps: cells at the same angle nearer the axis first, then
+    /// by z. de Bruijn then fills a ring (the box in a diamond) around its
+    /// circumference instead of row by row across it.
+    Angular {
+        /// Start of the sweep, in degrees.
+        degrees: i32,
+    },
+}
+
+impl std::fmt::Display for CellOrder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CellOrder::ShortAxisFirst => write!(f, "short"),
+            CellOrder::Xyz => write!(f, "xyz"),
+            CellOrder::Angular { degrees } => write!(f, "a@{degrees}"),
+        }
+    }
+}
+
+impl CellOrder {
+    /// Parses `short`, `xyz` or `a@DEG` (an integer number of degrees).
+    pub fn parse(s: &str) -> Result<CellOrder, String> {
+        match s {
+            "short" => Ok(CellOrder::ShortAxisFirst),
+            "xyz" => Ok(CellOrder::Xyz),
+            _ => {
+                let deg = s.strip_prefix("a@").ok_or_else(|| format!("`{s}`: expected short, xyz or a@DEG"))?;
+                let degrees: i32 =
+                    deg.parse().map_err(|_| format!("`{s}`: `{deg}` is not a whole number of degrees (a@DEG)"))?;
+                Ok(CellOrder::Angular { degrees: degrees.rem_euclid(360) })
+            }
+        }
+    }
+
+    /// The engine bit order of the cells `free` (grid indices) in a box of
+    /// extent `dims`, `coords` giving a cell's grid coordinates.
+    fn sort(self, free: &mut [u32], dims: [u32; 3], coords: impl Fn(u32) -> [u32; 3]) {
+        match self {
+            CellOrder::ShortAxisFirst | CellOrder::Xyz => {
+                let mut axes = [0usize, 1, 2];
+                if self == CellOrder::ShortAxisFirst {
+                    axes.sort_by_key(|&a| dims[a]);
+                }
+                free.sort_by_key(|&c| {
+                    let p = coords(c);
+                    (p[axes[2]], p[axes[1]], p[axes[0]])
+                });
+            }
+            CellOrder::Angular { degrees } => {
+                // Exact keys: the angle as a rational slope class would do,
+                // but f64 keys of integer coordinates compare consistently,
+                // and ties (same angle) fall to the radius, then z, then the
+                // grid index, so the order is total and reproducible.
+                let key = |c: u32| {
+                    let p = coords(c);
+                    let dx = 2.0 * p[0] as f64 - (dims[0] as f64 - 1.0);
+                    let dy = 2.0 * p[1] as f64 - (dims[1] as f64 - 1.0);
+                    let a = if dx == 0.0 && dy == 0.0 {
+                        360.0
+                    } else {
+                        (dy.atan2(dx).to_degrees() - degrees as f64).rem_euclid(360.0)
+                    };
+                    (a, dx * dx + dy * dy, p[2], c)
+                };
+                free.sort_by(|&a, &b| key(a).partial_cmp(&key(b)).expect("finite keys"));
+            }
+        }
+    }
 }
 
 impl Images {
@@ -81,15 +151,8 @@ impl Images {
         let n_cells = free.len();
         // Engine bit order.
         let dims = geo.dims;
-        let mut axes = [0usize, 1, 2];
-        if order == CellOrder::ShortAxisFirst {
-            axes.sort_by_key(|&a| dims[a]);
-        }
         let mut by_order: Vec<u32> = free.clone();
-        by_order.sort_by_key(|&c| {
-            let p = geo.coords(c);
-            (p[axes[2]], p[axes[1]], p[axes[0]])
-        });
+        order.sort(&mut by_order, dims, |c| geo.coords(c));
         let mut bit_of_cell = vec![u32::MAX; volume];
         for (b, &c) in by_order.iter().enumerate() {
             bit_of_cell[c as usize] = b as u32;
@@ -368,5 +431,38 @@ mod tests {
             assert_eq!((&moved.coords, &moved.grid_cell), (&copied.coords, &copied.grid_cell));
             assert_eq!(moved.groups.len(), copied.groups.len());
         }
+    }
+
+    #[test]
+    fn cell_orders_parse() {
+        assert_eq!(CellOrder::parse("short"), Ok(CellOrder::ShortAxisFirst));
+        assert_eq!(CellOrder::parse("xyz"), Ok(CellOrder::Xyz));
+        assert_eq!(CellOrder::parse("a@160"), Ok(CellOrder::Angular { degrees: 160 }));
+        assert_eq!(CellOrder::parse("a@-90"), Ok(CellOrder::Angular { degrees: 270 }));
+        for bad in ["", "zyx", "a@", "a@1.5", "a@x", "160"] {
+            let e = CellOrder::parse(bad).unwrap_err();
+            assert!(e.contains(&format!("`{bad}`")), "{bad}: {e}");
+        }
+    }
+
+    /// On a 3x3 square the angular order from 0 degrees runs counter-clockwise
+    /// from the cell right of the centre (+x), the centre cell last; from 90
+    /// it starts above the centre (+y).
+    #[test]
+    fn angular_order_sweeps_counter_clockwise() {
+        let at = |x: u32, y: u32| y * 3 + x;
+        let coords = |c: u32| [c % 3, c / 3, 0];
+        let mut cells: Vec<u32> = (0..9).collect();
+        CellOrder::Angular { degrees: 0 }.sort(&mut cells, [3, 3, 1], coords);
+        let want = [at(2, 1), at(2, 2), at(1, 2), at(0, 2), at(0, 1), at(0, 0), at(1, 0), at(2, 0), at(1, 1)];
+        assert_eq!(cells, want);
+        CellOrder::Angular { degrees: 90 }.sort(&mut cells, [3, 3, 1], coords);
+        assert_eq!(&cells[..3], &[at(1, 2), at(0, 2), at(0, 1)]);
+        assert_eq!(cells[8], at(1, 1));
+        // Same angle: nearer the axis first.
+        let coords = |c: u32| [c, 0, 0];
+        let mut row: Vec<u32> = (0..5).collect();
+        CellOrder::Angular { degrees: 0 }.sort(&mut row, [5, 1, 1], coords);
+        assert_eq!(row, [3, 4, 1, 0, 2]);
     }
 }

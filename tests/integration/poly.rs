@@ -94,6 +94,12 @@ pub(crate) fn variants() -> Vec<(String, PolyConfig)> {
         "xyz order".into(),
         PolyConfig { cell_order: Some(CellOrder::Xyz), schedule: sched("debruijn"), ..base() },
     ));
+    for (degrees, s) in [(160, "debruijn"), (0, "dlx:a@0,mch@5,emch+3@3,debruijn@2")] {
+        v.push((
+            format!("angular order a@{degrees} with {s}"),
+            PolyConfig { cell_order: Some(CellOrder::Angular { degrees }), schedule: sched(s), ..base() },
+        ));
+    }
     v.push(("2 threads".into(), PolyConfig { threads: 2, ..base() }));
     v.push((
         "2 threads with DLX and identical-piece branching".into(),

@@ -114,7 +114,8 @@ fn random_config(rng: &mut Rng, n: u32) -> (String, PolyConfig) {
         parity_filter: thr(pick(5)),
         volume_filter: thr(pick(5)),
         fit_filter: [None, Some(FitFilter::Once), Some(FitFilter::Fixpoint)][pick(3) as usize],
-        cell_order: [None, Some(CellOrder::Xyz)][pick(2) as usize],
+        cell_order: [None, Some(CellOrder::Xyz), Some(CellOrder::Angular { degrees: pick(360) as i32 })]
+            [pick(3) as usize],
         threads: 1 + pick(2) as usize,
         ..base()
     };

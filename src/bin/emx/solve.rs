@@ -163,9 +163,10 @@ pub struct PolyArgs {
     /// Fit image filter before the search: off, once, fixpoint.
     #[arg(long, value_name = "MODE")]
     pub fit_filter: Option<String>,
-    /// Cell order of the bit-field engines: short (shortest axis fastest)
-    /// or xyz (Busche's order).
-    #[arg(long, value_name = "ORDER", value_parser = ["short", "xyz"])]
+    /// Cell order of the bit-field engines: short (shortest axis fastest),
+    /// xyz (Busche's order) or a@DEG (by angle about the centre,
+    /// counter-clockwise from DEG degrees: de Bruijn fills a ring around it).
+    #[arg(long, value_name = "ORDER")]
     pub cell_order: Option<String>,
     /// Worker threads (the search tree is split at a shallow depth): polycube engines, cp and scan.
     #[arg(long, value_name = "N")]
@@ -237,13 +238,11 @@ impl PolyArgs {
                 .as_deref()
                 .map(|s| FitFilter::parse(s).map_err(|e| crate::usage_error!("--fit-filter: {e}")))
                 .transpose()?,
-            cell_order: self.cell_order.as_deref().map(|s| {
-                if s == "xyz" {
-                    CellOrder::Xyz
-                } else {
-                    CellOrder::ShortAxisFirst
-                }
-            }),
+            cell_order: self
+                .cell_order
+                .as_deref()
+                .map(|s| CellOrder::parse(s).map_err(|e| crate::usage_error!("--cell-order: {e}")))
+                .transpose()?,
             threads,
             equivalence: Equivalence::None,
         })
