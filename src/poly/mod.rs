@@ -158,7 +158,13 @@ pub struct Plan {
 trait Runner: Send + Sync {
     fn images(&self) -> &Images;
     fn search(&self, limits: &Limits, threads: usize, visit: &mut dyn FnMut(&[u32]) -> Flow) -> Outcome;
-    fn sample(&self, spec: SampleSpec, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> SampleReport;
+    fn sample(
+        &self,
+        spec: SampleSpec,
+        limits: &Limits,
+        threads: usize,
+        visit: &mut dyn FnMut(&[u32]) -> Flow,
+    ) -> SampleReport;
     fn estimate(&self, spec: EstimateSpec, window: Duration) -> Estimate;
     fn probe(&self, probes: &mut Probes, total: u64);
     fn probe_rooted(&self, jobs: &mut [(Probes, Vec<u32>)], total: u64, parallel: bool);
@@ -176,8 +182,14 @@ impl<B: Bits> Runner for Shared<B> {
             parallel::sequential(self, limits, visit)
         }
     }
-    fn sample(&self, spec: SampleSpec, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> SampleReport {
-        sample::sample(self, spec, limits, visit)
+    fn sample(
+        &self,
+        spec: SampleSpec,
+        limits: &Limits,
+        threads: usize,
+        visit: &mut dyn FnMut(&[u32]) -> Flow,
+    ) -> SampleReport {
+        sample::sample(self, spec, limits, threads, visit)
     }
     fn estimate(&self, spec: EstimateSpec, window: Duration) -> Estimate {
         sample::estimate(self, spec, window)
@@ -359,7 +371,8 @@ impl<'a> PolyEngine<'a> {
         self.runner.images()
     }
 
-    /// Monte-Carlo trials; `visit` sees the solutions found, as option ids.
+    /// Monte-Carlo trials on the engine's threads; `visit` sees the
+    /// solutions found, as option ids (on the calling thread).
     pub fn sample(
         &self,
         spec: SampleSpec,
@@ -372,7 +385,7 @@ impl<'a> PolyEngine<'a> {
         }
         let images = self.runner.images();
         let mut buf = Vec::new();
-        Ok(self.runner.sample(spec, limits, &mut |path| {
+        Ok(self.runner.sample(spec, limits, self.threads, &mut |path| {
             buf.clear();
             buf.extend(path.iter().map(|&k| images.option[k as usize]));
             visit(&buf)

@@ -15,21 +15,31 @@
 
 use super::bits::Bits;
 use super::hybrid::{Kind, Shared, Stop, Walk, Walker};
+use crate::parallel::{deliver, each_task, outboxes, take_outbox, Batch, Outbox};
 use crate::search::{Flow, Limits, StopReason};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A small seeded generator (SplitMix64): reproducible runs from a seed.
+///
+/// The value is the generator's state; each draw adds [`GAMMA`] to it.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
+
+/// SplitMix64's increment.
+const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+/// Mixed into a seed to make the first state.
+const SEED_MIX: u64 = 0x853c_49e6_748f_ea9b;
 
 impl Rng {
     /// A generator seeded with `seed`.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x853c_49e6_748f_ea9b)
+        Rng(seed ^ SEED_MIX)
     }
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        self.0 = self.0.wrapping_add(GAMMA);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -38,6 +48,11 @@ impl Rng {
     /// A uniform number in `0..n` (`n > 0`).
     pub fn below(&mut self, n: u64) -> u64 {
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+    /// The `k`-th number (from 0) that `Rng::new(seed)` draws, without
+    /// drawing the ones before it (SplitMix64's state moves by a constant).
+    pub fn nth(seed: u64, k: u64) -> u64 {
+        Rng((seed ^ SEED_MIX).wrapping_add(k.wrapping_mul(GAMMA))).next_u64()
     }
     /// Shuffles `s` uniformly (Fisher-Yates).
     pub fn shuffle(&mut self, s: &mut [u32]) {
@@ -113,39 +128,87 @@ impl SampleReport {
     }
 }
 
-/// Runs Monte-Carlo trials; `visit` sees every solution found (image ids).
+/// Runs Monte-Carlo trials on `threads` worker threads; `visit` sees every
+/// solution found (image ids), on the calling thread.
+///
+/// Trial `k` draws from its own generator, seeded with the `k`-th number
+/// of `Rng::new(seed)` ([`Rng::nth`]): a trial's dive does not depend on
+/// what earlier trials drew, nor on which thread runs it, so one thread
+/// and several find the same solutions (in another order) over the same
+/// nodes, and two schedules that differ only below the trials' end search
+/// the same subtrees. The workers take chunks of consecutive trials from
+/// one queue and share one node count for the limits.
 pub fn sample<B: Bits>(
     shared: &Shared<B>,
     spec: SampleSpec,
     limits: &Limits,
+    threads: usize,
     visit: &mut dyn FnMut(&[u32]) -> Flow,
 ) -> SampleReport {
     let start = Instant::now();
-    let mut seeds = Rng::new(spec.seed);
-    let mut report = SampleReport::default();
-    for _ in 0..spec.trials {
-        // Each trial draws from its own generator, seeded from one sequence:
-        // trial k's dive does not depend on how many numbers trial k - 1
-        // drew below its dive, so two schedules that differ only below the
-        // trials' end search the same subtrees (same solutions, comparable
-        // times).
-        let walk = Walk::Sample { rng: Rng::new(seeds.next_u64()), stop_left: spec.remaining };
-        let mut w = shared.walker(limits, walk);
-        let r = w.run(visit);
-        report.trials += 1;
-        report.solutions += w.solutions;
-        report.nodes += w.nodes;
-        match r {
-            Ok(()) => report.exhausted += 1,
-            Err(Stop::TrialEnd) => {}
-            Err(Stop::Limit(reason)) => {
-                report.stopped = Some(reason);
-                break;
+    let threads = threads.max(1);
+    // Enough chunks to balance the load, few enough that the queue and the
+    // per-chunk bookkeeping stay out of the way of millions of trials.
+    let chunk = (spec.trials / (64 * threads as u64)).max(1);
+    let chunks: Vec<(u64, u64)> =
+        (0..spec.trials.div_ceil(chunk)).map(|i| (i * chunk, ((i + 1) * chunk).min(spec.trials))).collect();
+    let polled = AtomicU64::new(0);
+    let (nodes, found, trials, exhausted) =
+        (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
+    let abort = AtomicBool::new(false);
+    let reason: Mutex<Option<StopReason>> = Mutex::new(None);
+    let stop_with = |r: StopReason| {
+        reason.lock().expect("no poisoning").get_or_insert(r);
+        abort.store(true, Ordering::Relaxed);
+    };
+    let (tx, rx) = mpsc::sync_channel::<Batch>(4096);
+    let boxes = outboxes(tx, threads, limits.max_solutions.is_none());
+    each_task(
+        threads,
+        &chunks,
+        &|| abort.load(Ordering::Relaxed),
+        &|w| take_outbox(&boxes, w),
+        &|outbox: &mut Outbox, &(from, to)| {
+            for k in from..to {
+                if abort.load(Ordering::Relaxed) {
+                    return;
+                }
+                // Trials too short to reach a poll still count toward a
+                // node limit: checked between trials too.
+                if let Some(r) = limits.poll(polled.load(Ordering::Relaxed)) {
+                    return stop_with(r);
+                }
+                let walk = Walk::Sample { rng: Rng::new(Rng::nth(spec.seed, k)), stop_left: spec.remaining };
+                let mut w = shared.walker(limits, walk);
+                w.shared_nodes = Some(&polled);
+                w.abort = Some(&abort);
+                let r = w.run(&mut |p| outbox.send(p.to_vec()));
+                // The walker added its nodes in steps of a poll interval.
+                polled.fetch_add(w.nodes & super::hybrid::POLL_MASK, Ordering::Relaxed);
+                nodes.fetch_add(w.nodes, Ordering::Relaxed);
+                found.fetch_add(w.solutions, Ordering::Relaxed);
+                trials.fetch_add(1, Ordering::Relaxed);
+                match r {
+                    Ok(()) => {
+                        exhausted.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(Stop::TrialEnd) => {}
+                    // Another worker's stop reaches this one as an interruption.
+                    Err(Stop::Limit(StopReason::Interrupted)) if abort.load(Ordering::Relaxed) => return,
+                    Err(Stop::Limit(r)) => return stop_with(r),
+                }
             }
-        }
+        },
+        || deliver(rx, visit, &mut || stop_with(StopReason::Visitor)),
+    );
+    SampleReport {
+        trials: trials.into_inner(),
+        solutions: found.into_inner(),
+        nodes: nodes.into_inner(),
+        elapsed: start.elapsed(),
+        exhausted: exhausted.into_inner(),
+        stopped: reason.into_inner().expect("no poisoning"),
     }
-    report.elapsed = start.elapsed();
-    report
 }
 
 /// `--estimate PROBES[,SEED]`.
@@ -423,9 +486,10 @@ mod tests {
         let puzzle = crate::frontend::polycube::parse(&text, "t").unwrap().remove(0);
         let built = crate::frontend::polycube::build(&puzzle, "t").unwrap();
         let spec = SampleSpec { trials: 60, remaining: 8, seed: 3 };
-        let run = |schedule: &str| {
+        let run_on = |schedule: &str, threads: usize| {
             let config = PolyConfig {
                 schedule: Some(ScheduleSpec::Fixed(Schedule::parse(schedule).unwrap())),
+                threads,
                 ..PolyConfig::default()
             };
             let engine = PolyEngine::new(&built.problem, &config).unwrap();
@@ -442,14 +506,48 @@ mod tests {
                 .unwrap();
             assert_eq!((report.trials, report.exhausted, report.solutions), (60, 0, found.len() as u64));
             found.sort();
-            found
+            (found, report.nodes)
         };
+        let run = |schedule: &str| run_on(schedule, 1).0;
         let want = run("dlx:min-fit");
         assert!(want.len() > 10, "{} solutions", want.len());
         for schedule in ["dlx:min-fit,debruijn@7", "dlx:min-fit,mch@7", "dlx:min-fit,emch+2@7", "dlx:min-fit,bdlx@7"] {
             assert_eq!(run(schedule), want, "{schedule}");
         }
         assert_ne!(run("dlx:min-fit,debruijn@8"), want);
+        // Trials on two and three threads: the same solutions, the same nodes.
+        let one = run_on("dlx:min-fit,emch+2@9", 1);
+        assert_eq!(run_on("dlx:min-fit,emch+2@9", 2), one);
+        assert_eq!(run_on("dlx:min-fit,emch+2@9", 3), one);
+    }
+
+    /// `Rng::nth(seed, k)` is the `k + 1`-th draw of `Rng::new(seed)`.
+    #[test]
+    fn nth_draw_without_the_draws_before() {
+        for seed in [0, 7, u64::MAX] {
+            let mut rng = Rng::new(seed);
+            for k in 0..50 {
+                assert_eq!(Rng::nth(seed, k), rng.next_u64(), "seed {seed}, draw {k}");
+            }
+        }
+    }
+
+    /// A node limit counts every trial's nodes, short trials too, on any
+    /// number of threads; a stopped sampling reports why.
+    #[test]
+    fn a_node_limit_counts_all_trials() {
+        use crate::poly::{PolyConfig, PolyEngine};
+        let text = std::fs::read_to_string("instances/polycube/somacube_def.txt").unwrap();
+        let puzzle = crate::frontend::polycube::parse(&text, "t").unwrap().remove(0);
+        let built = crate::frontend::polycube::build(&puzzle, "t").unwrap();
+        for threads in [1, 2] {
+            let engine = PolyEngine::new(&built.problem, &PolyConfig { threads, ..PolyConfig::default() }).unwrap();
+            let spec = SampleSpec { trials: 100_000, remaining: 3, seed: 7 };
+            let limits = Limits { max_nodes: Some(5_000), ..Limits::none() };
+            let report = engine.sample(spec, &limits, &mut |_| Flow::Continue).unwrap();
+            assert_eq!(report.stopped, Some(StopReason::NodeLimit), "{threads} threads");
+            assert!(report.trials < 100_000 && report.nodes >= 5_000, "{threads} threads: {report:?}");
+        }
     }
 
     /// Probes extended in steps give what one run of as many probes gives

@@ -337,6 +337,14 @@ mod cli {
         let out = emx(&["solve", soma, "--sample", "20,3,7", "--format", "json"]);
         assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
         assert_eq!(json(&out)["sample"]["trials"], 20);
+        let two = emx(&["solve", soma, "--sample", "20,3,7", "--threads", "2", "--format", "json"]);
+        assert_eq!(two.status.code(), Some(0), "{}", String::from_utf8_lossy(&two.stderr));
+        for field in ["trials", "solutions", "nodes"] {
+            assert_eq!(json(&two)["sample"][field], json(&out)["sample"][field], "{field}");
+        }
+        let out = emx(&["solve", soma, "--estimate", "50", "--threads", "2"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--estimate runs on one thread"));
         let out = emx(&["solve", soma, "--estimate", "50", "--format", "json"]);
         assert!(json(&out)["estimate"]["nodes"].as_f64().unwrap() > 0.0);
         let out = emx(&["solve", soma, "--sample", "20,3"]);

@@ -20,8 +20,8 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
         instance.file
     );
     crate::usage_ensure!(
-        !matches!(args.poly.threads, Some(t) if t > 1),
-        "--sample and --estimate run on one thread: drop --threads"
+        args.poly.sample.is_some() || !matches!(args.poly.threads, Some(t) if t > 1),
+        "--estimate runs on one thread: drop --threads (--sample takes it)"
     );
     let mut poly = config.poly.clone();
     poly.equivalence = config.equivalence;
