@@ -119,10 +119,11 @@ impl CellOrder {
                 });
             }
             CellOrder::Angular { degrees } => {
-                // Exact keys: the angle as a rational slope class would do,
-                // but f64 keys of integer coordinates compare consistently,
-                // and ties (same angle) fall to the radius, then z, then the
-                // grid index, so the order is total and reproducible.
+                // Doubled coordinates about the centre keep half-cell
+                // centres integral. Cells on one ray usually get the same
+                // f64 angle and then go by radius, z and grid index; where
+                // rounding tells two of them apart, the order between them
+                // is still total and the same on every run.
                 let key = |c: u32| {
                     let p = coords(c);
                     let dx = 2.0 * p[0] as f64 - (dims[0] as f64 - 1.0);
