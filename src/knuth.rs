@@ -53,6 +53,22 @@ impl Tally {
         self.sols_sq += sols * sols;
     }
 
+    /// Adds the probes of `other` (sums are added: merging the same tallies
+    /// in the same order gives the same bits).
+    pub fn merge(&mut self, other: &Tally) {
+        self.probes += other.probes;
+        self.nodes += other.nodes;
+        self.nodes_sq += other.nodes_sq;
+        self.sols += other.sols;
+        self.sols_sq += other.sols_sq;
+        if self.per_depth.len() < other.per_depth.len() {
+            self.per_depth.resize(other.per_depth.len(), 0.0);
+        }
+        for (a, b) in self.per_depth.iter_mut().zip(&other.per_depth) {
+            *a += b;
+        }
+    }
+
     /// The sum of the closed probes' node estimates.
     pub fn nodes_sum(&self) -> f64 {
         self.nodes

@@ -26,6 +26,7 @@ pub mod cover;
 pub mod debruijn;
 mod dlx_stage;
 pub mod emch;
+pub mod estimate;
 pub mod filters;
 pub mod hole_kernel;
 pub mod hybrid;
@@ -46,11 +47,12 @@ pub mod volume;
 use crate::ir::{Equivalence, OptionId, Problem};
 use crate::search::{Engine, Flow, Limits, Reporter, SearchStats};
 use bits::{Bits, Wide};
+use estimate::EstimateRun;
 use hybrid::{Knobs, Shared, Task};
 use model::{CellOrder, Images};
 use parallel::Outcome;
 use redundancy::{Redundancy, RedundancyMode};
-use sample::{Estimate, EstimateSpec, Probes, SampleReport, SampleSpec};
+use sample::{EstimateSpec, Probes, SampleReport, SampleSpec};
 use schedule::{Schedule, ScheduleSpec};
 use std::time::{Duration, Instant};
 
@@ -165,7 +167,7 @@ trait Runner: Send + Sync {
         threads: usize,
         visit: &mut dyn FnMut(&[u32]) -> Flow,
     ) -> SampleReport;
-    fn estimate(&self, spec: EstimateSpec, window: Duration) -> Estimate;
+    fn estimate(&self, spec: EstimateSpec, limits: &Limits, threads: usize, window: Duration) -> EstimateRun;
     fn probe(&self, probes: &mut Probes, total: u64);
     fn probe_rooted(&self, jobs: &mut [(Probes, Vec<u32>)], total: u64, parallel: bool);
     fn tasks(&self, depth: usize, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> (Vec<Task>, Outcome);
@@ -191,8 +193,8 @@ impl<B: Bits> Runner for Shared<B> {
     ) -> SampleReport {
         sample::sample(self, spec, limits, threads, visit)
     }
-    fn estimate(&self, spec: EstimateSpec, window: Duration) -> Estimate {
-        sample::estimate(self, spec, window)
+    fn estimate(&self, spec: EstimateSpec, limits: &Limits, threads: usize, window: Duration) -> EstimateRun {
+        estimate::estimate(self, spec, limits, threads, window)
     }
     fn probe(&self, probes: &mut Probes, total: u64) {
         probes.extend_to(self, total)
@@ -392,10 +394,12 @@ impl<'a> PolyEngine<'a> {
         }))
     }
 
-    /// Knuth's estimate of this search, with a short timed run to convert
-    /// nodes to seconds.
-    pub fn estimate(&self, spec: EstimateSpec, window: Duration) -> Estimate {
-        self.runner.estimate(spec, window)
+    /// Knuth's estimate of this search on the engine's threads, with a
+    /// timed run of `window` on as many threads to convert nodes to seconds
+    /// (none when `window` is zero). `limits`' deadline and cancel flag end
+    /// the probes early ([`estimate::estimate`]).
+    pub fn estimate(&self, spec: EstimateSpec, limits: &Limits, window: Duration) -> EstimateRun {
+        self.runner.estimate(spec, limits, self.threads, window)
     }
 
     /// The nodes at `depth` of this search (solutions met above it go to
@@ -471,7 +475,7 @@ impl Engine for PolyEngine<'_> {
     fn estimate_nodes(&mut self, probes: u32, seed: u64) -> Option<f64> {
         // Knuth's estimate alone: no timed run for a rate.
         let spec = sample::EstimateSpec { probes: probes.into(), seed };
-        Some(self.estimate(spec, Duration::ZERO).nodes)
+        Some(self.runner.estimate(spec, &Limits::none(), 1, Duration::ZERO).estimate.nodes)
     }
 
     fn run(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[OptionId]) -> Flow) -> SearchStats {

@@ -1,6 +1,7 @@
-//! Monte-Carlo sampling (Busche's `-s TRIALS,REMAINING,SEED`) and Knuth's
-//! tree-size estimator, so a user can ask how long a full enumeration would
-//! take before starting it.
+//! Monte-Carlo sampling (Busche's `-s TRIALS,REMAINING,SEED`), the Knuth
+//! probes of the piece choice, and the generator and specs they share with
+//! the tree-size estimate of [`super::estimate`] (`--estimate`), with which
+//! a user can ask how long a full enumeration would take before starting it.
 //!
 //! * A *trial* searches with the children of every node in random order and
 //!   ends the first time a piece is removed leaving `REMAINING` pieces: it
@@ -254,46 +255,34 @@ pub struct Estimate {
     pub per_depth: Vec<f64>,
 }
 
-fn mean_and_stderr(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    if xs.len() < 2 {
-        return (mean, f64::NAN);
-    }
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, (var / n).sqrt())
-}
-
-/// Knuth probes run so far: more probes continue the same random sequence,
-/// so `n` probes and then `m` more give what `n + m` probes at once give
-/// (the piece choice screens every candidate with a few probes and extends
-/// the best ones).
+/// The piece choice's Knuth probes run so far: more probes continue the
+/// same random sequence (one generator carried from probe to probe), so `n`
+/// probes and then `m` more give what `n + m` probes at once give (the
+/// choice screens every candidate with a few probes and extends the best
+/// ones). `--estimate` draws its probes otherwise ([`super::estimate`]).
+///
+/// Invariant: `nodes[i]` is probe `i`'s estimate of the placements of the
+/// full search; `rng` is the generator the next probe starts from.
 #[derive(Clone, Debug)]
 pub struct Probes {
     rng: Rng,
-    /// Estimated placements and solutions of each probe.
     nodes: Vec<f64>,
-    sols: Vec<f64>,
-    /// Each probe's estimated placements by depth.
-    per_depth: Vec<Vec<f64>>,
 }
 
 impl Probes {
     /// Records the probe `walk` has just made (its estimates and generator)
     /// and moves the generator on for the next probe.
     fn record(&mut self, walk: &mut Walk) {
-        if let Walk::Probe { rng: used, nodes: n, solutions: s, per_depth: pd, .. } = walk {
+        if let Walk::Probe { rng: used, nodes: n, .. } = walk {
             self.rng = used.clone();
             self.nodes.push(*n);
-            self.sols.push(*s);
-            self.per_depth.push(std::mem::take(pd));
         }
         self.rng.next_u64();
     }
 
     /// No probe yet.
     pub fn new(seed: u64) -> Probes {
-        Probes { rng: Rng::new(seed), nodes: Vec::new(), sols: Vec::new(), per_depth: Vec::new() }
+        Probes { rng: Rng::new(seed), nodes: Vec::new() }
     }
 
     /// Number of probes run.
@@ -308,7 +297,7 @@ impl Probes {
 
     /// Mean estimated placements of the full search.
     pub fn nodes(&self) -> f64 {
-        mean_and_stderr(&self.nodes).0
+        self.nodes.iter().sum::<f64>() / self.nodes.len() as f64
     }
 
     /// Runs probes until `total` have run.
@@ -403,44 +392,6 @@ impl Probes {
             debug_assert_eq!(w.depth, 0, "a probe returns to the root");
             self.record(&mut w.walk);
         }
-    }
-}
-
-/// Runs `spec.probes` random paths and times a short real search to turn
-/// the node estimate into seconds.
-pub fn estimate<B: Bits>(shared: &Shared<B>, spec: EstimateSpec, rate_window: Duration) -> Estimate {
-    let mut probes = Probes::new(spec.seed);
-    probes.extend_to(shared, spec.probes);
-    summary(shared, &probes, rate_window)
-}
-
-/// The estimate `probes` give, with a short timed run of the real search to
-/// turn nodes into seconds.
-pub fn summary<B: Bits>(shared: &Shared<B>, probes: &Probes, rate_window: Duration) -> Estimate {
-    let depth = shared.n_pieces() as usize + 1;
-    let mut per_depth = vec![0.0; depth];
-    for pd in &probes.per_depth {
-        for (a, b) in per_depth.iter_mut().zip(pd) {
-            *a += b / probes.len() as f64;
-        }
-    }
-    let (n_mean, n_se) = mean_and_stderr(&probes.nodes);
-    let (s_mean, s_se) = mean_and_stderr(&probes.sols);
-    let timed = Limits::none().with_time_limit(Some(rate_window));
-    let start = Instant::now();
-    let mut w = shared.walker(&timed, Walk::All);
-    let _ = w.run(&mut |_| Flow::Continue);
-    let t = start.elapsed().as_secs_f64();
-    let rate = if t > 0.0 { w.nodes as f64 / t } else { 0.0 };
-    Estimate {
-        probes: probes.len(),
-        nodes: n_mean,
-        nodes_stderr: n_se,
-        solutions: s_mean,
-        solutions_stderr: s_se,
-        nodes_per_sec: rate,
-        seconds: if rate > 0.0 { n_mean / rate } else { f64::NAN },
-        per_depth,
     }
 }
 
@@ -551,8 +502,7 @@ mod tests {
     }
 
     /// Probes extended in steps give what one run of as many probes gives
-    /// (the piece choice extends its finalists' screening probes), and the
-    /// estimate reports their mean.
+    /// (the piece choice extends its finalists' screening probes).
     #[test]
     fn probes_extended_in_steps_equal_one_run() {
         use crate::poly::{redundancy::RedundancyMode, PolyConfig, PolyEngine};
@@ -574,9 +524,6 @@ mod tests {
         assert_eq!(stepped.len(), 150);
         assert!(stepped.nodes() > 0.0);
         assert_eq!(stepped.nodes().to_bits(), once.nodes().to_bits());
-        let estimate = engine.estimate(EstimateSpec { probes: 150, seed: 5 }, Duration::ZERO);
-        assert_eq!(estimate.nodes.to_bits(), once.nodes().to_bits());
-        assert_eq!(estimate.probes, 150);
     }
 
     /// Probes rooted at a candidate piece's kept images, on one engine
@@ -610,7 +557,7 @@ mod tests {
             let engine = PolyEngine::new(built, &cfg).unwrap();
             let mut probes = Probes::new(1);
             engine.runner.probe(&mut probes, 120);
-            expected.push((probes.nodes().to_bits(), probes.sols.clone()));
+            expected.push((probes.nodes().to_bits(), probes.nodes.clone()));
             let (_, kept) = redundancy::kept(built, full.images(), &mode).unwrap().unwrap();
             assert_eq!(kept.len(), engine.redundancy().unwrap().after);
             jobs.push((Probes::new(1), kept.iter().map(|&k| k as u32).collect::<Vec<u32>>()));
@@ -622,8 +569,8 @@ mod tests {
         pool.install(|| full.runner.probe_rooted(&mut parallel, 120, true));
         for ((a, b), e) in jobs.iter().zip(&parallel).zip(&expected) {
             assert!(a.0.nodes() > 0.0);
-            assert_eq!((a.0.nodes().to_bits(), a.0.sols.clone()), *e);
-            assert_eq!((b.0.nodes().to_bits(), b.0.sols.clone()), *e);
+            assert_eq!((a.0.nodes().to_bits(), a.0.nodes.clone()), *e);
+            assert_eq!((b.0.nodes().to_bits(), b.0.nodes.clone()), *e);
         }
     }
 }

@@ -116,6 +116,8 @@ fn estimate_refusals() {
         (&["--first", "2"][..], "drop --all/--first/--unique"),
         (&["--format", "svg"][..], "draws nothing"),
         (&["--threads", "2"][..], "runs on one thread"),
+        (&["--time-limit", "1"][..], "takes no limit"),
+        (&["--node-limit", "100"][..], "takes no limit"),
         (&["--sample", "10,2,1"][..], "--sample"),
     ] {
         let mut args = vec!["solve", &p, "--backend", "scan", "--estimate", "100"];

@@ -342,11 +342,32 @@ mod cli {
         for field in ["trials", "solutions", "nodes"] {
             assert_eq!(json(&two)["sample"][field], json(&out)["sample"][field], "{field}");
         }
-        let out = emx(&["solve", soma, "--estimate", "50", "--threads", "2"]);
-        assert_eq!(out.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("--estimate runs on one thread"));
-        let out = emx(&["solve", soma, "--estimate", "50", "--format", "json"]);
+        // The estimate on two threads: the same probes, the same figures
+        // (the rate apart), and a rate measured on two threads.
+        let out = emx(&["solve", soma, "--estimate", "300", "--format", "json"]);
+        let two = emx(&["solve", soma, "--estimate", "300", "--threads", "2", "--format", "json"]);
+        assert_eq!(two.status.code(), Some(0), "{}", String::from_utf8_lossy(&two.stderr));
         assert!(json(&out)["estimate"]["nodes"].as_f64().unwrap() > 0.0);
+        for field in ["probes", "nodes", "nodes_stderr", "solutions", "per_depth"] {
+            assert_eq!(json(&two)["estimate"][field], json(&out)["estimate"][field], "{field}");
+        }
+        assert_eq!((json(&out)["threads"].as_u64(), json(&two)["threads"].as_u64()), (Some(1), Some(2)));
+        assert!(json(&two)["estimate"]["nodes_per_sec"].as_f64().unwrap() > 0.0);
+        // Probes are not a search: node and solution limits are refused, a
+        // time limit ends the probes (exit 3, the estimate of those made).
+        for limit in ["--node-limit", "--solution-limit"] {
+            let out = emx(&["solve", soma, "--estimate", "50", limit, "10"]);
+            assert_eq!(out.status.code(), Some(2), "{limit}");
+            assert!(String::from_utf8_lossy(&out.stderr).contains("do not apply"), "{limit}");
+        }
+        let out = emx(&["solve", soma, "--estimate", "1000000000", "--time-limit", "0.3", "--threads", "2"]);
+        assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("stopped: time limit (the estimate of ") && text.contains("of 1000000000 probes)"),
+            "{text}"
+        );
+        assert!(text.contains("on 2 threads"), "{text}");
         let out = emx(&["solve", soma, "--sample", "20,3"]);
         assert_ne!(out.status.code(), Some(0));
     }

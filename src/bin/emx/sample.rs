@@ -20,8 +20,8 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
         instance.file
     );
     crate::usage_ensure!(
-        args.poly.sample.is_some() || !matches!(args.poly.threads, Some(t) if t > 1),
-        "--estimate runs on one thread: drop --threads (--sample takes it)"
+        args.poly.sample.is_some() || (args.node_limit.is_none() && args.solution_limit.is_none()),
+        "--estimate makes random probes, not a search: --node-limit and --solution-limit do not apply (--time-limit ends the probes)"
     );
     let mut poly = config.poly.clone();
     poly.equivalence = config.equivalence;
@@ -75,11 +75,13 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
     }
     let text = args.poly.estimate.as_deref().expect("sample or estimate");
     let spec = EstimateSpec::parse(text).map_err(|e| crate::usage_error!("--estimate: {e}"))?;
-    let e = engine.estimate(spec, Duration::from_millis(500));
+    let run = engine.estimate(spec, limits, RATE_WINDOW);
+    let e = &run.estimate;
+    let threads = poly.threads.max(1);
     match args.format {
         Format::Json | Format::Svg => println!(
             "{}",
-            json!({ "command": "solve", "mode": "estimate", "kind": "polycube", "file": instance.file, "puzzle": problem.name, "engine": engine.describe(), "estimate": e })
+            json!({ "command": "solve", "mode": "estimate", "kind": "polycube", "file": instance.file, "puzzle": problem.name, "engine": engine.describe(), "threads": threads, "estimate": e, "stopped": run.stopped })
         ),
         Format::Text => {
             println!("{} ({}): Knuth estimate, {}", problem.name, instance.file, engine.describe());
@@ -91,12 +93,17 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
                 e.solutions_stderr,
                 if engine.redundancy().is_some() { " (one per symmetry orbit of the constrained piece)" } else { "" }
             );
-            println!(
-                "time: about {:.3} s at {:.2} M nodes/s (measured on a {} ms run)",
-                e.seconds,
-                e.nodes_per_sec / 1e6,
-                500
-            );
+            if run.window.is_zero() {
+                println!("time: not measured (interrupted)");
+            } else {
+                println!(
+                    "time: about {} at {:.2} M nodes/s on {} (measured on a {} ms run)",
+                    human_seconds(e.seconds),
+                    e.nodes_per_sec / 1e6,
+                    if threads > 1 { format!("{threads} threads") } else { "one thread".to_string() },
+                    run.window.as_millis()
+                );
+            }
             let n = e.per_depth.len();
             let levels: Vec<String> = e
                 .per_depth
@@ -106,9 +113,13 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
                 .map(|(d, x)| format!("{}:{x:.2e}", n.saturating_sub(2 + d)))
                 .collect();
             println!("nodes by pieces left after the placement: {}", levels.join(" "));
+            if let Some(r) = run.stopped {
+                let why = serde_json::to_value(r).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+                println!("stopped: {} (the estimate of {} of {} probes)", why.replace('_', " "), e.probes, spec.probes);
+            }
         }
     }
-    Ok(EXIT_OK)
+    Ok(if run.stopped.is_some() { EXIT_LIMIT } else { EXIT_OK })
 }
 
 /// How long the real search runs to measure its rate (`--estimate`).
@@ -117,7 +128,14 @@ const RATE_WINDOW: Duration = Duration::from_millis(500);
 /// `emx solve --estimate` on an edge-matching puzzle: Knuth's estimate of
 /// the search of the engine `backend` builds (cp, scan, or `auto`'s pick).
 pub fn run_edge(args: &SolveArgs, instance: &Instance, backend: &str, config: &BackendConfig) -> anyhow::Result<u8> {
-    crate::usage_ensure!(config.threads <= 1, "--estimate runs on one thread: drop --threads");
+    crate::usage_ensure!(
+        config.threads <= 1,
+        "--estimate of the edge-matching engines runs on one thread: drop --threads"
+    );
+    crate::usage_ensure!(
+        args.node_limit.is_none() && args.solution_limit.is_none() && args.time_limit.is_none(),
+        "--estimate of the edge-matching engines takes no limit: drop --node-limit/--solution-limit/--time-limit (fewer PROBES take less time)"
+    );
     let text = args.poly.estimate.as_deref().expect("--estimate");
     let spec = EstimateSpec::parse(text).map_err(|e| crate::usage_error!("--estimate: {e}"))?;
     let (mut engine, decision) = emx::backend::make_explained(backend, instance, config)?;

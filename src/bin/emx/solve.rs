@@ -175,8 +175,10 @@ pub struct PolyArgs {
     #[arg(long, value_name = "T,R,S")]
     pub sample: Option<String>,
     /// Knuth's estimate of the full search (nodes, solutions, time) from
-    /// PROBES random paths: PROBES[,SEED]. Polycube engines, and cp and
-    /// scan on edge matching (`auto`: the engine it picks).
+    /// PROBES random paths: PROBES[,SEED]. Polycube engines (on --threads N
+    /// workers, the same estimate as one thread, the time that of an
+    /// N-thread run; --time-limit ends the probes), and cp and scan on edge
+    /// matching (`auto`: the engine it picks; one thread, no limits).
     #[arg(long, value_name = "PROBES[,SEED]")]
     pub estimate: Option<String>,
 }
