@@ -318,6 +318,46 @@ mod cli {
         assert!(v["merged"]["unique_mirror"].is_null() && v["merged"]["unique"].is_null(), "{v}");
     }
 
+    /// Busche's test case HP, the 35 hexominoes in a 15x14 parallelogram:
+    /// the images in the box are his program's (its `BOUNDED=28968` is
+    /// 28 967 images and the stationary cells, after its redundancy filter
+    /// took 115 of the straight piece A's 230), and Monte-Carlo trials with
+    /// his HP-12 dive (x, then min-fit from 22 pieces left) find the same
+    /// verified solutions whatever engine searches below the dive.
+    #[test]
+    fn hexomino_parallelogram_matches_busche_and_samples_alike() {
+        let hp = "instances/polycube/hexominoes_parallelogram_15x14_def.txt";
+        let info = json(&emx(&["info", hp, "--format", "json"]));
+        assert_eq!(info["options"], 28_967 + 115, "{info}");
+        assert_eq!(info["box_rotations"], 2, "a parallelogram keeps only its half turn: {info}");
+        let mut found = Vec::new();
+        for bottom in ["emch+6@15", "debruijn@15"] {
+            let schedule = format!("dlx:x,dlx:min-fit@22,{bottom}");
+            let out = emx(&[
+                "solve",
+                hp,
+                "--schedule",
+                &schedule,
+                "--redundancy",
+                "rot:A",
+                "--volume-filter",
+                "off",
+                "--parity-filter",
+                "off",
+                "--sample",
+                "12,16,5",
+                "--format",
+                "json",
+            ]);
+            assert_eq!(out.status.code(), Some(0), "{bottom}: {}", String::from_utf8_lossy(&out.stderr));
+            let v = json(&out);
+            assert!(v["engine"].as_str().unwrap().contains("rotational redundancy on A (115 of 230 images)"), "{v}");
+            found.push((v["sample"]["trials"].clone(), v["sample"]["solutions"].clone()));
+        }
+        assert!(found[0].1.as_u64().unwrap() > 0, "{found:?}");
+        assert_eq!(found[0], found[1]);
+    }
+
     #[test]
     fn flags_act_or_are_rejected() {
         let soma = "instances/polycube/somacube_def.txt";
