@@ -25,8 +25,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// The most probes in one chunk of the queue.
-const MAX_CHUNK: u64 = 4096;
+/// The most chunks of the queue: enough to balance the workers (each
+/// worker checks the limits between two probes, not two chunks), few enough
+/// that the chunks' sums stay small for any number of probes.
+const MAX_CHUNKS: u64 = 256;
 
 /// The shortest rate run under a time limit (see [`estimate`]).
 const MIN_RATE_WINDOW: Duration = Duration::from_millis(100);
@@ -45,7 +47,7 @@ pub struct EstimateRun {
 
 /// The chunks of `probes` probes: `[from, to)` ranges in order.
 fn chunks(probes: u64) -> Vec<(u64, u64)> {
-    let size = (probes / 256).clamp(1, MAX_CHUNK);
+    let size = probes.div_ceil(MAX_CHUNKS).max(1);
     (0..probes.div_ceil(size)).map(|i| (i * size, ((i + 1) * size).min(probes))).collect()
 }
 
@@ -157,12 +159,13 @@ mod tests {
 
     #[test]
     fn chunks_cover_every_probe_once_in_order() {
-        for probes in [1, 2, 255, 256, 257, 1000, 100_000, 2_000_000] {
+        for probes in [1, 2, 255, 256, 257, 1000, 100_000, 2_000_000, 10_000_000_000] {
             let c = chunks(probes);
             assert_eq!(c.first().map(|x| x.0), Some(0));
             assert_eq!(c.last().map(|x| x.1), Some(probes));
             assert!(c.windows(2).all(|w| w[0].1 == w[1].0 && w[0].0 < w[0].1));
-            assert!(c.iter().all(|&(a, b)| b - a <= MAX_CHUNK));
+            let n = c.len() as u64;
+            assert!(n <= MAX_CHUNKS && 2 * n >= probes.min(MAX_CHUNKS), "{probes}: {n} chunks");
         }
     }
 
