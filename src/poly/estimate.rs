@@ -69,8 +69,9 @@ pub fn estimate<B: Bits>(
 ) -> EstimateRun {
     let threads = threads.max(1);
     let depth = shared.n_pieces() as usize + 1;
-    let chunks = chunks(spec.probes);
-    let tallies: Vec<Mutex<Tally>> = chunks.iter().map(|_| Mutex::new(Tally::new(depth))).collect();
+    // Each chunk of probes with the slot of its sums.
+    let tasks: Vec<((u64, u64), Mutex<Tally>)> =
+        chunks(spec.probes).into_iter().map(|c| (c, Mutex::new(Tally::default()))).collect();
     let stopped: Mutex<Option<StopReason>> = Mutex::new(None);
     let abort = AtomicBool::new(false);
     let over = || {
@@ -82,20 +83,18 @@ pub fn estimate<B: Bits>(
             None
         }
     };
-    let indexed: Vec<usize> = (0..chunks.len()).collect();
     let none = Limits::none();
     each_task(
         threads,
-        &indexed,
+        &tasks,
         &|| abort.load(Ordering::Relaxed),
         // One walker per worker for all its probes: a probe ends back at
         // the root with the state restored, and building a walker (it
         // clones the DLX matrix) costs more than a probe.
         &|_| shared.walker(&none, Walk::All),
-        &|w, &i| {
-            let (from, to) = chunks[i];
+        &|w, ((from, to), slot)| {
             let mut tally = Tally::new(depth);
-            for k in from..to {
+            for k in *from..*to {
                 if let Some(r) = over() {
                     stopped.lock().expect("no poisoning").get_or_insert(r);
                     abort.store(true, Ordering::Relaxed);
@@ -112,12 +111,12 @@ pub fn estimate<B: Bits>(
                     tally.end_probe(*nodes, *solutions);
                 }
             }
-            *tallies[i].lock().expect("no poisoning") = tally;
+            *slot.lock().expect("no poisoning") = tally;
         },
         || {},
     );
     let mut total = Tally::new(depth);
-    for t in tallies {
+    for (_, t) in tasks {
         total.merge(&t.into_inner().expect("no poisoning"));
     }
     let mut estimate = total.estimate();

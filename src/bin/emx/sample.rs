@@ -114,8 +114,8 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
                 .collect();
             println!("nodes by pieces left after the placement: {}", levels.join(" "));
             if let Some(r) = run.stopped {
-                let why = serde_json::to_value(r).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-                println!("stopped: {} (the estimate of {} of {} probes)", why.replace('_', " "), e.probes, spec.probes);
+                let why = crate::solve::stop_words(r);
+                println!("stopped: {why} (the estimate of {} of {} probes)", e.probes, spec.probes);
             }
         }
     }

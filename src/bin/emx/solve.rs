@@ -518,8 +518,7 @@ fn print_text(
         writeln!(out, "counters: {}", list.join(", "))?;
     }
     if let Some(reason) = s.stopped {
-        let why = serde_json::to_value(reason).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-        writeln!(out, "stopped: {} (the search did not finish)", why.replace('_', " "))?;
+        writeln!(out, "stopped: {} (the search did not finish)", stop_words(reason))?;
     }
     Ok(())
 }
@@ -587,4 +586,11 @@ fn mode_name(mode: Mode) -> &'static str {
 
 fn parse_cp(spec: &str) -> Result<CpConfig, String> {
     CpConfig::parse(spec).map_err(|e| e.to_string())
+}
+
+/// A stop reason as the text reports say it: its JSON name with spaces
+/// (`time limit`, `interrupted`, ...).
+pub fn stop_words(reason: emx::search::StopReason) -> String {
+    let name = serde_json::to_value(reason).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    name.replace('_', " ")
 }
