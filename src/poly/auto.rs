@@ -97,7 +97,12 @@ pub fn estimate_config(config: &PolyConfig, schedule: &Schedule) -> Option<PolyC
 
 /// The schedule `auto` picks for a flat puzzle once the redundancy filter
 /// has run (`constrained`: the group it constrained, indexing
-/// `images.groups`).
+/// `images.groups`; `nested`: the filter constrains a second piece under
+/// some kept image, [`super::redundancy::Nested`]).
+///
+/// On a wide board with a second piece, DLX places two pieces, since only
+/// DLX can place it right after the first (docs/poly.md, round 32: the
+/// 8x8 with the square tetromino 4.65 M nodes against 5.61 M).
 ///
 /// On a wide board (both sides at least [`WIDE_FLAT`] cells) DLX places
 /// the first piece and wider EMCH the rest, as on 3-D puzzles: de Bruijn
@@ -122,9 +127,11 @@ pub fn estimate_config(config: &PolyConfig, schedule: &Schedule) -> Option<PolyC
 /// 258 M against 1549 M for plain de Bruijn; one-sided 30x3, V kept in one
 /// of four orientations: 407 M against 458 M; 12x5 240 M against 471 M;
 /// 15x4 71 M against 146 M).
-pub fn flat_schedule(images: &Images, constrained: Option<u16>) -> Schedule {
+pub fn flat_schedule(images: &Images, constrained: Option<u16>, nested: bool) -> Schedule {
     let n = images.n_pieces();
-    let text = if n > 2 && is_wide_flat(images) {
+    let text = if n > 3 && nested && is_wide_flat(images) {
+        format!("dlx:min-fit,emch+{WIDEN_EMCH}@{}", n - 2)
+    } else if n > 2 && is_wide_flat(images) {
         format!("dlx:min-fit,emch+{WIDEN_EMCH}@{}", n - 1)
     } else if n > 2 && constrained.is_some_and(|g| confined(images, g)) {
         format!("dlx:min-fit,debruijn@{}", n - 1)

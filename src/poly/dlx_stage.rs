@@ -29,10 +29,31 @@ impl<B: Bits> Walker<'_, B> {
                 panic!("DLX matrix corrupt at depth {depth}: {e}");
             }
         }
-        let mut chosen = match (depth, self.s.knobs.force_first) {
-            (0, Some(g)) => Some(n_cells + g as u32 + 1),
+        let nested = match depth {
+            1 => self.s.knobs.nested.iter().find(|n| n.first == self.path[0]),
+            _ => None,
+        };
+        let mut chosen = match (depth, self.s.knobs.force_first, nested) {
+            (0, Some(g), _) => Some(n_cells + g as u32 + 1),
+            (1, _, Some(n)) => {
+                // The second piece under a kept image with a symmetric
+                // stabiliser: its dropped images hidden, its column taken.
+                let h = n_cells + n.group as u32 + 1;
+                let m = self.m.as_mut().expect("DLX stages have a matrix");
+                let mut x = m.down(h);
+                while x != h {
+                    let next = m.down(x);
+                    if n.dropped.binary_search(&m.option_of(x)).is_ok() {
+                        m.hide_row(x);
+                        self.hidden.push(x);
+                    }
+                    x = next;
+                }
+                Some(h)
+            }
             _ => self.s.heuristics[h].choose(m, &self.s.keys[h]),
         };
+        let m = self.m.as_ref().expect("DLX stages have a matrix");
         if depth < self.cell_branch_above && chosen.is_some_and(|i| i > n_cells && m.bound(i) > 1) {
             chosen = min_fit_cell(m, n_cells);
         }

@@ -258,6 +258,30 @@ pub struct PolyEngine<'a> {
     equivalence: Equivalence,
 }
 
+/// The second pieces of `redundancy` ([`redundancy::Nested`]) in image
+/// indices, or none (and none left in `redundancy`, so its weights stay
+/// those of the search) when the stage at depth 1 is not DLX: only DLX
+/// can hide the dropped images and branch on the second piece there.
+fn nested_images(images: &Images, plan: &Plan, redundancy: Option<&mut Redundancy>) -> Vec<hybrid::NestedImages> {
+    let Some(red) = redundancy else { return Vec::new() };
+    let n = images.n_pieces();
+    if n < 3 || !matches!(plan.schedule.stage_for(n - 1), schedule::Stage::Dlx(_)) {
+        red.drop_nested();
+        return Vec::new();
+    }
+    let image_of: std::collections::HashMap<OptionId, u32> =
+        images.option.iter().enumerate().map(|(k, &o)| (o, k as u32)).collect();
+    red.nested
+        .iter()
+        .filter_map(|nest| {
+            let first = *image_of.get(&nest.rep)?;
+            let mut dropped: Vec<u32> = nest.dropped.iter().filter_map(|o| image_of.get(o).copied()).collect();
+            dropped.sort_unstable();
+            Some(hybrid::NestedImages { first, group: nest.group, dropped })
+        })
+        .collect()
+}
+
 fn build_runner<B: Bits>(images: Images, plan: &Plan, knobs: Knobs) -> Result<Box<dyn Runner>, String> {
     Ok(Box::new(Shared::<B>::new(images, &plan.schedule, knobs)?))
 }
@@ -290,13 +314,23 @@ impl<'a> PolyEngine<'a> {
         if plan.redundancy == RedundancyMode::Auto && auto::is_flat(&all_images) {
             (keep, redundancy) = auto::flat_redundancy(problem, &all_images, keep, redundancy);
         }
+        // A second piece needs DLX at depth 1: the plan's, or the one the
+        // flat schedule below gives a wide board that has one.
+        let auto_schedule = matches!(config.schedule, None | Some(ScheduleSpec::Auto));
+        let dlx_second = n_pieces >= 3 && matches!(plan.schedule.stage_for(n_pieces - 1), schedule::Stage::Dlx(_));
+        let may_nest =
+            if auto_schedule && auto::is_flat(&all_images) { auto::is_wide_flat(&all_images) } else { dlx_second };
+        if let (true, Some(r)) = (may_nest, redundancy.as_mut()) {
+            r.constrain_second_pieces(problem, &all_images);
+        }
         // The kept images move out of the full set (no copies).
         let mut images = match keep {
             Some(keep) => all_images.into_kept(&keep),
             None => all_images,
         };
         if matches!(config.schedule, None | Some(ScheduleSpec::Auto)) && auto::is_flat(&images) {
-            plan.schedule = auto::flat_schedule(&images, redundancy.as_ref().map(|r| r.group));
+            let nested = redundancy.as_ref().is_some_and(|r| !r.nested.is_empty());
+            plan.schedule = auto::flat_schedule(&images, redundancy.as_ref().map(|r| r.group), nested);
         }
         counts.after_redundancy = images.len();
         if plan.force_first && redundancy.is_none() {
@@ -337,8 +371,10 @@ impl<'a> PolyEngine<'a> {
 
     /// The engine of what [`PolyEngine::prepare`] made.
     fn finish(problem: &'a Problem, config: &PolyConfig, prepared: Prepared) -> Result<PolyEngine<'a>, String> {
-        let Prepared { images, redundancy, plan, counts } = prepared;
+        let Prepared { images, mut redundancy, plan, counts } = prepared;
+        let nested = nested_images(&images, &plan, redundancy.as_mut());
         let knobs = Knobs {
+            nested,
             parity_trigger: plan.parity_trigger,
             volume_trigger: plan.volume_trigger,
             parity_filter: plan.parity_filter,
@@ -443,6 +479,23 @@ impl Engine for PolyEngine<'_> {
                 r.before,
                 if r.imperfect > 0 { format!(", {} with symmetric stabiliser", r.imperfect) } else { String::new() }
             )),
+            None => s.push_str(", no redundancy filter"),
+        }
+        match self.redundancy.as_ref().map(|r| &r.nested) {
+            Some(nested) if !nested.is_empty() => {
+                let mut pieces: Vec<&str> = nested.iter().map(|n| n.piece.as_str()).collect();
+                pieces.sort_unstable();
+                pieces.dedup();
+                s.push_str(&format!(
+                    ", a second piece constrained under {} of them ({})",
+                    nested.len(),
+                    pieces.join(", ")
+                ));
+            }
+            _ => {}
+        }
+        match &self.redundancy {
+            Some(_) => {}
             None => s.push_str(", no redundancy filter"),
         }
         if p.force_first {

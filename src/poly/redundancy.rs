@@ -79,12 +79,119 @@ pub struct Redundancy {
     /// Kept images whose stabiliser is not trivial (some classes are then
     /// found more than once).
     pub imperfect: usize,
+    /// The second pieces constrained under kept images whose stabiliser
+    /// is not trivial (see [`Nested`]); empty when the search cannot
+    /// apply them ([`Redundancy::drop_nested`]).
+    pub nested: Vec<Nested>,
     /// Under mirror filtering: the reflection [`Redundancy::expand`] applies
     /// permutes the options exactly as some rotation does (a flat box:
     /// turning a layer over is a rotation in space), so every mirror image
     /// is a rotation of its solution and nothing is added under
     /// `Rotations`.
     mirror_is_rotation: bool,
+}
+
+/// The residual symmetry under one kept image `rep` of the constrained
+/// piece: the symmetries of `H` that map `rep` onto itself (its
+/// stabiliser `K`, not trivial) also map the subproblem "constrained piece
+/// at `rep`" onto itself, so a second uniquely shaped piece is constrained
+/// there the same way, to one image per `K`-orbit. The search places the
+/// second piece right after `rep` (the DLX stage at depth 1 branches on
+/// its column with the other images hidden), so the constraint holds in
+/// that subtree only.
+///
+/// Counting stays exact: a solution found with `rep` at depth 0 and the
+/// second piece at `b` stands for `|H·rep| · |K·b|` solutions of the fixed
+/// box ([`Redundancy::weight`]); [`Redundancy::expand`] composes the two
+/// orbit maps.
+///
+/// Invariant: `maps` holds exactly the second piece's options kept under
+/// `rep`, each with the symmetries (`usize::MAX` for the identity) of `K`
+/// mapping it to each member of its `K`-orbit, one per member; `dropped`
+/// holds the other members of those orbits, sorted.
+#[derive(Clone, Debug)]
+pub struct Nested {
+    /// The constrained piece's kept option.
+    pub rep: OptionId,
+    /// The second piece's group (index into `Images::groups`).
+    pub group: u16,
+    /// Its name.
+    pub piece: String,
+    maps: std::collections::HashMap<OptionId, Vec<usize>>,
+    /// The second piece's options dropped under `rep`, sorted.
+    pub dropped: Vec<OptionId>,
+}
+
+/// A second piece is constrained under a kept image only when its kept
+/// images that fit there are at most this many times the fewest options
+/// of any column (docs/poly.md, round 32: at 2, the solid pentominoes in
+/// 3x4x5 search 13.0 M nodes against 19.9 M without and 14.3 M with no
+/// bound; Conway's 5x5x5 with DLX at depth 1 0.79 M against 0.76 M
+/// without and 1.56 M with no bound).
+const NEST_RATIO: usize = 2;
+
+/// For each kept option of `c` whose stabiliser in `syms` is not trivial,
+/// the best second piece to constrain under it (fewest residual copies,
+/// then fewest images that fit beside the kept option), if one drops an
+/// image and passes [`NEST_RATIO`].
+fn nest(problem: &Problem, images: &Images, group: u16, reps: &[OptionId], syms: &[usize]) -> Vec<Nested> {
+    let Some(geo) = problem.geometry.as_ref() else { return Vec::new() };
+    let cells = |o: OptionId| &geo.placements[o as usize].cells;
+    let mut out = Vec::new();
+    for &rep in reps {
+        let stab: Vec<usize> =
+            syms.iter().copied().filter(|&s| problem.symmetries[s].option_map[rep as usize] == rep).collect();
+        if stab.is_empty() {
+            continue;
+        }
+        let fits = |o: OptionId| !cells(o).iter().any(|x| cells(rep).contains(x));
+        let best = (0..images.groups.len() as u16)
+            .filter(|&g| g != group && images.groups[g as usize].count == 1)
+            .filter_map(|g| analyse(problem, images, &stab, g))
+            .filter(|b| b.reps.len() < b.before)
+            .min_by_key(|b| (b.extra, b.reps.iter().filter(|&&o| fits(o)).count(), b.group));
+        let Some(b) = best else { continue };
+        // Branching on the second piece right after `rep` pays only when
+        // its kept images are not many more than the fewest options of any
+        // column there (what DLX's min-fit would branch on).
+        let kept_fits = b.reps.iter().filter(|&&o| fits(o)).count();
+        if kept_fits > NEST_RATIO * fewest_beside(problem, images, group, rep) {
+            continue;
+        }
+        let mut maps = std::collections::HashMap::new();
+        let mut dropped = Vec::new();
+        for (&r, orbit) in b.reps.iter().zip(&b.orbits) {
+            maps.insert(r, orbit.iter().map(|&(_, s)| s).collect());
+            dropped.extend(orbit.iter().skip(1).map(|&(o, _)| o));
+        }
+        dropped.sort_unstable();
+        out.push(Nested { rep, group: b.group, piece: images.groups[b.group as usize].name.clone(), maps, dropped });
+    }
+    out
+}
+
+/// The fewest options of any column (a free cell, or a piece other than
+/// `group`'s) once option `rep` is placed: the branching DLX's min-fit
+/// would find beside it (before the per-step filters).
+fn fewest_beside(problem: &Problem, images: &Images, group: u16, rep: OptionId) -> usize {
+    let Some(geo) = problem.geometry.as_ref() else { return 0 };
+    let taken = &geo.placements[rep as usize].cells;
+    let mut per_cell = vec![0usize; geo.volume()];
+    let mut per_group = vec![0usize; images.groups.len()];
+    for k in 0..images.len() {
+        let g = images.group[k];
+        let cells = &geo.placements[images.option[k] as usize].cells;
+        if g == group || cells.iter().any(|x| taken.contains(x)) {
+            continue;
+        }
+        per_group[g as usize] += 1;
+        for &x in cells {
+            per_cell[x as usize] += 1;
+        }
+    }
+    let cells = per_cell.iter().copied().filter(|&n| n > 0).min().unwrap_or(0);
+    let groups = per_group.iter().enumerate().filter(|&(g, _)| g != group as usize).map(|(_, &n)| n).min().unwrap_or(0);
+    cells.min(groups)
 }
 
 struct Candidate {
@@ -162,6 +269,7 @@ pub fn apply_flags(
             problem.symmetries.iter().any(|s| !s.reflection && s.option_map == *map)
         });
     let red = Redundancy {
+        nested: Vec::new(),
         group: c.group,
         piece: images.groups[c.group as usize].name.clone(),
         mirror,
@@ -270,9 +378,43 @@ fn select(
 }
 
 impl Redundancy {
-    /// The number of fixed-box solutions a found solution stands for.
+    /// The number of fixed-box solutions a found solution stands for;
+    /// `options` in the order they were placed (a second piece was
+    /// constrained only under a kept image placed first: [`Nested`]).
     pub fn weight(&self, options: &[OptionId]) -> u64 {
-        options.iter().map(|&o| self.orbit_maps[o as usize].len() as u64).sum::<u64>().max(1)
+        let first = options.iter().map(|&o| self.orbit_maps[o as usize].len() as u64).sum::<u64>().max(1);
+        first * self.second_maps(options).map_or(1, |m| m.len() as u64)
+    }
+
+    /// The second piece's orbit maps of a solution placed under a nested
+    /// image (its first option), if any.
+    fn second_maps(&self, options: &[OptionId]) -> Option<&Vec<usize>> {
+        let n = self.nested_under(*options.first()?)?;
+        options.iter().find_map(|o| n.maps.get(o))
+    }
+
+    /// The second piece constrained under kept option `rep`, if any.
+    pub fn nested_under(&self, rep: OptionId) -> Option<&Nested> {
+        self.nested.iter().find(|n| n.rep == rep)
+    }
+
+    /// Constrains second pieces under the kept images whose stabiliser is
+    /// not trivial ([`Nested`]); `images`: those the filter ran on. Only
+    /// for a search whose DLX stage places the second piece
+    /// (`PolyEngine` checks).
+    pub fn constrain_second_pieces(&mut self, problem: &Problem, images: &Images) {
+        let order = self.syms.len() + 1;
+        let reps: Vec<OptionId> = (0..self.orbit_maps.len())
+            .filter(|&o| (1..order).contains(&self.orbit_maps[o].len()))
+            .map(|o| o as OptionId)
+            .collect();
+        self.nested = nest(problem, images, self.group, &reps, &self.syms);
+    }
+
+    /// Forgets the second pieces (the search will not place them after
+    /// their kept image: [`Nested`]).
+    pub fn drop_nested(&mut self) {
+        self.nested.clear();
     }
 
     /// The solutions a caller counting under `equivalence` must see for
@@ -291,28 +433,34 @@ impl Redundancy {
     ) -> usize {
         // Writes the image of the solution under symmetry `s` (`usize::MAX`:
         // the identity) to `out[at]`.
-        let put = |out: &mut Vec<Vec<OptionId>>, at: usize, s: usize| {
+        // Writes the image of the solution under symmetry `s` after `t`
+        // (`usize::MAX`: the identity) to `out[at]`.
+        let put2 = |out: &mut Vec<Vec<OptionId>>, at: usize, s: usize, t: usize| {
             if out.len() <= at {
                 out.resize_with(at + 1, Vec::new);
             }
             let v = &mut out[at];
             v.clear();
-            if s == usize::MAX {
-                v.extend_from_slice(options);
-            } else {
-                let map = &problem.symmetries[s].option_map;
-                v.extend(options.iter().map(|&o| map[o as usize]));
-            }
+            let map =
+                |s: usize, o: OptionId| if s == usize::MAX { o } else { problem.symmetries[s].option_map[o as usize] };
+            v.extend(options.iter().map(|&o| map(s, map(t, o))));
         };
+        let put = |out: &mut Vec<Vec<OptionId>>, at: usize, s: usize| put2(out, at, s, usize::MAX);
         match equivalence {
             Equivalence::None => {
                 let maps = options.iter().map(|&o| &self.orbit_maps[o as usize]).find(|m| !m.is_empty());
+                let identity = vec![usize::MAX];
+                let second = self.second_maps(options).unwrap_or(&identity);
                 match maps {
                     Some(maps) => {
-                        for (at, &s) in maps.iter().enumerate() {
-                            put(out, at, s);
+                        let mut at = 0;
+                        for &s in maps {
+                            for &t in second {
+                                put2(out, at, s, t);
+                                at += 1;
+                            }
                         }
-                        maps.len()
+                        at
                     }
                     None => {
                         put(out, 0, usize::MAX);

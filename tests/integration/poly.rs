@@ -190,6 +190,52 @@ fn solid_pentominoes_2x5x6_auto_piece_choice() {
     assert_eq!(counts(&inst, "poly", base(), Equivalence::Rotations), (528, 2112));
 }
 
+/// Round 32: under the kept images of X whose stabiliser is not trivial,
+/// a second piece is constrained by the stabiliser and placed right after
+/// X. The counts (fixed box, up to rotation, up to rotation and
+/// reflection) equal those of the search that cannot do it (MCH from the
+/// second piece on: no DLX at depth 1), on one and two threads, and
+/// listing every fixed-box solution gives each once (the two orbit maps
+/// composed), all verified by the solve loop.
+#[test]
+fn second_piece_under_symmetric_images() {
+    let inst = load("solid_pentominoes_2x5x6_def.txt");
+    let describe = |poly: PolyConfig| {
+        backend::make("poly", &inst, &BackendConfig { poly, ..BackendConfig::default() }).unwrap().describe()
+    };
+    let auto = describe(base());
+    assert!(
+        auto.contains("X (4 of 24 images, 2 with symmetric stabiliser), a second piece constrained under"),
+        "{auto}"
+    );
+    let without = PolyConfig { schedule: sched("dlx:min-fit,mch@11,emch+6@8"), ..base() };
+    assert!(!describe(without.clone()).contains("second piece"), "{}", describe(without.clone()));
+    let two = PolyConfig { threads: 2, ..base() };
+    for (eq, expected) in [
+        (Equivalence::None, (2112, 2112)),
+        (Equivalence::Rotations, (528, 2112)),
+        (Equivalence::RotationsAndMirrors, (264, 2112)),
+    ] {
+        assert_eq!(counts(&inst, "poly", base(), eq), expected, "auto under {eq:?}");
+        assert_eq!(counts(&inst, "poly", two.clone(), eq), expected, "2 threads under {eq:?}");
+        assert_eq!(counts(&inst, "poly", without.clone(), eq), expected, "without under {eq:?}");
+    }
+    let config = BackendConfig { equivalence: Equivalence::None, poly: base(), ..BackendConfig::default() };
+    let mut engine = backend::make("poly", &inst, &config).unwrap();
+    let opts = SolveOptions { mode: Some(Mode::All), equivalence: Equivalence::None, limits: Limits::none() };
+    let r = solve(engine.as_mut(), inst.problem(), &opts, &|s| inst.verify(s)).unwrap();
+    let distinct: std::collections::HashSet<Vec<u32>> = r
+        .solutions
+        .iter()
+        .map(|s| {
+            let mut o = s.options.clone();
+            o.sort_unstable();
+            o
+        })
+        .collect();
+    assert_eq!((r.solutions.len(), distinct.len()), (2112, 2112));
+}
+
 #[test]
 fn auto_backend_uses_the_polycube_engines() {
     let inst = load("somacube_def.txt");
