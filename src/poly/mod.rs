@@ -494,10 +494,6 @@ impl Engine for PolyEngine<'_> {
             }
             _ => {}
         }
-        match &self.redundancy {
-            Some(_) => {}
-            None => s.push_str(", no redundancy filter"),
-        }
         if p.force_first {
             s.push_str(", constrained piece first");
         }

@@ -431,8 +431,6 @@ impl Redundancy {
         equivalence: Equivalence,
         out: &mut Vec<Vec<OptionId>>,
     ) -> usize {
-        // Writes the image of the solution under symmetry `s` (`usize::MAX`:
-        // the identity) to `out[at]`.
         // Writes the image of the solution under symmetry `s` after `t`
         // (`usize::MAX`: the identity) to `out[at]`.
         let put2 = |out: &mut Vec<Vec<OptionId>>, at: usize, s: usize, t: usize| {

@@ -210,6 +210,8 @@ fn second_piece_under_symmetric_images() {
     );
     let without = PolyConfig { schedule: sched("dlx:min-fit,mch@11,emch+6@8"), ..base() };
     assert!(!describe(without.clone()).contains("second piece"), "{}", describe(without.clone()));
+    let off = describe(PolyConfig { redundancy: Some(RedundancyMode::Off), ..base() });
+    assert_eq!(off.matches("no redundancy filter").count(), 1, "{off}");
     let two = PolyConfig { threads: 2, ..base() };
     for (eq, expected) in [
         (Equivalence::None, (2112, 2112)),
