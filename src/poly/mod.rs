@@ -264,8 +264,7 @@ pub struct PolyEngine<'a> {
 /// can hide the dropped images and branch on the second piece there.
 fn nested_images(images: &Images, plan: &Plan, redundancy: Option<&mut Redundancy>) -> Vec<hybrid::NestedImages> {
     let Some(red) = redundancy else { return Vec::new() };
-    let n = images.n_pieces();
-    if n < 3 || !matches!(plan.schedule.stage_for(n - 1), schedule::Stage::Dlx(_)) {
+    if !dlx_at_depth_one(&plan.schedule, images.n_pieces()) {
         red.drop_nested();
         return Vec::new();
     }
@@ -280,6 +279,12 @@ fn nested_images(images: &Images, plan: &Plan, redundancy: Option<&mut Redundanc
             Some(hybrid::NestedImages { first, group: nest.group, dropped })
         })
         .collect()
+}
+
+/// Whether `schedule` runs DLX at depth 1 of a search of `n` pieces (the
+/// stage that can place a second constrained piece).
+fn dlx_at_depth_one(schedule: &Schedule, n: u32) -> bool {
+    n >= 3 && matches!(schedule.stage_for(n - 1), schedule::Stage::Dlx(_))
 }
 
 fn build_runner<B: Bits>(images: Images, plan: &Plan, knobs: Knobs) -> Result<Box<dyn Runner>, String> {
@@ -317,9 +322,11 @@ impl<'a> PolyEngine<'a> {
         // A second piece needs DLX at depth 1: the plan's, or the one the
         // flat schedule below gives a wide board that has one.
         let auto_schedule = matches!(config.schedule, None | Some(ScheduleSpec::Auto));
-        let dlx_second = n_pieces >= 3 && matches!(plan.schedule.stage_for(n_pieces - 1), schedule::Stage::Dlx(_));
-        let may_nest =
-            if auto_schedule && auto::is_flat(&all_images) { auto::is_wide_flat(&all_images) } else { dlx_second };
+        let may_nest = if auto_schedule && auto::is_flat(&all_images) {
+            auto::is_wide_flat(&all_images)
+        } else {
+            dlx_at_depth_one(&plan.schedule, n_pieces)
+        };
         if let (true, Some(r)) = (may_nest, redundancy.as_mut()) {
             r.constrain_second_pieces(problem, &all_images);
         }

@@ -78,15 +78,7 @@ fn run_backends(instance: &Instance, budget: Budget) -> Vec<Run> {
         if let Some(err) = engine.error() {
             panic!("{}: {name}: {err}", instance.file);
         }
-        let solutions: BTreeSet<Vec<u32>> = report
-            .solutions
-            .iter()
-            .map(|s| {
-                let mut o = s.options.clone();
-                o.sort_unstable();
-                o
-            })
-            .collect();
+        let solutions: BTreeSet<Vec<u32>> = crate::option_sets(&report.solutions);
         assert_eq!(solutions.len() as u64, report.found, "{}: {name} reported a solution twice", instance.file);
         println!(
             "  {name}: {} solutions, {}, {} nodes, {:.2} s",

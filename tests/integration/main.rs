@@ -33,6 +33,19 @@ pub fn repo_path(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
+/// Each solution as its sorted option ids, in a set (a solution reported
+/// twice appears once).
+pub fn option_sets(solutions: &[emx::ir::Solution]) -> std::collections::BTreeSet<Vec<u32>> {
+    solutions
+        .iter()
+        .map(|s| {
+            let mut o = s.options.clone();
+            o.sort_unstable();
+            o
+        })
+        .collect()
+}
+
 /// A scratch directory for one test, `emx-<tag>-<pid>` under the system
 /// temp directory: emptied when made, removed with its contents when
 /// dropped (also when the test fails), so that test runs leave nothing

@@ -226,15 +226,7 @@ fn second_piece_under_symmetric_images() {
     let mut engine = backend::make("poly", &inst, &config).unwrap();
     let opts = SolveOptions { mode: Some(Mode::All), equivalence: Equivalence::None, limits: Limits::none() };
     let r = solve(engine.as_mut(), inst.problem(), &opts, &|s| inst.verify(s)).unwrap();
-    let distinct: std::collections::HashSet<Vec<u32>> = r
-        .solutions
-        .iter()
-        .map(|s| {
-            let mut o = s.options.clone();
-            o.sort_unstable();
-            o
-        })
-        .collect();
+    let distinct = crate::option_sets(&r.solutions);
     assert_eq!((r.solutions.len(), distinct.len()), (2112, 2112));
 }
 
