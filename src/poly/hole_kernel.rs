@@ -22,7 +22,6 @@ use super::volume::regions_ok;
 use crate::search::{Flow, StopReason};
 
 mod choose;
-mod lanes;
 /// The AVX2 counts (in `hole_kernel/simd.rs`).
 #[cfg(target_arch = "x86_64")]
 mod simd;
@@ -50,18 +49,6 @@ impl<B: Bits> Walker<'_, B> {
         &mut self,
         visit: &mut super::hybrid::Visit<'_>,
     ) -> Result<(), Stop> {
-        #[cfg(target_arch = "x86_64")]
-        if !TRIG && !MULTI && self.s.cover.as_ref().is_some_and(|ci| ci.has_simd()) && self.lanes_apply() {
-            let wide = self.s.stage_of.iter().any(|k| matches!(k, Kind::Emch(w) if w.levels > 0));
-            // SAFETY: as below.
-            return unsafe {
-                if wide {
-                    self.hole_lanes_avx2::<true>(visit)
-                } else {
-                    self.hole_lanes_avx2::<false>(visit)
-                }
-            };
-        }
         #[cfg(target_arch = "x86_64")]
         if self.s.cover.as_ref().is_some_and(|ci| ci.has_simd()) {
             let wide = self.s.stage_of.iter().any(|k| matches!(k, Kind::Emch(w) if w.levels > 0));
