@@ -68,6 +68,23 @@ pub fn schedule(images: &Images) -> Schedule {
     Schedule::parse(&text).expect("auto schedules parse")
 }
 
+/// `auto`'s 3-D schedule with DLX for the third piece too (`mch@N-3`), for
+/// a puzzle whose redundancy filter constrains a third piece under a pair
+/// of kept images ([`super::redundancy::Nested`]): the solid pentominoes in
+/// 3x4x5 search 10.7 M nodes instead of 13.0 M (docs/poly.md, round 33).
+/// `None` where `auto` runs no MCH (above 64 cells) or the pieces are too
+/// few for three DLX depths before EMCH.
+pub fn third_piece_schedule(images: &Images) -> Option<Schedule> {
+    let n = images.n_pieces();
+    if is_flat(images) || images.n_cells > MCH_MAX_CELLS || n < 4 {
+        return None;
+    }
+    let emch = 8.min(n - 1);
+    (n - 3 > emch).then(|| {
+        Schedule::parse(&format!("dlx:min-fit,mch@{},emch+{WIDEN_EMCH}@{emch}", n - 3)).expect("auto schedules parse")
+    })
+}
+
 /// The configuration the piece choice's estimates run under when `auto`'s
 /// `schedule` widens EMCH or has DLX place the second piece: the same with
 /// plain EMCH and MCH from the second piece (`None` when neither applies
@@ -79,7 +96,7 @@ pub fn schedule(images: &Images) -> Schedule {
 /// and count DLX's choice unmemoised: the Tetris Cube's piece choice took
 /// 1.3 s instead of 0.2 s (round 8); with MCH there the estimates are the
 /// ones the choice was tuned on.
-pub fn estimate_config(config: &PolyConfig, schedule: &Schedule) -> Option<PolyConfig> {
+pub fn estimate_config(config: &PolyConfig, schedule: &Schedule, n_pieces: u32) -> Option<PolyConfig> {
     let widened = |s: &Stage| matches!(s, Stage::Emch(w) if w.levels > 0);
     let second_dlx = matches!(schedule.stages.as_slice(), [(None, Stage::Dlx(_)), (Some(_), Stage::Mch), ..]);
     if !matches!(config.schedule, None | Some(ScheduleSpec::Auto))
@@ -90,7 +107,10 @@ pub fn estimate_config(config: &PolyConfig, schedule: &Schedule) -> Option<PolyC
     let plain = |s: &Stage| if widened(s) { Stage::Emch(Widen::default()) } else { s.clone() };
     let mut stages: Vec<(Option<u32>, Stage)> = schedule.stages.iter().map(|(t, s)| (*t, plain(s))).collect();
     if second_dlx {
-        stages[1].0 = stages[1].0.map(|t| t + 1);
+        // MCH from the second piece, also where DLX placed a third
+        // (`mch@N-3`, round 33: its probes through DLX at depth 1 took the
+        // 3x4x5's piece choice from 0.1 s to 0.45 s).
+        stages[1].0 = Some(n_pieces.saturating_sub(1));
     }
     Some(PolyConfig { schedule: Some(ScheduleSpec::Fixed(Schedule { stages })), ..config.clone() })
 }

@@ -58,7 +58,7 @@ impl<'a> PolyEngine<'a> {
                 if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } };
             Self::build(problem, &PolyConfig { redundancy: Some(redundancy), ..config.clone() })
         };
-        let plain = auto::estimate_config(config, &prepared.plan.schedule);
+        let plain = auto::estimate_config(config, &prepared.plan.schedule, prepared.images.n_pieces());
         if let Some(choice) = Self::choose_by_roots(problem, config, plain.as_ref().unwrap_or(config), mirror) {
             return match choice {
                 None => Self::finish(problem, config, prepared),
@@ -67,10 +67,11 @@ impl<'a> PolyEngine<'a> {
         }
         let engine = Self::finish(problem, config, prepared)?;
         // The estimates run plain EMCH; a widened winner is built again.
-        let (wide, engine, plain) = match auto::estimate_config(config, &engine.plan.schedule) {
-            Some(plain) => (Some(engine), Self::build(problem, &plain)?, plain),
-            None => (None, engine, config.clone()),
-        };
+        let (wide, engine, plain) =
+            match auto::estimate_config(config, &engine.plan.schedule, engine.images().n_pieces()) {
+                Some(plain) => (Some(engine), Self::build(problem, &plain)?, plain),
+                None => (None, engine, config.clone()),
+            };
         let screen = |e: &PolyEngine<'_>| {
             let mut probes = Probes::new(1);
             e.runner.probe(&mut probes, PIECE_SCREEN_PROBES);

@@ -30,14 +30,15 @@ impl<B: Bits> Walker<'_, B> {
             }
         }
         let nested = match depth {
-            1 => self.s.knobs.nested.iter().find(|n| n.first == self.path[0]),
-            _ => None,
+            0 => None,
+            _ => self.s.knobs.nested.iter().find(|n| n.prefix[..] == self.path[..depth]),
         };
         let mut chosen = match (depth, self.s.knobs.force_first, nested) {
             (0, Some(g), _) => Some(n_cells + g as u32 + 1),
-            (1, _, Some(n)) => {
-                // The second piece under a kept image with a symmetric
-                // stabiliser: its dropped images hidden, its column taken.
+            (_, _, Some(n)) => {
+                // A piece constrained under the images placed so far (their
+                // stabiliser is not trivial): its dropped images hidden, its
+                // column taken.
                 let h = n_cells + n.group as u32 + 1;
                 let m = self.m.as_mut().expect("DLX stages have a matrix");
                 let mut x = m.down(h);

@@ -52,21 +52,23 @@ pub struct Knobs {
     pub volume_filter: Option<u32>,
     /// Group placed first, whatever the engine.
     pub force_first: Option<u16>,
-    /// Second pieces constrained under images of the first
-    /// ([`super::redundancy::Nested`]), applied by the DLX stage at depth 1.
+    /// Pieces constrained under images of the first
+    /// ([`super::redundancy::Nested`]), applied by the DLX stage at the
+    /// depth after their prefix.
     pub nested: Vec<NestedImages>,
 }
 
-/// [`super::redundancy::Nested`] in image indices: when image `first` was
-/// placed at depth 0, depth 1 branches on group `group` with the images
-/// `dropped` (sorted) hidden.
+/// [`super::redundancy::Nested`] in image indices: when the images
+/// `prefix` were placed at depths `0..prefix.len()`, depth `prefix.len()`
+/// branches on group `group` with the images `dropped` (sorted) hidden.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NestedImages {
-    /// The constrained piece's kept image.
-    pub first: u32,
-    /// The second piece's group.
+    /// The images placed before, in placement order (the constrained
+    /// piece's kept image first).
+    pub prefix: Vec<u32>,
+    /// The group constrained there.
     pub group: u16,
-    /// Its images dropped under `first`, sorted.
+    /// Its images dropped under `prefix`, sorted.
     pub dropped: Vec<u32>,
 }
 

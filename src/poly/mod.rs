@@ -258,25 +258,25 @@ pub struct PolyEngine<'a> {
     equivalence: Equivalence,
 }
 
-/// The second pieces of `redundancy` ([`redundancy::Nested`]) in image
-/// indices, or none (and none left in `redundancy`, so its weights stay
-/// those of the search) when the stage at depth 1 is not DLX: only DLX
-/// can hide the dropped images and branch on the second piece there.
+/// The pieces constrained under images of the first in `redundancy`
+/// ([`redundancy::Nested`]) in image indices, only those whose depth (the
+/// length of their prefix) has a DLX stage, and every depth above it:
+/// only DLX can hide the dropped images and branch on the piece there.
+/// The others are dropped from `redundancy` too, so that its weights stay
+/// those of the search.
 fn nested_images(images: &Images, plan: &Plan, redundancy: Option<&mut Redundancy>) -> Vec<hybrid::NestedImages> {
     let Some(red) = redundancy else { return Vec::new() };
-    if !dlx_at_depth_one(&plan.schedule, images.n_pieces()) {
-        red.drop_nested();
-        return Vec::new();
-    }
+    let deep = dlx_depths(&plan.schedule, images.n_pieces());
+    red.keep_nested(|n| n.prefix.len() <= deep);
     let image_of: std::collections::HashMap<OptionId, u32> =
         images.option.iter().enumerate().map(|(k, &o)| (o, k as u32)).collect();
     red.nested
         .iter()
         .filter_map(|nest| {
-            let first = *image_of.get(&nest.rep)?;
+            let prefix = nest.prefix.iter().map(|o| image_of.get(o).copied()).collect::<Option<Vec<u32>>>()?;
             let mut dropped: Vec<u32> = nest.dropped.iter().filter_map(|o| image_of.get(o).copied()).collect();
             dropped.sort_unstable();
-            Some(hybrid::NestedImages { first, group: nest.group, dropped })
+            Some(hybrid::NestedImages { prefix, group: nest.group, dropped })
         })
         .collect()
 }
@@ -284,7 +284,14 @@ fn nested_images(images: &Images, plan: &Plan, redundancy: Option<&mut Redundanc
 /// Whether `schedule` runs DLX at depth 1 of a search of `n` pieces (the
 /// stage that can place a second constrained piece).
 fn dlx_at_depth_one(schedule: &Schedule, n: u32) -> bool {
-    n >= 3 && matches!(schedule.stage_for(n - 1), schedule::Stage::Dlx(_))
+    dlx_depths(schedule, n) >= 1
+}
+
+/// How many depths after the first have a DLX stage, all of them: DLX
+/// places the pieces at depths `1..=k` (with at least two pieces left
+/// below; `k = 0` when depth 1 is not DLX).
+fn dlx_depths(schedule: &Schedule, n: u32) -> usize {
+    (1..n.saturating_sub(1)).take_while(|&d| matches!(schedule.stage_for(n - d), schedule::Stage::Dlx(_))).count()
 }
 
 fn build_runner<B: Bits>(images: Images, plan: &Plan, knobs: Knobs) -> Result<Box<dyn Runner>, String> {
@@ -338,6 +345,12 @@ impl<'a> PolyEngine<'a> {
         if matches!(config.schedule, None | Some(ScheduleSpec::Auto)) && auto::is_flat(&images) {
             let nested = redundancy.as_ref().is_some_and(|r| !r.nested.is_empty());
             plan.schedule = auto::flat_schedule(&images, redundancy.as_ref().map(|r| r.group), nested);
+        }
+        let third = redundancy.as_ref().is_some_and(|r| r.nested.iter().any(|n| n.prefix.len() == 2));
+        if auto_schedule && third {
+            if let Some(schedule) = auto::third_piece_schedule(&images) {
+                plan.schedule = schedule;
+            }
         }
         counts.after_redundancy = images.len();
         if plan.force_first && redundancy.is_none() {
@@ -488,18 +501,18 @@ impl Engine for PolyEngine<'_> {
             )),
             None => s.push_str(", no redundancy filter"),
         }
-        match self.redundancy.as_ref().map(|r| &r.nested) {
-            Some(nested) if !nested.is_empty() => {
-                let mut pieces: Vec<&str> = nested.iter().map(|n| n.piece.as_str()).collect();
+        if let Some(nested) = self.redundancy.as_ref().map(|r| &r.nested) {
+            for (level, what, under) in [(1, "a second piece", "of them"), (2, "a third", "pairs")] {
+                let mut pieces: Vec<&str> =
+                    nested.iter().filter(|n| n.prefix.len() == level).map(|n| n.piece.as_str()).collect();
+                if pieces.is_empty() {
+                    continue;
+                }
+                let n = pieces.len();
                 pieces.sort_unstable();
                 pieces.dedup();
-                s.push_str(&format!(
-                    ", a second piece constrained under {} of them ({})",
-                    nested.len(),
-                    pieces.join(", ")
-                ));
+                s.push_str(&format!(", {what} constrained under {n} {under} ({})", pieces.join(", ")));
             }
-            _ => {}
         }
         if p.force_first {
             s.push_str(", constrained piece first");

@@ -79,9 +79,9 @@ pub struct Redundancy {
     /// Kept images whose stabiliser is not trivial (some classes are then
     /// found more than once).
     pub imperfect: usize,
-    /// The second pieces constrained under kept images whose stabiliser
-    /// is not trivial (see [`Nested`]); empty when the search cannot
-    /// apply them ([`Redundancy::drop_nested`]).
+    /// The pieces constrained under kept images (and pairs) whose
+    /// stabiliser is not trivial (see [`Nested`]); only those the search
+    /// applies ([`Redundancy::keep_nested`]).
     pub nested: Vec<Nested>,
     /// Under mirror filtering: the reflection [`Redundancy::expand`] applies
     /// permutes the options exactly as some rotation does (a flat box:
@@ -95,32 +95,42 @@ pub struct Redundancy {
 /// piece: the symmetries of `H` that map `rep` onto itself (its
 /// stabiliser `K`, not trivial) also map the subproblem "constrained piece
 /// at `rep`" onto itself, so a second uniquely shaped piece is constrained
-/// there the same way, to one image per `K`-orbit. The search places the
-/// second piece right after `rep` (the DLX stage at depth 1 branches on
-/// its column with the other images hidden), so the constraint holds in
-/// that subtree only.
+/// there the same way, to one image per `K`-orbit. Where a kept image `b`
+/// of that second piece is itself fixed by part of `K` (its stabiliser
+/// `K'` in `K`, not trivial), a third piece is constrained under the pair
+/// `(rep, b)` to one image per `K'`-orbit (round 33). The search places
+/// each such piece right after the images it is constrained under (the
+/// DLX stage at that depth branches on its column with the other images
+/// hidden), so each constraint holds in its subtree only.
 ///
-/// Counting stays exact: a solution found with `rep` at depth 0 and the
-/// second piece at `b` stands for `|H·rep| · |K·b|` solutions of the fixed
-/// box ([`Redundancy::weight`]); [`Redundancy::expand`] composes the two
-/// orbit maps.
+/// Counting stays exact: a solution found with `rep` at depth 0, the
+/// second piece at `b` and the third at `c` stands for `|H·rep| · |K·b| ·
+/// |K'·c|` solutions of the fixed box ([`Redundancy::weight`]);
+/// [`Redundancy::expand`] composes the orbit maps.
 ///
-/// Invariant: `maps` holds exactly the second piece's options kept under
-/// `rep`, each with the symmetries (`usize::MAX` for the identity) of `K`
-/// mapping it to each member of its `K`-orbit, one per member; `dropped`
-/// holds the other members of those orbits, sorted.
+/// Invariant: `prefix` holds the options placed before this piece, in
+/// order (the constrained piece's kept option, then the kept options of
+/// the pieces constrained under it), and its stabiliser in `H` is not
+/// trivial; `maps` holds exactly this piece's options kept under
+/// `prefix`, each with the symmetries (`usize::MAX` for the identity) of
+/// that stabiliser mapping it to each member of its orbit, one per member;
+/// `dropped` holds the other members of those orbits, sorted.
 #[derive(Clone, Debug)]
 pub struct Nested {
-    /// The constrained piece's kept option.
-    pub rep: OptionId,
-    /// The second piece's group (index into `Images::groups`).
+    /// The options placed before this piece, in placement order.
+    pub prefix: Vec<OptionId>,
+    /// This piece's group (index into `Images::groups`).
     pub group: u16,
     /// Its name.
     pub piece: String,
     maps: std::collections::HashMap<OptionId, Vec<usize>>,
-    /// The second piece's options dropped under `rep`, sorted.
+    /// This piece's options dropped under `prefix`, sorted.
     pub dropped: Vec<OptionId>,
 }
+
+/// The most options a [`Nested`] prefix holds: pieces are constrained at
+/// depths 1 and 2 at most (a fourth level would need DLX deeper still).
+const NEST_DEPTH: usize = 2;
 
 /// A second piece is constrained under a kept image only when its kept
 /// images that fit there are at most this many times the fewest options
@@ -133,29 +143,31 @@ const NEST_RATIO: usize = 2;
 /// For each kept option of `c` whose stabiliser in `syms` is not trivial,
 /// the best second piece to constrain under it (fewest residual copies,
 /// then fewest images that fit beside the kept option), if one drops an
-/// image and passes [`NEST_RATIO`].
+/// image and passes [`NEST_RATIO`]; then the same under each kept pair
+/// whose stabiliser is still not trivial, up to [`NEST_DEPTH`].
 fn nest(problem: &Problem, images: &Images, group: u16, reps: &[OptionId], syms: &[usize]) -> Vec<Nested> {
     let Some(geo) = problem.geometry.as_ref() else { return Vec::new() };
     let cells = |o: OptionId| &geo.placements[o as usize].cells;
+    let fixing = |among: &[usize], o: OptionId| -> Vec<usize> {
+        among.iter().copied().filter(|&s| problem.symmetries[s].option_map[o as usize] == o).collect()
+    };
+    // (prefix, the groups it places, its stabiliser), first in, first out.
+    let mut work: std::collections::VecDeque<(Vec<OptionId>, Vec<u16>, Vec<usize>)> =
+        reps.iter().map(|&r| (vec![r], vec![group], fixing(syms, r))).filter(|(_, _, stab)| !stab.is_empty()).collect();
     let mut out = Vec::new();
-    for &rep in reps {
-        let stab: Vec<usize> =
-            syms.iter().copied().filter(|&s| problem.symmetries[s].option_map[rep as usize] == rep).collect();
-        if stab.is_empty() {
-            continue;
-        }
-        let fits = |o: OptionId| !cells(o).iter().any(|x| cells(rep).contains(x));
+    while let Some((prefix, used, stab)) = work.pop_front() {
+        let fits = |o: OptionId| !prefix.iter().any(|&p| cells(o).iter().any(|x| cells(p).contains(x)));
         let best = (0..images.groups.len() as u16)
-            .filter(|&g| g != group && images.groups[g as usize].count == 1)
+            .filter(|&g| !used.contains(&g) && images.groups[g as usize].count == 1)
             .filter_map(|g| analyse(problem, images, &stab, g))
             .filter(|b| b.reps.len() < b.before)
             .min_by_key(|b| (b.extra, b.reps.iter().filter(|&&o| fits(o)).count(), b.group));
         let Some(b) = best else { continue };
-        // Branching on the second piece right after `rep` pays only when
-        // its kept images are not many more than the fewest options of any
+        // Branching on this piece right after the prefix pays only when its
+        // kept images are not many more than the fewest options of any
         // column there (what DLX's min-fit would branch on).
         let kept_fits = b.reps.iter().filter(|&&o| fits(o)).count();
-        if kept_fits > NEST_RATIO * fewest_beside(problem, images, group, rep) {
+        if kept_fits > NEST_RATIO * fewest_beside(problem, images, &used, &prefix) {
             continue;
         }
         let mut maps = std::collections::HashMap::new();
@@ -163,25 +175,36 @@ fn nest(problem: &Problem, images: &Images, group: u16, reps: &[OptionId], syms:
         for (&r, orbit) in b.reps.iter().zip(&b.orbits) {
             maps.insert(r, orbit.iter().map(|&(_, s)| s).collect());
             dropped.extend(orbit.iter().skip(1).map(|&(o, _)| o));
+            let under = fixing(&stab, r);
+            if prefix.len() < NEST_DEPTH && fits(r) && !under.is_empty() {
+                let mut used = used.clone();
+                used.push(b.group);
+                work.push_back(([prefix.as_slice(), &[r]].concat(), used, under));
+            }
         }
         dropped.sort_unstable();
-        out.push(Nested { rep, group: b.group, piece: images.groups[b.group as usize].name.clone(), maps, dropped });
+        out.push(Nested { prefix, group: b.group, piece: images.groups[b.group as usize].name.clone(), maps, dropped });
     }
     out
 }
 
-/// The fewest options of any column (a free cell, or a piece other than
-/// `group`'s) once option `rep` is placed: the branching DLX's min-fit
-/// would find beside it (before the per-step filters).
-fn fewest_beside(problem: &Problem, images: &Images, group: u16, rep: OptionId) -> usize {
+/// The fewest options of any column (a free cell, or a piece of a group
+/// not in `used`) once options `placed` are placed: the branching DLX's
+/// min-fit would find beside them (before the per-step filters).
+fn fewest_beside(problem: &Problem, images: &Images, used: &[u16], placed: &[OptionId]) -> usize {
     let Some(geo) = problem.geometry.as_ref() else { return 0 };
-    let taken = &geo.placements[rep as usize].cells;
+    let mut taken = vec![false; geo.volume()];
+    for &p in placed {
+        for &x in &geo.placements[p as usize].cells {
+            taken[x as usize] = true;
+        }
+    }
     let mut per_cell = vec![0usize; geo.volume()];
     let mut per_group = vec![0usize; images.groups.len()];
     for k in 0..images.len() {
         let g = images.group[k];
         let cells = &geo.placements[images.option[k] as usize].cells;
-        if g == group || cells.iter().any(|x| taken.contains(x)) {
+        if used.contains(&g) || cells.iter().any(|&x| taken[x as usize]) {
             continue;
         }
         per_group[g as usize] += 1;
@@ -190,7 +213,8 @@ fn fewest_beside(problem: &Problem, images: &Images, group: u16, rep: OptionId) 
         }
     }
     let cells = per_cell.iter().copied().filter(|&n| n > 0).min().unwrap_or(0);
-    let groups = per_group.iter().enumerate().filter(|&(g, _)| g != group as usize).map(|(_, &n)| n).min().unwrap_or(0);
+    let groups =
+        per_group.iter().enumerate().filter(|&(g, _)| !used.contains(&(g as u16))).map(|(_, &n)| n).min().unwrap_or(0);
     cells.min(groups)
 }
 
@@ -383,25 +407,33 @@ impl Redundancy {
     /// constrained only under a kept image placed first: [`Nested`]).
     pub fn weight(&self, options: &[OptionId]) -> u64 {
         let first = options.iter().map(|&o| self.orbit_maps[o as usize].len() as u64).sum::<u64>().max(1);
-        first * self.second_maps(options).map_or(1, |m| m.len() as u64)
+        let (chain, n) = self.chain(options);
+        first * chain[..n].iter().map(|m| m.len() as u64).product::<u64>()
     }
 
-    /// The second piece's orbit maps of a solution placed under a nested
-    /// image (its first option), if any.
-    fn second_maps(&self, options: &[OptionId]) -> Option<&Vec<usize>> {
-        let n = self.nested_under(*options.first()?)?;
-        options.iter().find_map(|o| n.maps.get(o))
-    }
-
-    /// The second piece constrained under kept option `rep`, if any.
-    pub fn nested_under(&self, rep: OptionId) -> Option<&Nested> {
-        self.nested.iter().find(|n| n.rep == rep)
+    /// The orbit maps of the pieces constrained under a solution's first
+    /// options ([`Nested`]), in placement order, and how many. `options`
+    /// must be in placement order: the search applies a constraint only
+    /// when its prefix was placed first, and then places its piece right
+    /// after (a solution whose constrained option came later was searched
+    /// without it).
+    fn chain(&self, options: &[OptionId]) -> ([&[usize]; NEST_DEPTH], usize) {
+        let mut chain: [&[usize]; NEST_DEPTH] = [&[]; NEST_DEPTH];
+        let mut n = 0;
+        while n < NEST_DEPTH && n + 1 < options.len() {
+            let Some(nest) = self.nested.iter().find(|x| x.prefix[..] == options[..n + 1]) else { break };
+            let Some(maps) = nest.maps.get(&options[n + 1]) else { break };
+            chain[n] = maps;
+            n += 1;
+        }
+        (chain, n)
     }
 
     /// Constrains second pieces under the kept images whose stabiliser is
-    /// not trivial ([`Nested`]); `images`: those the filter ran on. Only
-    /// for a search whose DLX stage places the second piece
-    /// (`PolyEngine` checks).
+    /// not trivial, and third pieces under the kept pairs whose stabiliser
+    /// still is not ([`Nested`]); `images`: those the filter ran on. Only
+    /// for a search whose DLX stages place them (`PolyEngine` keeps those
+    /// its schedule can place).
     pub fn constrain_second_pieces(&mut self, problem: &Problem, images: &Images) {
         let order = self.syms.len() + 1;
         let reps: Vec<OptionId> = (0..self.orbit_maps.len())
@@ -411,10 +443,9 @@ impl Redundancy {
         self.nested = nest(problem, images, self.group, &reps, &self.syms);
     }
 
-    /// Forgets the second pieces (the search will not place them after
-    /// their kept image: [`Nested`]).
-    pub fn drop_nested(&mut self) {
-        self.nested.clear();
+    /// Keeps the constrained pieces ([`Nested`]) that `keep` accepts.
+    pub fn keep_nested(&mut self, keep: impl Fn(&Nested) -> bool) {
+        self.nested.retain(|n| keep(n));
     }
 
     /// The solutions a caller counting under `equivalence` must see for
@@ -431,9 +462,9 @@ impl Redundancy {
         equivalence: Equivalence,
         out: &mut Vec<Vec<OptionId>>,
     ) -> usize {
-        // Writes the image of the solution under symmetry `s` after `t`
-        // (`usize::MAX`: the identity) to `out[at]`.
-        let put2 = |out: &mut Vec<Vec<OptionId>>, at: usize, s: usize, t: usize| {
+        // Writes the image of the solution under the symmetries `seq`, the
+        // last applied first (`usize::MAX`: the identity), to `out[at]`.
+        let put_seq = |out: &mut Vec<Vec<OptionId>>, at: usize, seq: &[usize]| {
             if out.len() <= at {
                 out.resize_with(at + 1, Vec::new);
             }
@@ -441,24 +472,42 @@ impl Redundancy {
             v.clear();
             let map =
                 |s: usize, o: OptionId| if s == usize::MAX { o } else { problem.symmetries[s].option_map[o as usize] };
-            v.extend(options.iter().map(|&o| map(s, map(t, o))));
+            v.extend(options.iter().map(|&o| seq.iter().rev().fold(o, |o, &s| map(s, o))));
         };
-        let put = |out: &mut Vec<Vec<OptionId>>, at: usize, s: usize| put2(out, at, s, usize::MAX);
+        let put = |out: &mut Vec<Vec<OptionId>>, at: usize, s: usize| put_seq(out, at, &[s]);
         match equivalence {
             Equivalence::None => {
                 let maps = options.iter().map(|&o| &self.orbit_maps[o as usize]).find(|m| !m.is_empty());
-                let identity = vec![usize::MAX];
-                let second = self.second_maps(options).unwrap_or(&identity);
                 match maps {
                     Some(maps) => {
+                        // Every combination of one map per level.
+                        let (chain, n) = self.chain(options);
+                        let mut levels = [&maps[..]; NEST_DEPTH + 1];
+                        levels[1..=n].copy_from_slice(&chain[..n]);
+                        let levels = &levels[..=n];
+                        let mut pick = [0usize; NEST_DEPTH + 1];
+                        let mut seq = [usize::MAX; NEST_DEPTH + 1];
                         let mut at = 0;
-                        for &s in maps {
-                            for &t in second {
-                                put2(out, at, s, t);
-                                at += 1;
+                        loop {
+                            for (k, (l, &i)) in levels.iter().zip(&pick).enumerate() {
+                                seq[k] = l[i];
+                            }
+                            put_seq(out, at, &seq[..levels.len()]);
+                            at += 1;
+                            // The next combination, the last level fastest.
+                            let mut k = levels.len();
+                            loop {
+                                if k == 0 {
+                                    return at;
+                                }
+                                k -= 1;
+                                pick[k] += 1;
+                                if pick[k] < levels[k].len() {
+                                    break;
+                                }
+                                pick[k] = 0;
                             }
                         }
-                        at
                     }
                     None => {
                         put(out, 0, usize::MAX);

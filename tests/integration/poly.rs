@@ -230,6 +230,38 @@ fn second_piece_under_symmetric_images() {
     assert_eq!((r.solutions.len(), distinct.len()), (2112, 2112));
 }
 
+/// A third piece under the pairs of kept images whose stabiliser is still
+/// not trivial (round 33): the solid pentominoes in 3x4x5, where `auto`
+/// then has DLX place three pieces. Counts with and without it, on one
+/// and two threads, and every fixed-box copy listed once and verified.
+#[test]
+fn third_piece_under_symmetric_pairs() {
+    let inst = load("solid_pentominoes_3x4x5_def.txt");
+    let x = PolyConfig { redundancy: Some(RedundancyMode::parse("mirror:X").unwrap()), ..base() };
+    let describe = |poly: PolyConfig| {
+        backend::make("poly", &inst, &BackendConfig { poly, ..BackendConfig::default() }).unwrap().describe()
+    };
+    let with = describe(x.clone());
+    assert!(with.starts_with("poly dlx:min-fit,mch@9,emch+6@8,"), "{with}");
+    assert!(
+        with.contains("a second piece constrained under 9 of them (I), a third constrained under 20 pairs (V, W, Z)"),
+        "{with}"
+    );
+    let without = PolyConfig { schedule: sched("dlx:min-fit,mch@10,emch+6@8"), ..x.clone() };
+    let text = describe(without.clone());
+    assert!(text.contains("second piece") && !text.contains("a third"), "{text}");
+    let two = PolyConfig { threads: 2, ..x.clone() };
+    assert_eq!(counts(&inst, "poly", x.clone(), Equivalence::RotationsAndMirrors), (3940, 31520));
+    assert_eq!(counts(&inst, "poly", without, Equivalence::RotationsAndMirrors), (3940, 31520));
+    assert_eq!(counts(&inst, "poly", two, Equivalence::Rotations), (7880, 31520));
+    let config = BackendConfig { equivalence: Equivalence::None, poly: x, ..BackendConfig::default() };
+    let mut engine = backend::make("poly", &inst, &config).unwrap();
+    let opts = SolveOptions { mode: Some(Mode::All), equivalence: Equivalence::None, limits: Limits::none() };
+    let r = solve(engine.as_mut(), inst.problem(), &opts, &|s| inst.verify(s)).unwrap();
+    let distinct = crate::option_sets(&r.solutions);
+    assert_eq!((r.solutions.len(), distinct.len()), (31520, 31520));
+}
+
 #[test]
 fn auto_backend_uses_the_polycube_engines() {
     let inst = load("somacube_def.txt");
