@@ -200,17 +200,14 @@ fn solid_pentominoes_2x5x6_auto_piece_choice() {
 #[test]
 fn second_piece_under_symmetric_images() {
     let inst = load("solid_pentominoes_2x5x6_def.txt");
-    let describe = |poly: PolyConfig| {
-        backend::make("poly", &inst, &BackendConfig { poly, ..BackendConfig::default() }).unwrap().describe()
-    };
-    let auto = describe(base());
+    let auto = describe(&inst, base());
     assert!(
         auto.contains("X (4 of 24 images, 2 with symmetric stabiliser), a second piece constrained under"),
         "{auto}"
     );
     let without = PolyConfig { schedule: sched("dlx:min-fit,mch@11,emch+6@8"), ..base() };
-    assert!(!describe(without.clone()).contains("second piece"), "{}", describe(without.clone()));
-    let off = describe(PolyConfig { redundancy: Some(RedundancyMode::Off), ..base() });
+    assert!(!describe(&inst, without.clone()).contains("second piece"), "{}", describe(&inst, without.clone()));
+    let off = describe(&inst, PolyConfig { redundancy: Some(RedundancyMode::Off), ..base() });
     assert_eq!(off.matches("no redundancy filter").count(), 1, "{off}");
     let two = PolyConfig { threads: 2, ..base() };
     for (eq, expected) in [
@@ -222,12 +219,22 @@ fn second_piece_under_symmetric_images() {
         assert_eq!(counts(&inst, "poly", two.clone(), eq), expected, "2 threads under {eq:?}");
         assert_eq!(counts(&inst, "poly", without.clone(), eq), expected, "without under {eq:?}");
     }
-    let config = BackendConfig { equivalence: Equivalence::None, poly: base(), ..BackendConfig::default() };
-    let mut engine = backend::make("poly", &inst, &config).unwrap();
+    assert_eq!(every_copy(&inst, base()), (2112, 2112));
+}
+
+/// The engine line of the `poly` backend under `poly`.
+fn describe(inst: &Instance, poly: PolyConfig) -> String {
+    backend::make("poly", inst, &BackendConfig { poly, ..BackendConfig::default() }).unwrap().describe()
+}
+
+/// `--all` with no symmetry identified: the solutions listed (each
+/// verified) and how many of them are distinct.
+fn every_copy(inst: &Instance, poly: PolyConfig) -> (usize, usize) {
+    let config = BackendConfig { equivalence: Equivalence::None, poly, ..BackendConfig::default() };
+    let mut engine = backend::make("poly", inst, &config).unwrap();
     let opts = SolveOptions { mode: Some(Mode::All), equivalence: Equivalence::None, limits: Limits::none() };
     let r = solve(engine.as_mut(), inst.problem(), &opts, &|s| inst.verify(s)).unwrap();
-    let distinct = crate::option_sets(&r.solutions);
-    assert_eq!((r.solutions.len(), distinct.len()), (2112, 2112));
+    (r.solutions.len(), crate::option_sets(&r.solutions).len())
 }
 
 /// A third piece under the pairs of kept images whose stabiliser is still
@@ -238,28 +245,20 @@ fn second_piece_under_symmetric_images() {
 fn third_piece_under_symmetric_pairs() {
     let inst = load("solid_pentominoes_3x4x5_def.txt");
     let x = PolyConfig { redundancy: Some(RedundancyMode::parse("mirror:X").unwrap()), ..base() };
-    let describe = |poly: PolyConfig| {
-        backend::make("poly", &inst, &BackendConfig { poly, ..BackendConfig::default() }).unwrap().describe()
-    };
-    let with = describe(x.clone());
+    let with = describe(&inst, x.clone());
     assert!(with.starts_with("poly dlx:min-fit,mch@9,emch+6@8,"), "{with}");
     assert!(
         with.contains("a second piece constrained under 9 of them (I), a third constrained under 20 pairs (V, W, Z)"),
         "{with}"
     );
     let without = PolyConfig { schedule: sched("dlx:min-fit,mch@10,emch+6@8"), ..x.clone() };
-    let text = describe(without.clone());
+    let text = describe(&inst, without.clone());
     assert!(text.contains("second piece") && !text.contains("a third"), "{text}");
     let two = PolyConfig { threads: 2, ..x.clone() };
     assert_eq!(counts(&inst, "poly", x.clone(), Equivalence::RotationsAndMirrors), (3940, 31520));
     assert_eq!(counts(&inst, "poly", without, Equivalence::RotationsAndMirrors), (3940, 31520));
     assert_eq!(counts(&inst, "poly", two, Equivalence::Rotations), (7880, 31520));
-    let config = BackendConfig { equivalence: Equivalence::None, poly: x, ..BackendConfig::default() };
-    let mut engine = backend::make("poly", &inst, &config).unwrap();
-    let opts = SolveOptions { mode: Some(Mode::All), equivalence: Equivalence::None, limits: Limits::none() };
-    let r = solve(engine.as_mut(), inst.problem(), &opts, &|s| inst.verify(s)).unwrap();
-    let distinct = crate::option_sets(&r.solutions);
-    assert_eq!((r.solutions.len(), distinct.len()), (31520, 31520));
+    assert_eq!(every_copy(&inst, x), (31520, 31520));
 }
 
 #[test]
