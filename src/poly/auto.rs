@@ -58,14 +58,24 @@ pub fn schedule(images: &Images) -> Schedule {
         // MCH's hole), 2x5x6 the same (1.09 M), 2x3x10 0.21 M against
         // 0.19 M (0.01 s either way); a third DLX piece (`mch@9`) changes
         // little (docs/poly.md, round 8).
-        let emch = if images.n_cells > MCH_MAX_CELLS { n - 1 } else { 8.min(n - 1) };
-        if n - 2 > emch {
-            format!("dlx:min-fit,mch@{},emch+{WIDEN_EMCH}@{emch}", n - 2)
-        } else {
-            format!("dlx:min-fit,emch+{WIDEN_EMCH}@{emch}")
-        }
+        let emch = if images.n_cells > MCH_MAX_CELLS { n - 1 } else { EMCH_FROM.min(n - 1) };
+        solid_text(n - 2, emch)
     };
     Schedule::parse(&text).expect("auto schedules parse")
+}
+
+/// Pieces left where `auto`'s 3-D schedule hands over to EMCH (up to 64
+/// cells).
+const EMCH_FROM: u32 = 8;
+
+/// `auto`'s 3-D schedule text: DLX, then MCH from `mch` pieces left (when
+/// above `emch`), then widened EMCH from `emch`.
+fn solid_text(mch: u32, emch: u32) -> String {
+    if mch > emch {
+        format!("dlx:min-fit,mch@{mch},emch+{WIDEN_EMCH}@{emch}")
+    } else {
+        format!("dlx:min-fit,emch+{WIDEN_EMCH}@{emch}")
+    }
 }
 
 /// `auto`'s 3-D schedule with DLX for the third piece too (`mch@N-3`), for
@@ -79,10 +89,8 @@ pub fn third_piece_schedule(images: &Images) -> Option<Schedule> {
     if is_flat(images) || images.n_cells > MCH_MAX_CELLS || n < 4 {
         return None;
     }
-    let emch = 8.min(n - 1);
-    (n - 3 > emch).then(|| {
-        Schedule::parse(&format!("dlx:min-fit,mch@{},emch+{WIDEN_EMCH}@{emch}", n - 3)).expect("auto schedules parse")
-    })
+    let emch = EMCH_FROM.min(n - 1);
+    (n - 3 > emch).then(|| Schedule::parse(&solid_text(n - 3, emch)).expect("auto schedules parse"))
 }
 
 /// The configuration the piece choice's estimates run under when `auto`'s
