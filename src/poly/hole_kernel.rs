@@ -22,6 +22,15 @@ use super::volume::regions_ok;
 use crate::search::{Flow, StopReason};
 
 mod choose;
+/// The bottom of the tree over subtree image sets (in `hole_kernel/universe.rs`).
+#[cfg(all(target_arch = "x86_64", emx_avx512))]
+mod universe;
+#[cfg(all(target_arch = "x86_64", emx_avx512))]
+pub use universe::Universe;
+/// Without the AVX-512 intrinsics there is no set search (the walker's
+/// slot for it stays empty).
+#[cfg(not(all(target_arch = "x86_64", emx_avx512)))]
+pub struct Universe;
 /// The AVX2 counts (in `hole_kernel/simd.rs`).
 #[cfg(target_arch = "x86_64")]
 mod simd;
@@ -172,6 +181,23 @@ impl<B: Bits> Walker<'_, B> {
                 vstate += get!(vdelta, g);
             }};
         }
+        // The subtrees below `bottom` pieces left are searched over their
+        // own image sets (`universe`) where every stage down there is MCH
+        // or EMCH and groups have no copies (and `Universe::new` says
+        // the processor and the pieces allow it).
+        #[cfg(all(target_arch = "x86_64", emx_avx512))]
+        let bottom = {
+            let n = universe::SWITCH;
+            let fits = !MULTI && n < n_left && (1..=n).all(is_hole_stage);
+            if fits && self.universe.is_none() {
+                self.universe = Some(universe::Universe::new(t));
+            }
+            if fits && matches!(self.universe, Some(Some(_))) {
+                n
+            } else {
+                u32::MAX
+            }
+        };
         let mut d = base;
         // The frame of depth `d`, kept here while `d` is the deepest depth;
         // `frames[d]` holds it only while a child is searched.
@@ -246,6 +272,25 @@ impl<B: Bits> Walker<'_, B> {
                                 let free = occ.not();
                                 descend = regions_ok(free, free.count(), &t.neighbours, &v.table, vstate);
                             }
+                        }
+                    }
+                    #[cfg(all(target_arch = "x86_64", emx_avx512))]
+                    if descend && n_left == bottom {
+                        let mut u = self.universe.take().flatten().expect("the set search is ready");
+                        let root = universe::Root {
+                            occ: occ.low64(),
+                            avail,
+                            n_left,
+                            depth: d + 1,
+                            triggers: (pstate, prem, vstate),
+                        };
+                        // SAFETY: `u` is `Universe::new`'s, and the path
+                        // holds `levels` entries.
+                        let r = unsafe { self.universe_search::<TRIG>(&mut u, root, &mut nodes, &mut path, visit) };
+                        self.universe = Some(Some(u));
+                        match r {
+                            Ok(searched) => descend = !searched,
+                            Err(e) => break 'search Err(e),
                         }
                     }
                     if descend && n_left == handover {

@@ -221,6 +221,7 @@ impl<B: Bits> Shared<B> {
             lean_frames: vec![debruijn::LeanFrame::default(); n_left as usize + 1],
             lean_tags: Vec::new(),
             hole_frames: Vec::new(),
+            universe: None,
             hole_buf: Vec::new(),
             probe_buf: Vec::new(),
             dead: self.dead_states(),
@@ -342,6 +343,9 @@ pub struct Walker<'s, B> {
     pub(super) lean_tags: Vec<u64>,
     /// The MCH / EMCH kernel's stack and candidate slots.
     pub(super) hole_frames: Vec<HoleFrame>,
+    /// The hole kernel's search over subtree image sets: `None` until
+    /// first asked for, then `Some(None)` where it cannot run.
+    pub(super) universe: Option<Option<Box<super::hole_kernel::Universe>>>,
     pub(super) hole_buf: Vec<u32>,
     /// The two candidate slots of [`super::hole_kernel::node_candidates`] at the
     /// recursive walks' MCH and EMCH nodes.

@@ -362,6 +362,37 @@ mod cli {
         serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_else(|e| panic!("{e}: {text}"))
     }
 
+    /// The bottom of the hole kernel's tree over subtree image sets
+    /// (AVX-512, `hole_kernel/universe.rs`) searches the tree of the AVX2
+    /// kernel (`EMX_NO_AVX512` keeps that one throughout): the same nodes
+    /// and counts, every solution verified by the solve loop, on puzzles
+    /// where the sets take over at 8 pieces left, one and two threads.
+    #[test]
+    fn set_search_has_the_kernel_tree() {
+        let run = |file: &str, extra: &[&str], plain: bool| {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_emx"));
+            cmd.args(["solve", file, "-q", "--format", "json"]).args(extra).current_dir(repo_path(""));
+            if plain {
+                cmd.env("EMX_NO_AVX512", "1");
+            } else {
+                cmd.env_remove("EMX_NO_AVX512");
+            }
+            let v = json(&cmd.output().unwrap());
+            assert_eq!(v["complete"], true, "{v}");
+            (v["nodes"].as_u64().unwrap(), v["found"].as_u64().unwrap(), v["solutions"].clone())
+        };
+        for (file, extra, found) in [
+            ("instances/polycube/solid_pentominoes_2x5x6_def.txt", &["--unique"][..], 2112),
+            ("instances/polycube/solid_pentominoes_2x3x10_def.txt", &["--unique", "--redundancy", "off"][..], 96),
+            ("instances/polycube/solid_pentominoes_3x4x5_def.txt", &["--unique", "--threads", "2"][..], 31520),
+        ] {
+            let sets = run(file, extra, false);
+            let kernel = run(file, extra, true);
+            assert_eq!(sets.1, found, "{file}");
+            assert_eq!(sets, kernel, "{file} {extra:?}: set search against the AVX2 kernel");
+        }
+    }
+
     /// Splits Soma at depth 2, solves every part (`--all` or a count) and
     /// merges: the merge's JSON.
     fn soma_split_solve_merge(tag: &str, all: bool) -> serde_json::Value {

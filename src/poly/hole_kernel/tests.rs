@@ -127,7 +127,12 @@ fn node_candidates_equal_reference() {
 /// A random partial packing of the Tetris Cube: `pieces` times, the first
 /// of up to 200 random images that fits and whose piece is left is placed.
 /// Returns the occupancy and the groups left.
-fn random_packing(t: &Tables<u64>, n_groups: usize, rng: &mut crate::test_rng::XorShift, pieces: usize) -> (u64, u64) {
+pub(super) fn random_packing(
+    t: &Tables<u64>,
+    n_groups: usize,
+    rng: &mut crate::test_rng::XorShift,
+    pieces: usize,
+) -> (u64, u64) {
     let (mut occ, mut avail) = (0u64, (1u64 << n_groups) - 1);
     for _ in 0..pieces {
         for _ in 0..200 {
