@@ -181,7 +181,8 @@ impl<B: Bits> Walker<'_, B> {
                 vstate += get!(vdelta, g);
             }};
         }
-        // The subtrees below `bottom` pieces left are searched over their
+        // The subtrees below `bottom` pieces left (or fewer, where a set
+        // exceeded `universe::CAPACITY` above) are searched over their
         // own image sets (`universe`) where every stage down there is MCH
         // or EMCH and groups have no copies (and `Universe::new` says
         // the processor and the pieces allow it).
@@ -192,10 +193,11 @@ impl<B: Bits> Walker<'_, B> {
             if fits && self.universe.is_none() {
                 self.universe = Some(universe::Universe::new(t));
             }
+            // (0: never, a placement that descends leaves a piece.)
             if fits && matches!(self.universe, Some(Some(_))) {
                 n
             } else {
-                u32::MAX
+                0
             }
         };
         let mut d = base;
@@ -275,7 +277,7 @@ impl<B: Bits> Walker<'_, B> {
                         }
                     }
                     #[cfg(all(target_arch = "x86_64", emx_avx512))]
-                    if descend && n_left == bottom {
+                    if descend && n_left <= bottom {
                         let mut u = self.universe.take().flatten().expect("the set search is ready");
                         let root = universe::Root {
                             occ: occ.low64(),

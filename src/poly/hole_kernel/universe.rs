@@ -1,7 +1,8 @@
 //! The bottom of the MCH / EMCH search over a subtree's own image set, kept
 //! as bit columns (AVX-512).
 //!
-//! When a placement leaves [`SWITCH`] pieces, the images of those pieces
+//! When a placement leaves [`SWITCH`] pieces (or fewer, below a state
+//! whose set did not fit), the images of those pieces
 //! that still fit (at most [`CAPACITY`]) are numbered `0..n` (by group,
 //! then by image id: the order of the cover lists) and turned into one row
 //! of bits per cell: the images covering the cell. Below that state the
