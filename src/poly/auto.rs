@@ -17,8 +17,9 @@ pub fn is_flat(images: &Images) -> bool {
 /// The threshold of `auto`'s wider EMCH on 3-D puzzles (`emch+T`).
 const WIDEN_EMCH: u32 = 6;
 
-/// Most free cells for which `auto` runs MCH on a 3-D puzzle (above, EMCH
-/// from the second piece on).
+/// Most free cells for which `auto` has DLX place the second piece of a
+/// 3-D puzzle (above, EMCH from the second piece on). Named for the MCH
+/// stage that ran there until round 34.
 pub const MCH_MAX_CELLS: usize = 64;
 
 /// The schedule `auto` picks before the filters run (for a flat puzzle,
@@ -30,73 +31,64 @@ pub fn schedule(images: &Images) -> Schedule {
     } else if is_flat(images) {
         format!("dlx:min-fit,debruijn@{}", n - 1)
     } else {
-        // MCH while many pieces remain, EMCH for the last 8: on the Tetris
-        // Cube 49.4 M nodes against 78.3 M with de Bruijn for the last 3
-        // (`...,emch@6,debruijn@3`), and about 20% less time, since with
-        // fit counts from the neighbour-keyed lists an EMCH node costs
-        // little more than a de Bruijn one; with the iterative kernel
-        // `emch@8` (51.3 M nodes, 4.65 s) beats `emch@6` (49.4 M, 5.02 s)
-        // and `emch@7` (51.0 M, 4.72 s); `emch@9` takes 79.9 M nodes
-        // (docs/poly.md). EMCH is widened (`emch+6`: when the fewest
+        // Widened EMCH below the first pieces (`emch+6`: when the fewest
         // fits among the cells with fewest empty neighbours exceed 6, the
-        // next neighbour level is counted too): 42.6 M nodes and 22.3 G
-        // instructions against 51.3 M and 23.8 G before it, 2.98 s user
-        // against 3.18 s (docs/poly.md, round 6).
-        // Above 64 cells MCH's exact counts at every hole run without
-        // `pext` and AVX2 and cost far more than EMCH's: on Conway's 5x5x5
-        // (125 cells) MCH stages ran at 2.3 M nodes/s against EMCH's
-        // 15 M/s, `dlx:min-fit,emch+6@17` 0.05 s against 0.29 s with
-        // `mch@17,emch+6@8` (round 7, docs/poly.md); at 64 cells and fewer
-        // (Tetris Cube, solid pentominoes) the two cost about the same per
-        // node and MCH's choices save nodes.
+        // next neighbour level is counted too; round 6: on the Tetris Cube
+        // 42.6 M nodes against 51.3 M with plain EMCH).
         //
-        // Where MCH runs, DLX places the second piece too (its min-fit
-        // choice, over the pieces as well as the holes): on the solid
-        // pentominoes in 3x4x5 (X constrained) 19.9 M nodes and 1.33 s
-        // against 61.0 M and 3.87 s with MCH from the second piece; the
-        // Tetris Cube's tree is the same (42.6 M nodes, DLX branches on
-        // MCH's hole), 2x5x6 the same (1.09 M), 2x3x10 0.21 M against
-        // 0.19 M (0.01 s either way); a third DLX piece (`mch@9`) changes
-        // little (docs/poly.md, round 8).
-        let emch = if images.n_cells > MCH_MAX_CELLS { n - 1 } else { EMCH_FROM.min(n - 1) };
-        solid_text(n - 2, emch)
+        // Up to 64 cells with 10 pieces or more, DLX places the second
+        // piece too (its min-fit choice, over the pieces as well as the
+        // holes): on the solid pentominoes in 3x4x5 (X constrained) 19.9 M
+        // nodes against 61.0 M with a hole engine from the second piece;
+        // the Tetris Cube's tree is the same (DLX branches on the hole),
+        // 2x3x10 0.21 M against 0.19 M (round 8). Until round 34 MCH ran
+        // from the third piece to 8 left (`mch@N-2,emch+6@8`: exact counts
+        // at every hole, 22% fewer nodes than EMCH alone over the whole
+        // Tetris Cube but not where MCH ran: 42.82 M against 42.85 M
+        // nodes); since the bottom 8 pieces are searched over bit columns
+        // (`hole_kernel::universe`), MCH's counts over the keyed lists are
+        // the dearest part left above them, and EMCH there saves 5% of
+        // the Tetris Cube's time (2.03 s against 2.14 s) and 7% of the
+        // 3x4x5's, the same without AVX-512 (2.63 s against 2.62 s).
+        // Above 64 cells (Conway's 5x5x5) and with fewer pieces, DLX
+        // places the first piece only.
+        let dlx = if images.n_cells > MCH_MAX_CELLS || n < SECOND_DLX_FROM { 1 } else { 2 };
+        solid_text(n, dlx)
     };
     Schedule::parse(&text).expect("auto schedules parse")
 }
 
-/// Pieces left where `auto`'s 3-D schedule hands over to EMCH (up to 64
-/// cells).
-const EMCH_FROM: u32 = 8;
+/// Pieces from which `auto`'s 3-D schedule has DLX place the second
+/// piece (up to 64 cells).
+const SECOND_DLX_FROM: u32 = 10;
 
-/// `auto`'s 3-D schedule text: DLX, then MCH from `mch` pieces left (when
-/// above `emch`), then widened EMCH from `emch`.
-fn solid_text(mch: u32, emch: u32) -> String {
-    if mch > emch {
-        format!("dlx:min-fit,mch@{mch},emch+{WIDEN_EMCH}@{emch}")
-    } else {
-        format!("dlx:min-fit,emch+{WIDEN_EMCH}@{emch}")
-    }
+/// `auto`'s 3-D schedule text for `n` pieces: DLX for the first `dlx`,
+/// widened EMCH for the rest.
+fn solid_text(n: u32, dlx: u32) -> String {
+    format!("dlx:min-fit,emch+{WIDEN_EMCH}@{}", n - dlx)
 }
 
-/// `auto`'s 3-D schedule with DLX for the third piece too (`mch@N-3`), for
+/// `auto`'s 3-D schedule with DLX for the third piece too (`emch+6@N-3`), for
 /// a puzzle whose redundancy filter constrains a third piece under a pair
 /// of kept images ([`super::redundancy::Nested`]): the solid pentominoes in
 /// 3x4x5 search 10.7 M nodes instead of 13.0 M (docs/poly.md, round 33).
 /// `None` where `auto` runs no MCH (above 64 cells) or the pieces are too
 /// few for three DLX depths before EMCH.
 pub fn third_piece_schedule(images: &Images) -> Option<Schedule> {
+    /// Fewest pieces for a third DLX depth (as before round 34, when MCH
+    /// had to start above 8 pieces left).
+    const THIRD_DLX_FROM: u32 = 12;
     let n = images.n_pieces();
     if is_flat(images) || images.n_cells > MCH_MAX_CELLS || n < 4 {
         return None;
     }
-    let emch = EMCH_FROM.min(n - 1);
-    (n - 3 > emch).then(|| Schedule::parse(&solid_text(n - 3, emch)).expect("auto schedules parse"))
+    (n >= THIRD_DLX_FROM).then(|| Schedule::parse(&solid_text(n, 3)).expect("auto schedules parse"))
 }
 
 /// The configuration the piece choice's estimates run under when `auto`'s
 /// `schedule` widens EMCH or has DLX place the second piece: the same with
-/// plain EMCH and MCH from the second piece (`None` when neither applies
-/// or the user gave the schedule). On the Tetris Cube the estimates under
+/// plain EMCH, and the hole engine from the second piece (`None` when
+/// neither applies or the user gave the schedule). On the Tetris Cube the estimates under
 /// plain EMCH rank the pieces as the real trees do (L first, both ways);
 /// under `emch+6` they put E first, whose tree is 49% larger (63.4 M nodes
 /// against L's 42.6 M; docs/poly.md, round 6). DLX at the second piece
@@ -105,23 +97,40 @@ pub fn third_piece_schedule(images: &Images) -> Option<Schedule> {
 /// 1.3 s instead of 0.2 s (round 8); with MCH there the estimates are the
 /// ones the choice was tuned on.
 pub fn estimate_config(config: &PolyConfig, schedule: &Schedule, n_pieces: u32) -> Option<PolyConfig> {
+    if !matches!(config.schedule, None | Some(ScheduleSpec::Auto)) {
+        return None;
+    }
+    let fixed =
+        |stages| Some(PolyConfig { schedule: Some(ScheduleSpec::Fixed(Schedule { stages })), ..config.clone() });
+    let dlx_places_two = matches!(
+        schedule.stages.as_slice(),
+        [(None, Stage::Dlx(_)), (Some(t), Stage::Mch | Stage::Emch(_)), ..] if *t + 1 < n_pieces
+    );
+    if dlx_places_two {
+        // MCH from the second piece and plain EMCH from 8 left, also where
+        // DLX placed a second or third piece: the estimates the piece
+        // choice was tuned on (round 33: probes through DLX at depth 1
+        // took the 3x4x5's piece choice from 0.1 s to 0.45 s; round 34:
+        // under plain EMCH from the second piece the Tetris Cube's
+        // estimates put E first, 63.8 M nodes against L's 42.8 M).
+        let emch = ESTIMATE_EMCH_FROM.min(n_pieces - 2);
+        return fixed(vec![
+            schedule.stages[0].clone(),
+            (Some(n_pieces - 1), Stage::Mch),
+            (Some(emch), Stage::Emch(Widen::default())),
+        ]);
+    }
     let widened = |s: &Stage| matches!(s, Stage::Emch(w) if w.levels > 0);
-    let second_dlx = matches!(schedule.stages.as_slice(), [(None, Stage::Dlx(_)), (Some(_), Stage::Mch), ..]);
-    if !matches!(config.schedule, None | Some(ScheduleSpec::Auto))
-        || !(second_dlx || schedule.stages.iter().any(|(_, s)| widened(s)))
-    {
+    if !schedule.stages.iter().any(|(_, s)| widened(s)) {
         return None;
     }
     let plain = |s: &Stage| if widened(s) { Stage::Emch(Widen::default()) } else { s.clone() };
-    let mut stages: Vec<(Option<u32>, Stage)> = schedule.stages.iter().map(|(t, s)| (*t, plain(s))).collect();
-    if second_dlx {
-        // MCH from the second piece, also where DLX placed a third
-        // (`mch@N-3`, round 33: its probes through DLX at depth 1 took the
-        // 3x4x5's piece choice from 0.1 s to 0.45 s).
-        stages[1].0 = Some(n_pieces.saturating_sub(1));
-    }
-    Some(PolyConfig { schedule: Some(ScheduleSpec::Fixed(Schedule { stages })), ..config.clone() })
+    fixed(schedule.stages.iter().map(|(t, s)| (*t, plain(s))).collect())
 }
+
+/// Pieces left from which the piece choice's estimates run plain EMCH
+/// (below MCH) when DLX places more than one piece.
+const ESTIMATE_EMCH_FROM: u32 = 8;
 
 /// The schedule `auto` picks for a flat puzzle once the redundancy filter
 /// has run (`constrained`: the group it constrained, indexing
