@@ -467,6 +467,19 @@ impl<B: Bits> Walker<'_, B> {
         }
         let mut nd = *nodes;
         let mut d = 0usize;
+        // Takes set image `j` (image `k` of group `g`) off the board.
+        macro_rules! unplace {
+            ($j:expr, $k:expr, $g:expr) => {{
+                let (j, k, g) = ($j, $k, $g);
+                occ ^= get!(masks, j);
+                n_left += 1;
+                if parity.is_some() {
+                    pstate += get!(pdelta, g);
+                    prem += get!(image_parity, k) as i64;
+                }
+                vstate += get!(vdelta, g);
+            }};
+        }
         let result: Result<(), Stop> = 'search: loop {
             let f = &mut *frames.add(d);
             if f.words == 0 {
@@ -476,14 +489,7 @@ impl<B: Bits> Walker<'_, B> {
                 d -= 1;
                 let j = placed[d] as usize;
                 let k = get!(ids, j) as usize;
-                let g = get!(group_of, k) as usize;
-                occ ^= get!(masks, j);
-                n_left += 1;
-                if parity.is_some() {
-                    pstate += get!(pdelta, g);
-                    prem += get!(image_parity, k) as i64;
-                }
-                vstate += get!(vdelta, g);
+                unplace!(j, k, get!(group_of, k) as usize);
                 continue;
             }
             let w = f.words.trailing_zeros() as usize;
@@ -542,13 +548,7 @@ impl<B: Bits> Walker<'_, B> {
                     continue;
                 }
             }
-            occ ^= get!(masks, j);
-            n_left += 1;
-            if parity.is_some() {
-                pstate += get!(pdelta, g);
-                prem += get!(image_parity, k) as i64;
-            }
-            vstate += get!(vdelta, g);
+            unplace!(j, k, g);
         };
         *nodes = nd;
         result
