@@ -18,6 +18,18 @@ use super::model::Images;
 /// Memory the index may take (bytes); fewer neighbours are used above it.
 const INDEX_BUDGET: usize = 32 << 20;
 
+/// The most neighbours a cell's keys use.
+pub const FULL_WIDTH: usize = 6;
+
+/// The most neighbours a cell's keys use when the index serves only the
+/// stages above the set search (`hole_kernel::sets_below`), two levels on
+/// the 3-D puzzles under `auto`. The Tetris Cube's index is then 2.5 MB
+/// instead of 4.3 MB, and the whole run 5% faster: 1.82 against 1.95 s
+/// CPU (`--unique -q`, alternated runs; widths 1 to 4 give 1.81 to 1.85 s,
+/// 5 and 6 1.91 to 2.0 s), the 3x4x5 0.51 against 0.52 s; without the
+/// set search width 4 is 22% slower than 6 (docs/poly.md, round 35).
+pub const WIDTH_ABOVE_SETS: usize = 4;
+
 /// Images covering each cell by the occupancy of its face neighbours, and
 /// by piece group.
 ///
@@ -128,8 +140,8 @@ fn pext(_x: u64, _m: u64) -> u64 {
 
 impl<B: Bits> CoverIndex<B> {
     /// Builds the index for `images` (with masks `masks`), using as many
-    /// neighbours per cell as the memory budget allows.
-    pub fn new(images: &Images, masks: &[B]) -> Self {
+    /// neighbours per cell as the memory budget allows, at most `width`.
+    pub fn new(images: &Images, masks: &[B], width: usize) -> Self {
         let n = images.n_cells;
         assert!(n <= 1 << 16, "cells are numbered in 16 bits");
         let n_groups = images.groups.len();
@@ -145,7 +157,7 @@ impl<B: Bits> CoverIndex<B> {
         }
         // How many neighbours each cell uses: at most `cap`, lowered until
         // the index fits the budget.
-        let mut cap = 6usize;
+        let mut cap = width.min(FULL_WIDTH);
         let per_entry = std::mem::size_of::<Entry<B>>();
         let per_key = 16 + 4 * (n_groups + 1);
         let width_of = |c: usize, cap: usize| neighbours[c].len().min(cap);
@@ -418,7 +430,7 @@ pub(crate) mod tests {
         let built = polycube::build(&puzzle, "t").unwrap();
         let images = Images::from_problem(&built.problem, Default::default()).unwrap();
         let masks: Vec<u64> = images.cells.iter().map(|cs| cs.iter().fold(0u64, |m, &b| m | 1 << b)).collect();
-        let ci = CoverIndex::<u64>::new(&images, &masks);
+        let ci = CoverIndex::<u64>::new(&images, &masks, FULL_WIDTH);
         (images, ci)
     }
 
@@ -448,23 +460,28 @@ pub(crate) mod tests {
             let images = Images::from_problem(&built.problem, Default::default()).unwrap();
             assert_eq!(images.groups.len(), n_pieces);
             let masks: Vec<u64> = images.cells.iter().map(|cs| cs.iter().fold(0u64, |m, &b| m | 1 << b)).collect();
-            let ci = CoverIndex::<u64>::new(&images, &masks);
-            let g1 = ci.n_groups + 1;
-            for c in 0..images.n_cells {
-                let keys = ci.first.get(c + 1).map_or(ci.groups.len(), |&f| f as usize) - ci.first[c] as usize;
-                let w = keys.trailing_zeros() as usize;
-                assert_eq!(keys, 1 << w);
-                for p in 0..keys {
-                    let key = ci.first[c] as usize + p;
-                    for g in 0..ci.n_groups {
-                        let want: Vec<u32> = (0..images.len() as u32)
-                            .filter(|&k| images.group[k as usize] as usize == g && masks[k as usize] & 1 << c != 0)
-                            .filter(|&k| (0..w).all(|i| p & 1 << i == 0 || masks[k as usize] & 1 << ci.nb[c][i] == 0))
-                            .collect();
-                        let (a, b) = (ci.gstart[key * g1 + g] as usize, ci.gstart[key * g1 + g + 1] as usize);
-                        let got: Vec<u32> = ci.entries[a..b].iter().map(|e| e.img).collect();
-                        assert_eq!(got, want, "{text}: cell {c}, pattern {p}, group {g}");
-                        assert_eq!(ci.groups[key] >> g & 1 == 1, !want.is_empty());
+            for width in [FULL_WIDTH, WIDTH_ABOVE_SETS, 1] {
+                let ci = CoverIndex::<u64>::new(&images, &masks, width);
+                let g1 = ci.n_groups + 1;
+                for c in 0..images.n_cells {
+                    let keys = ci.first.get(c + 1).map_or(ci.groups.len(), |&f| f as usize) - ci.first[c] as usize;
+                    let w = keys.trailing_zeros() as usize;
+                    assert_eq!(keys, 1 << w);
+                    assert!(w <= width, "{text}: cell {c} keyed on {w} neighbours, at most {width} asked");
+                    for p in 0..keys {
+                        let key = ci.first[c] as usize + p;
+                        for g in 0..ci.n_groups {
+                            let want: Vec<u32> = (0..images.len() as u32)
+                                .filter(|&k| images.group[k as usize] as usize == g && masks[k as usize] & 1 << c != 0)
+                                .filter(|&k| {
+                                    (0..w).all(|i| p & 1 << i == 0 || masks[k as usize] & 1 << ci.nb[c][i] == 0)
+                                })
+                                .collect();
+                            let (a, b) = (ci.gstart[key * g1 + g] as usize, ci.gstart[key * g1 + g + 1] as usize);
+                            let got: Vec<u32> = ci.entries[a..b].iter().map(|e| e.img).collect();
+                            assert_eq!(got, want, "{text}: cell {c}, pattern {p}, group {g}");
+                            assert_eq!(ci.groups[key] >> g & 1 == 1, !want.is_empty());
+                        }
                     }
                 }
             }

@@ -40,6 +40,27 @@ use choose::fits_into;
 use choose::{choose_emch, choose_mch, Slots};
 pub(super) use choose::{node_candidates, CHUNK};
 
+/// Whether the walkers of tables `t` search the subtrees below
+/// `universe::SWITCH` pieces left over their own image sets (a search of
+/// more pieces, MCH or EMCH at every stage down there, no group with
+/// copies, and `Universe::new` allowing it): the cover index then serves
+/// only the stages above.
+pub(super) fn sets_below<B: Bits>(t: &super::tables::Tables<B>, stage_of: &[Kind], multi: bool) -> bool {
+    #[cfg(all(target_arch = "x86_64", emx_avx512))]
+    {
+        let n = universe::SWITCH as usize;
+        !multi
+            && stage_of.len() > n + 1
+            && stage_of[1..=n].iter().all(|k| matches!(k, Kind::Mch | Kind::Emch(_)))
+            && Universe::applies(t)
+    }
+    #[cfg(not(all(target_arch = "x86_64", emx_avx512)))]
+    {
+        let _ = (t, stage_of, multi);
+        false
+    }
+}
+
 /// One depth of the loop: the candidates still to try are the candidate
 /// buffer's entries `next..end` (absolute positions in it).
 #[derive(Clone, Copy, Debug, Default)]

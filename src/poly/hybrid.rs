@@ -12,7 +12,7 @@
 
 use super::bdlx::LiveSource;
 use super::bits::Bits;
-use super::cover::CoverIndex;
+use super::cover::{self, CoverIndex};
 use super::debruijn::{Entry, Frame, RootIndex};
 use super::hole_kernel::HoleFrame;
 use super::memo::DeadStates;
@@ -160,11 +160,16 @@ impl<B: Bits> Shared<B> {
         let has_triggers = knobs.parity_trigger.is_some() || knobs.volume_trigger.is_some();
         let bruijn = (stage_of.contains(&Kind::DeBruijn) && images.groups.len() <= 64)
             .then(|| RootIndex::new(&images, &tables.mask, BRUIJN_WINDOW));
+        let multi = images.groups.iter().any(|g| g.count > 1);
+        let width = if super::hole_kernel::sets_below(&tables, &stage_of, multi) {
+            cover::WIDTH_ABOVE_SETS
+        } else {
+            cover::FULL_WIDTH
+        };
         let cover = stage_of
             .iter()
             .any(|k| matches!(k, Kind::Mch | Kind::Emch(_)))
-            .then(|| CoverIndex::new(&images, &tables.mask));
-        let multi = images.groups.iter().any(|g| g.count > 1);
+            .then(|| CoverIndex::new(&images, &tables.mask, width));
         let live = stage_of.contains(&Kind::Bdlx).then(|| LiveSource::new(&images, &tables));
         Ok(Shared {
             images,

@@ -102,12 +102,7 @@ impl Universe {
     /// `EMX_NO_AVX512` in the environment (which keeps the AVX2 hole
     /// kernel throughout, as it keeps de Bruijn's AVX2 loop).
     pub(in crate::poly) fn new<B: Bits>(t: &Tables<B>) -> Option<Box<Universe>> {
-        if !has_avx512()
-            || std::env::var_os("EMX_NO_AVX512").is_some()
-            || t.n_cells > 64
-            || t.n_groups > 64
-            || B::CAPACITY > 64
-        {
+        if !Self::applies(t) {
             return None;
         }
         let mut g_start = vec![0u32; t.n_groups + 1];
@@ -129,9 +124,7 @@ impl Universe {
             let mut rest = m.low64();
             let mut c = 0;
             while rest != 0 {
-                if c == 8 {
-                    return None;
-                }
+                debug_assert!(c < 8, "`applies` checked the piece sizes");
                 cells[k][c] = rest.trailing_zeros() as u8;
                 rest &= rest - 1;
                 c += 1;
@@ -153,6 +146,17 @@ impl Universe {
             n: 0,
             frames: Vec::new(),
         }))
+    }
+
+    /// Whether [`Universe::new`] gives tables for `t` (the conditions it
+    /// lists).
+    pub(in crate::poly) fn applies<B: Bits>(t: &Tables<B>) -> bool {
+        has_avx512()
+            && std::env::var_os("EMX_NO_AVX512").is_none()
+            && t.n_cells <= 64
+            && t.n_groups <= 64
+            && B::CAPACITY <= 64
+            && t.mask.iter().all(|m| m.count() <= 8)
     }
 
     /// Builds the set of the images of groups `avail` disjoint from `occ`;
