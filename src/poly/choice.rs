@@ -6,6 +6,7 @@ use super::redundancy::{self, RedundancyMode};
 use super::sample::Probes;
 use super::{auto, schedule, PolyConfig, PolyEngine};
 use crate::ir::Problem;
+use std::cmp::Ordering;
 
 /// A constrained piece the piece choice compares.
 struct Candidate<'e> {
@@ -293,22 +294,67 @@ impl<'a> PolyEngine<'a> {
         let by_estimate = |a: &Candidate<'_>, b: &Candidate<'_>| {
             (a.probes.nodes(), a.i).partial_cmp(&(b.probes.nodes(), b.i)).unwrap_or(std::cmp::Ordering::Equal)
         };
+        let drop_losers = |cands: &mut [Candidate<'a>], upto: usize| {
+            let better =
+                |c: &Candidate<'_>| cands.iter().filter(|d| !d.probes.is_empty() && by_estimate(d, c).is_lt()).count();
+            let out: Vec<usize> = (0..upto).filter(|&j| better(&cands[j]) >= PIECE_FINALISTS).collect();
+            for j in out {
+                cands[j].engine = None;
+            }
+        };
+        // A candidate's own engine and its screening probes.
+        let screen_built = |i: usize, mut probes: Probes| {
+            let e = build(i)?;
+            e.runner.probe(&mut probes, PIECE_SCREEN_PROBES);
+            Some((probes, e))
+        };
         let screen = |cands: &mut [Candidate<'a>]| {
             probe_rooted(cands, PIECE_SCREEN_PROBES);
-            for k in 0..cands.len() {
-                if cands[k].roots.is_some() {
-                    continue;
+            let built: Vec<usize> = (0..cands.len()).filter(|&k| cands[k].roots.is_none()).collect();
+            if let Some(pool) = &pool {
+                // All at once, each on one thread (the builds are as dear
+                // as the probes: 3x4x5, 2 MB cover indexes): the same
+                // probes, so the same finalists, as one at a time.
+                // Each thread keeps the engines of its best few only, so
+                // that the heap reuses the others' memory.
+                use rayon::prelude::*;
+                type Screened<'e> = Vec<(usize, usize, Probes, Option<PolyEngine<'e>>)>;
+                fn keep_engines(mut v: Screened<'_>) -> Screened<'_> {
+                    v.sort_by(|a, b| (a.2.nodes(), a.1).partial_cmp(&(b.2.nodes(), b.1)).unwrap_or(Ordering::Equal));
+                    for x in v.iter_mut().skip(PIECE_FINALISTS) {
+                        x.3 = None;
+                    }
+                    v
                 }
-                let Some(e) = build(cands[k].i) else { continue };
-                e.runner.probe(&mut cands[k].probes, PIECE_SCREEN_PROBES);
-                cands[k].engine = Some(e);
-                let better = |c: &Candidate<'_>| {
-                    cands.iter().filter(|d| !d.probes.is_empty() && by_estimate(d, c).is_lt()).count()
-                };
-                let out: Vec<usize> = (0..=k).filter(|&j| better(&cands[j]) >= PIECE_FINALISTS).collect();
-                for j in out {
-                    cands[j].engine = None;
+                let jobs: Vec<(usize, usize, Probes)> = built
+                    .iter()
+                    .map(|&k| (k, cands[k].i, std::mem::replace(&mut cands[k].probes, Probes::new(1))))
+                    .collect();
+                let done: Screened<'a> = pool.install(|| {
+                    jobs.into_par_iter()
+                        .fold(Vec::new, |mut v, (k, i, probes)| {
+                            if let Some((probes, e)) = screen_built(i, probes) {
+                                v.push((k, i, probes, Some(e)));
+                            }
+                            keep_engines(v)
+                        })
+                        .reduce(Vec::new, |mut a, b| {
+                            a.extend(b);
+                            keep_engines(a)
+                        })
+                });
+                for (k, _, probes, e) in done {
+                    (cands[k].probes, cands[k].engine) = (probes, e);
                 }
+                drop_losers(cands, cands.len());
+                return;
+            }
+            // One at a time, keeping only the engines of the best few.
+            for k in built {
+                let probes = std::mem::replace(&mut cands[k].probes, Probes::new(1));
+                let Some((probes, e)) = screen_built(cands[k].i, probes) else { continue };
+                (cands[k].probes, cands[k].engine) = (probes, Some(e));
+                drop_losers(cands, k + 1);
             }
         };
         screen(&mut cands[..1]);
@@ -333,10 +379,17 @@ impl<'a> PolyEngine<'a> {
         cands.sort_by(by_estimate);
         cands.truncate(PIECE_FINALISTS);
         probe_rooted(&mut cands, PIECE_PROBES);
-        for c in &mut cands {
+        let finish = |c: &mut Candidate<'a>| {
             if let Some(e) = &c.engine {
                 e.runner.probe(&mut c.probes, PIECE_PROBES);
             }
+        };
+        match &pool {
+            Some(pool) => {
+                use rayon::prelude::*;
+                pool.install(|| cands.par_iter_mut().for_each(finish));
+            }
+            None => cands.iter_mut().for_each(finish),
         }
         cands.sort_by(by_estimate);
         match cands[0].i {
