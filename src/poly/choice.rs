@@ -272,22 +272,29 @@ impl<'a> PolyEngine<'a> {
             .flatten();
         // The rooted candidates of `cands`, probed together on `full` up
         // to `total` probes.
-        let probe_rooted = |cands: &mut [Candidate<'a>], total: u64| {
+        // The rooted candidates' probes and roots, taken out of `cands`
+        // (their positions first), and put back.
+        type RootedJobs = (Vec<usize>, Vec<(Probes, Vec<u32>)>);
+        fn take_rooted(cands: &mut [Candidate<'_>]) -> RootedJobs {
             let rooted: Vec<usize> = (0..cands.len()).filter(|&k| cands[k].roots.is_some()).collect();
-            let mut jobs: Vec<(Probes, Vec<u32>)> = rooted
+            let jobs = rooted
                 .iter()
                 .map(|&k| {
                     let c = &mut cands[k];
                     (std::mem::replace(&mut c.probes, Probes::new(1)), c.roots.take().expect("rooted"))
                 })
                 .collect();
-            match &pool {
-                Some(pool) => pool.install(|| full.runner.probe_rooted(&mut jobs, total, true)),
-                None => full.runner.probe_rooted(&mut jobs, total, false),
-            }
+            (rooted, jobs)
+        }
+        fn put_rooted(cands: &mut [Candidate<'_>], (rooted, jobs): RootedJobs) {
             for (k, (probes, roots)) in rooted.into_iter().zip(jobs) {
                 (cands[k].probes, cands[k].roots) = (probes, Some(roots));
             }
+        }
+        let probe_rooted = |cands: &mut [Candidate<'a>], total: u64| {
+            let mut jobs = take_rooted(cands);
+            full.runner.probe_rooted(&mut jobs.1, total, false);
+            put_rooted(cands, jobs);
         };
         // The other candidates' screening, one at a time, keeping the
         // engines of the best few.
@@ -309,7 +316,6 @@ impl<'a> PolyEngine<'a> {
             Some((probes, e))
         };
         let screen = |cands: &mut [Candidate<'a>]| {
-            probe_rooted(cands, PIECE_SCREEN_PROBES);
             let built: Vec<usize> = (0..cands.len()).filter(|&k| cands[k].roots.is_none()).collect();
             if let Some(pool) = &pool {
                 // All at once, each on one thread (the builds are as dear
@@ -330,19 +336,27 @@ impl<'a> PolyEngine<'a> {
                     .iter()
                     .map(|&k| (k, cands[k].i, std::mem::replace(&mut cands[k].probes, Probes::new(1))))
                     .collect();
-                let done: Screened<'a> = pool.install(|| {
-                    jobs.into_par_iter()
-                        .fold(Vec::new, |mut v, (k, i, probes)| {
-                            if let Some((probes, e)) = screen_built(i, probes) {
-                                v.push((k, i, probes, Some(e)));
-                            }
-                            keep_engines(v)
-                        })
-                        .reduce(Vec::new, |mut a, b| {
-                            a.extend(b);
-                            keep_engines(a)
-                        })
+                // The rooted ones probe on `full` alongside.
+                let mut rooted = take_rooted(cands);
+                let ((), done): ((), Screened<'a>) = pool.install(|| {
+                    rayon::join(
+                        || full.runner.probe_rooted(&mut rooted.1, PIECE_SCREEN_PROBES, true),
+                        || {
+                            jobs.into_par_iter()
+                                .fold(Vec::new, |mut v, (k, i, probes)| {
+                                    if let Some((probes, e)) = screen_built(i, probes) {
+                                        v.push((k, i, probes, Some(e)));
+                                    }
+                                    keep_engines(v)
+                                })
+                                .reduce(Vec::new, |mut a, b| {
+                                    a.extend(b);
+                                    keep_engines(a)
+                                })
+                        },
+                    )
                 });
+                put_rooted(cands, rooted);
                 for (k, _, probes, e) in done {
                     (cands[k].probes, cands[k].engine) = (probes, e);
                 }
@@ -350,6 +364,7 @@ impl<'a> PolyEngine<'a> {
                 return;
             }
             // One at a time, keeping only the engines of the best few.
+            probe_rooted(cands, PIECE_SCREEN_PROBES);
             for k in built {
                 let probes = std::mem::replace(&mut cands[k].probes, Probes::new(1));
                 let Some((probes, e)) = screen_built(cands[k].i, probes) else { continue };
@@ -378,7 +393,6 @@ impl<'a> PolyEngine<'a> {
         cands.retain(|c| !c.probes.is_empty());
         cands.sort_by(by_estimate);
         cands.truncate(PIECE_FINALISTS);
-        probe_rooted(&mut cands, PIECE_PROBES);
         let finish = |c: &mut Candidate<'a>| {
             if let Some(e) = &c.engine {
                 e.runner.probe(&mut c.probes, PIECE_PROBES);
@@ -386,10 +400,22 @@ impl<'a> PolyEngine<'a> {
         };
         match &pool {
             Some(pool) => {
+                // The rooted finalists on `full` alongside the others'
+                // engines.
                 use rayon::prelude::*;
-                pool.install(|| cands.par_iter_mut().for_each(finish));
+                let mut rooted = take_rooted(&mut cands);
+                pool.install(|| {
+                    rayon::join(
+                        || full.runner.probe_rooted(&mut rooted.1, PIECE_PROBES, true),
+                        || cands.par_iter_mut().for_each(finish),
+                    )
+                });
+                put_rooted(&mut cands, rooted);
             }
-            None => cands.iter_mut().for_each(finish),
+            None => {
+                probe_rooted(&mut cands, PIECE_PROBES);
+                cands.iter_mut().for_each(finish);
+            }
         }
         cands.sort_by(by_estimate);
         match cands[0].i {

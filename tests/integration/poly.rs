@@ -190,6 +190,21 @@ fn solid_pentominoes_2x5x6_auto_piece_choice() {
     assert_eq!(counts(&inst, "poly", base(), Equivalence::Rotations), (528, 2112));
 }
 
+/// The piece choice screens the candidates on the pool's threads when
+/// asked (each rooted one on the unfiltered engine, each other on an
+/// engine of its own, alongside): the same probes, so the same piece, as
+/// on one thread. The 3x4x5 has ten candidates of the second kind.
+#[test]
+fn piece_choice_does_not_depend_on_threads() {
+    for (file, piece) in [("solid_pentominoes_2x5x6_def.txt", "X"), ("solid_pentominoes_3x4x5_def.txt", "X")] {
+        let inst = load(file);
+        let one = describe(&inst, base());
+        let two = describe(&inst, PolyConfig { threads: 2, ..base() });
+        assert!(one.contains(&format!("mirror redundancy on {piece} (")), "{file}: {one}");
+        assert_eq!(format!("{one}, 2 threads"), two, "{file}");
+    }
+}
+
 /// Round 32: under the kept images of X whose stabiliser is not trivial,
 /// a second piece is constrained by the stabiliser and placed right after
 /// X. The counts (fixed box, up to rotation, up to rotation and
