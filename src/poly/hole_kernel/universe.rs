@@ -255,7 +255,7 @@ impl Universe {
     #[inline(always)]
     fn choose<B: Bits, const W: usize>(&self, t: &Tables<B>, live: &Set, occ: u64, kind: Kind) -> (usize, u32) {
         let free = B::from_words(!occ, 0).and(t.padding.not());
-        let mut holes = t.counter.fewest(free).low64();
+        let mut holes = t.counter.fewest_flat(free).low64();
         let (mut best, mut cell) = (u32::MAX, 0);
         while holes != 0 {
             let c = holes.trailing_zeros() as usize;
