@@ -155,11 +155,21 @@ fn nest(problem: &Problem, images: &Images, group: u16, reps: &[OptionId], syms:
     let mut work: std::collections::VecDeque<(Vec<OptionId>, Vec<u16>, Vec<usize>)> =
         reps.iter().map(|&r| (vec![r], vec![group], fixing(syms, r))).filter(|(_, _, stab)| !stab.is_empty()).collect();
     let mut out = Vec::new();
+    let by_group = options_by_group(images);
+    let mut seen = vec![false; problem.n_options()];
+    let mut taken = vec![false; geo.volume()];
     while let Some((prefix, used, stab)) = work.pop_front() {
-        let fits = |o: OptionId| !prefix.iter().any(|&p| cells(o).iter().any(|x| cells(p).contains(x)));
+        // The prefix's cells.
+        taken.fill(false);
+        for &p in &prefix {
+            for &x in cells(p) {
+                taken[x as usize] = true;
+            }
+        }
+        let fits = |o: OptionId| !cells(o).iter().any(|&x| taken[x as usize]);
         let best = (0..images.groups.len() as u16)
             .filter(|&g| !used.contains(&g) && images.groups[g as usize].count == 1)
-            .filter_map(|g| analyse(problem, images, &stab, g))
+            .filter_map(|g| analyse(problem, &by_group[g as usize], &stab, g, &mut seen))
             .filter(|b| b.reps.len() < b.before)
             .min_by_key(|b| (b.extra, b.reps.iter().filter(|&&o| fits(o)).count(), b.group));
         let Some(b) = best else { continue };
@@ -167,7 +177,7 @@ fn nest(problem: &Problem, images: &Images, group: u16, reps: &[OptionId], syms:
         // kept images are not many more than the fewest options of any
         // column there (what DLX's min-fit would branch on).
         let kept_fits = b.reps.iter().filter(|&&o| fits(o)).count();
-        if kept_fits > NEST_RATIO * fewest_beside(problem, images, &used, &prefix) {
+        if kept_fits > NEST_RATIO * fewest_beside(problem, images, &used, &taken) {
             continue;
         }
         let mut maps = std::collections::HashMap::new();
@@ -189,16 +199,11 @@ fn nest(problem: &Problem, images: &Images, group: u16, reps: &[OptionId], syms:
 }
 
 /// The fewest options of any column (a free cell, or a piece of a group
-/// not in `used`) once options `placed` are placed: the branching DLX's
-/// min-fit would find beside them (before the per-step filters).
-fn fewest_beside(problem: &Problem, images: &Images, used: &[u16], placed: &[OptionId]) -> usize {
+/// not in `used`) once the cells `taken` (one flag per cell) are covered:
+/// the branching DLX's min-fit would find beside them (before the per-step
+/// filters).
+fn fewest_beside(problem: &Problem, images: &Images, used: &[u16], taken: &[bool]) -> usize {
     let Some(geo) = problem.geometry.as_ref() else { return 0 };
-    let mut taken = vec![false; geo.volume()];
-    for &p in placed {
-        for &x in &geo.placements[p as usize].cells {
-            taken[x as usize] = true;
-        }
-    }
     let mut per_cell = vec![0usize; geo.volume()];
     let mut per_group = vec![0usize; images.groups.len()];
     for k in 0..images.len() {
@@ -226,10 +231,21 @@ struct Candidate {
     before: usize,
 }
 
-fn analyse(problem: &Problem, images: &Images, syms: &[usize], g: u16) -> Option<Candidate> {
+/// The options of each group's images, in image order.
+fn options_by_group(images: &Images) -> Vec<Vec<OptionId>> {
+    let mut by_group = vec![Vec::new(); images.groups.len()];
+    for k in 0..images.len() {
+        by_group[images.group[k] as usize].push(images.option[k]);
+    }
+    by_group
+}
+
+/// Group `g`'s orbits under `syms`, given `own`, its options in image
+/// order; `None` when a symmetry maps one of them to another piece.
+/// `seen` is scratch of one flag per option, all false, and is left so.
+fn analyse(problem: &Problem, own: &[OptionId], syms: &[usize], g: u16, seen: &mut [bool]) -> Option<Candidate> {
     let geo = problem.geometry.as_ref()?;
-    let own: Vec<OptionId> = (0..images.len()).filter(|&k| images.group[k] == g).map(|k| images.option[k]).collect();
-    for &o in &own {
+    for &o in own {
         for &s in syms {
             let t = problem.symmetries[s].option_map[o as usize];
             if geo.placements[t as usize].piece != geo.placements[o as usize].piece {
@@ -237,12 +253,11 @@ fn analyse(problem: &Problem, images: &Images, syms: &[usize], g: u16) -> Option
             }
         }
     }
-    // Options already in an orbit (a flag per option: no hashing).
-    let mut seen = vec![false; problem.n_options()];
+    // Options already in an orbit: a flag per option, no hashing.
     let mut reps = Vec::new();
     let mut orbits = Vec::new();
     let mut extra = 0;
-    for &o in &own {
+    for &o in own {
         if seen[o as usize] {
             continue;
         }
@@ -260,6 +275,13 @@ fn analyse(problem: &Problem, images: &Images, syms: &[usize], g: u16) -> Option
         extra += (syms.len() + 1) / orbit.len() - 1;
         reps.push(o);
         orbits.push(orbit);
+    }
+    // The orbits lie in the group (checked above): clearing them clears
+    // every flag set.
+    for orbit in &orbits {
+        for &(x, _) in orbit {
+            seen[x as usize] = false;
+        }
     }
     Some(Candidate { group: g, reps, orbits, extra, before: own.len() })
 }
@@ -354,6 +376,7 @@ fn select(
             _ => Err("the box has no symmetry to break (no rotation maps the puzzle onto itself)".into()),
         };
     }
+    let by_group = options_by_group(images);
     for (mirror, named) in attempts {
         if mirror && !has_mirrors {
             continue;
@@ -378,9 +401,10 @@ fn select(
             }
             None => (0..images.groups.len() as u16).filter(|&g| images.groups[g as usize].count == 1).collect(),
         };
+        let mut seen = vec![false; problem.n_options()];
         let best = groups
             .iter()
-            .filter_map(|&g| analyse(problem, images, syms, g))
+            .filter_map(|&g| analyse(problem, &by_group[g as usize], syms, g, &mut seen))
             .min_by_key(|c| (c.extra, c.reps.len(), c.group));
         let Some(c) = best else {
             let what = if mirror { "rotation and reflection" } else { "rotation" };
