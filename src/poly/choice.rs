@@ -321,17 +321,37 @@ impl<'a> PolyEngine<'a> {
                 // All at once, each on one thread (the builds are as dear
                 // as the probes: 3x4x5, 2 MB cover indexes): the same
                 // probes, so the same finalists, as one at a time.
-                // Each thread keeps the engines of its best few only, so
-                // that the heap reuses the others' memory.
+                // An engine is dropped as soon as the candidates screened
+                // on all threads hold PIECE_FINALISTS better ones, so that
+                // the heap reuses its memory (each 2 MB the heap grows by
+                // is a huge-page fault, about 1 ms here).
                 use rayon::prelude::*;
                 type Screened<'e> = Vec<(usize, usize, Probes, Option<PolyEngine<'e>>)>;
-                fn keep_engines(mut v: Screened<'_>) -> Screened<'_> {
-                    v.sort_by(|a, b| (a.2.nodes(), a.1).partial_cmp(&(b.2.nodes(), b.1)).unwrap_or(Ordering::Equal));
-                    for x in v.iter_mut().skip(PIECE_FINALISTS) {
-                        x.3 = None;
+                // The keys `(estimate, candidate)` of the best screened so
+                // far, ascending, at most PIECE_FINALISTS.
+                let best: std::sync::Mutex<Vec<(f64, usize)>> = std::sync::Mutex::new(Vec::new());
+                let keep_engines = |mut v: Screened<'a>| -> Screened<'a> {
+                    let cut = {
+                        let mut best = best.lock().expect("no poisoning");
+                        for x in &v {
+                            let key = (x.2.nodes(), x.1);
+                            if x.3.is_some() && !best.contains(&key) {
+                                best.push(key);
+                            }
+                        }
+                        best.sort_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal));
+                        best.truncate(PIECE_FINALISTS);
+                        (best.len() == PIECE_FINALISTS).then(|| best[PIECE_FINALISTS - 1])
+                    };
+                    if let Some(cut) = cut {
+                        for x in &mut v {
+                            if (x.2.nodes(), x.1).partial_cmp(&cut) == Some(Ordering::Greater) {
+                                x.3 = None;
+                            }
+                        }
                     }
                     v
-                }
+                };
                 let jobs: Vec<(usize, usize, Probes)> = built
                     .iter()
                     .map(|&k| (k, cands[k].i, std::mem::replace(&mut cands[k].probes, Probes::new(1))))
