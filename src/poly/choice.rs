@@ -7,7 +7,6 @@ use super::sample::Probes;
 use super::{auto, schedule, PolyConfig, PolyEngine};
 use crate::ir::Problem;
 use std::cmp::Ordering;
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 /// A constrained piece the piece choice compares.
 struct Candidate<'e> {
@@ -297,11 +296,6 @@ impl<'a> PolyEngine<'a> {
             full.runner.probe_rooted(&mut jobs.1, total, false);
             put_rooted(cands, jobs);
         };
-        let probe_rooted_on_pool = |cands: &mut [Candidate<'a>], pool: &rayon::ThreadPool| {
-            let mut jobs = take_rooted(cands);
-            pool.install(|| full.runner.probe_rooted(&mut jobs.1, PIECE_SCREEN_PROBES, true));
-            put_rooted(cands, jobs);
-        };
         // The other candidates' screening, one at a time, keeping the
         // engines of the best few.
         let by_estimate = |a: &Candidate<'_>, b: &Candidate<'_>| {
@@ -315,25 +309,13 @@ impl<'a> PolyEngine<'a> {
                 cands[j].engine = None;
             }
         };
-        // Set on two threads once the static candidate's screen shows a
-        // small tree: the others' screens, run beside it, start no more
-        // work (their results would be thrown away).
-        let small = AtomicBool::new(false);
-        // Set once the static candidate's screen is over.
-        let first_done = AtomicBool::new(false);
         // A candidate's own engine and its screening probes.
         let screen_built = |i: usize, mut probes: Probes| {
-            if small.load(AtomicOrdering::Relaxed) {
-                return None;
-            }
             let e = build(i)?;
             e.runner.probe(&mut probes, PIECE_SCREEN_PROBES);
             Some((probes, e))
         };
-        // Screens `cands`. With `beside`, this runs beside the static
-        // candidate's screen: the rooted probes are left undone (returns
-        // true) unless that screen is over and did not find a small tree.
-        let screen = |cands: &mut [Candidate<'a>], beside: bool| -> bool {
+        let screen = |cands: &mut [Candidate<'a>]| {
             let built: Vec<usize> = (0..cands.len()).filter(|&k| cands[k].roots.is_none()).collect();
             if let Some(pool) = &pool {
                 // All at once, each on one thread (the builds are as dear
@@ -376,12 +358,9 @@ impl<'a> PolyEngine<'a> {
                     .collect();
                 // The rooted ones probe on `full` alongside.
                 let mut rooted = take_rooted(cands);
-                // The rooted probes second: the other thread takes them
-                // (rayon's thieves take the oldest job first), so beside
-                // the static screen they start once it is over, if they
-                // can.
-                let (done, ()): (Screened<'a>, ()) = pool.install(|| {
+                let ((), done): ((), Screened<'a>) = pool.install(|| {
                     rayon::join(
+                        || full.runner.probe_rooted(&mut rooted.1, PIECE_SCREEN_PROBES, true),
                         || {
                             jobs.into_par_iter()
                                 .fold(Vec::new, |mut v, (k, i, probes)| {
@@ -395,14 +374,6 @@ impl<'a> PolyEngine<'a> {
                                     keep_engines(a)
                                 })
                         },
-                        || {
-                            // Not waiting for the static screen: this
-                            // thread may be the one to run it.
-                            let ready = !beside || first_done.load(AtomicOrdering::Acquire);
-                            if ready && !small.load(AtomicOrdering::Relaxed) {
-                                full.runner.probe_rooted(&mut rooted.1, PIECE_SCREEN_PROBES, true);
-                            }
-                        },
                     )
                 });
                 put_rooted(cands, rooted);
@@ -410,7 +381,7 @@ impl<'a> PolyEngine<'a> {
                     (cands[k].probes, cands[k].engine) = (probes, e);
                 }
                 drop_losers(cands, cands.len());
-                return cands.iter().any(|c| c.roots.is_some() && c.probes.is_empty());
+                return;
             }
             // One at a time, keeping only the engines of the best few.
             probe_rooted(cands, PIECE_SCREEN_PROBES);
@@ -420,65 +391,22 @@ impl<'a> PolyEngine<'a> {
                 (cands[k].probes, cands[k].engine) = (probes, Some(e));
                 drop_losers(cands, k + 1);
             }
-            false
         };
-        let is_small = |c: &Candidate<'_>| c.probes.is_empty() || c.probes.nodes() < PIECE_MIN_NODES;
-        // The other candidates: their filters only once needed, since on a
-        // small puzzle they cost more than its search (Soma cube: 2.3 M
-        // instructions; docs/poly.md, round 11).
-        let others = || -> Vec<Candidate<'a>> {
-            let mut out = Vec::new();
-            for (i, name) in names.iter().enumerate() {
-                if small.load(AtomicOrdering::Relaxed) {
-                    break;
-                }
-                let piece = Some(name.clone());
-                let mode = if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } };
-                if let Some(found) = redundancy::kept(problem, images, &mode).ok().flatten() {
-                    out.push(candidate(i + 1, found));
-                }
-            }
-            out
-        };
-        match &pool {
-            // The others' filters, builds and probes run beside the static
-            // candidate's screen, which alone decides whether they count:
-            // the same probes, so the same choice, as one after the other.
-            Some(pool) => {
-                let (mut first, mut rest) = (cands, Vec::new());
-                let ((), deferred) = pool.install(|| {
-                    rayon::join(
-                        || {
-                            screen(&mut first, false);
-                            small.store(is_small(&first[0]), AtomicOrdering::Relaxed);
-                            first_done.store(true, AtomicOrdering::Release);
-                        },
-                        || {
-                            rest = others();
-                            screen(&mut rest, true)
-                        },
-                    )
-                });
-                if is_small(&first[0]) {
-                    return Some(None);
-                }
-                if deferred {
-                    probe_rooted_on_pool(&mut rest, pool);
-                    let n = rest.len();
-                    drop_losers(&mut rest, n);
-                }
-                cands = first;
-                cands.append(&mut rest);
-            }
-            None => {
-                screen(&mut cands[..1], false);
-                if is_small(&cands[0]) {
-                    return Some(None);
-                }
-                cands.extend(others());
-                screen(&mut cands[1..], false);
+        screen(&mut cands[..1]);
+        if cands[0].probes.is_empty() || cands[0].probes.nodes() < PIECE_MIN_NODES {
+            return Some(None);
+        }
+        // The other candidates' filters only now: on a small puzzle they
+        // cost more than its search (Soma cube: 2.3 M instructions; docs/poly.md,
+        // round 11).
+        for (i, name) in names.iter().enumerate() {
+            let piece = Some(name.clone());
+            let mode = if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } };
+            if let Some(found) = redundancy::kept(problem, images, &mode).ok().flatten() {
+                cands.push(candidate(i + 1, found));
             }
         }
+        screen(&mut cands[1..]);
         // The best few by `(estimate, candidate)` get every probe (ties go
         // to the earlier candidate); a candidate not screened (its engine
         // did not build) is none.

@@ -196,8 +196,7 @@ fn solid_pentominoes_2x5x6_auto_piece_choice() {
 /// on one thread. The 3x4x5 has ten candidates of the second kind.
 #[test]
 fn piece_choice_does_not_depend_on_threads() {
-    // The Soma cube keeps the static choice: its tree is small, and on
-    // two threads the others' screens, started beside the static one, stop.
+    // The Soma cube keeps the static choice: its tree is small.
     for (file, piece) in
         [("solid_pentominoes_2x5x6_def.txt", "X"), ("solid_pentominoes_3x4x5_def.txt", "X"), ("somacube_def.txt", "Z")]
     {
