@@ -276,8 +276,7 @@ fn analyse(problem: &Problem, own: &[OptionId], syms: &[usize], g: u16, seen: &m
         reps.push(o);
         orbits.push(orbit);
     }
-    // The orbits lie in the group (checked above): clearing them clears
-    // every flag set.
+    // Exactly the flags set: the orbits' members.
     for orbit in &orbits {
         for &(x, _) in orbit {
             seen[x as usize] = false;
