@@ -270,8 +270,6 @@ impl<'a> PolyEngine<'a> {
         let pool = (config.threads > 1)
             .then(|| rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok())
             .flatten();
-        // The rooted candidates of `cands`, probed together on `full` up
-        // to `total` probes.
         // The rooted candidates' probes and roots, taken out of `cands`
         // (their positions first), and put back.
         type RootedJobs = (Vec<usize>, Vec<(Probes, Vec<u32>)>);
@@ -291,16 +289,19 @@ impl<'a> PolyEngine<'a> {
                 (cands[k].probes, cands[k].roots) = (probes, Some(roots));
             }
         }
+        // The rooted candidates of `cands`, probed together on `full` up
+        // to `total` probes, on the calling thread.
         let probe_rooted = |cands: &mut [Candidate<'a>], total: u64| {
             let mut jobs = take_rooted(cands);
             full.runner.probe_rooted(&mut jobs.1, total, false);
             put_rooted(cands, jobs);
         };
-        // The other candidates' screening, one at a time, keeping the
-        // engines of the best few.
+        // Candidates in the order of their keys `(estimate, candidate)`.
         let by_estimate = |a: &Candidate<'_>, b: &Candidate<'_>| {
             (a.probes.nodes(), a.i).partial_cmp(&(b.probes.nodes(), b.i)).unwrap_or(std::cmp::Ordering::Equal)
         };
+        // Drops the engines among `cands[..upto]` of the candidates with
+        // PIECE_FINALISTS screened ones before them.
         let drop_losers = |cands: &mut [Candidate<'a>], upto: usize| {
             let better =
                 |c: &Candidate<'_>| cands.iter().filter(|d| !d.probes.is_empty() && by_estimate(d, c).is_lt()).count();
