@@ -16,20 +16,14 @@ pub mod encode;
 pub mod frontend;
 #[doc(hidden)]
 pub mod fuzz;
-pub mod fxhash;
 pub mod geometry;
 pub mod input;
 pub mod ir;
-pub mod knuth;
 pub mod local;
-pub mod parallel;
 pub mod poly;
-pub mod progress;
 pub mod render;
 pub mod search;
 pub mod size_cap;
 pub mod solution_file;
 pub mod solve;
-#[cfg(test)]
-mod test_rng;
 pub mod write;

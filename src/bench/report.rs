@@ -1,8 +1,8 @@
 //! A [`BenchReport`] as a text table, CSV, JSON, and a chart.
 
 use super::{BenchMode, BenchReport, Row, Status};
-use crate::progress::si;
 use crate::render::svg::{bar_chart_log, Bar, BarChart};
+use crate::search::progress::si;
 use std::fmt::Write;
 
 fn time_text(row: &Row) -> String {

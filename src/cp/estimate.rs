@@ -10,8 +10,8 @@
 //! not modelled, so the estimate is then an upper bound on the decisions.
 
 use super::search::{Choice, Searcher};
-use crate::knuth::Tally;
-use crate::poly::sample::{Estimate, Rng};
+use crate::search::knuth::Tally;
+use crate::search::{Estimate, Rng};
 
 /// A Knuth estimate of the CP search tree (one symmetry class per board,
 /// as the searcher counts).

@@ -151,7 +151,7 @@ impl CpEngine {
     /// Knuth's estimate of the root walk's tree (placements, and boards
     /// one per symmetry class) when the filtered root goes to scan's walk
     /// ([`root`]); `None` when cp searches. Leaves the engine ready to run.
-    fn walk_estimate(&mut self, probes: u64, seed: u64) -> Option<crate::poly::sample::Estimate> {
+    fn walk_estimate(&mut self, probes: u64, seed: u64) -> Option<crate::search::Estimate> {
         self.searcher.core.reset();
         if !self.root() {
             return None;
@@ -178,7 +178,7 @@ impl Engine for CpEngine {
         }
     }
 
-    fn knuth_estimate(&mut self, probes: u64, seed: u64) -> Option<crate::poly::sample::Estimate> {
+    fn knuth_estimate(&mut self, probes: u64, seed: u64) -> Option<crate::search::Estimate> {
         match self.walk_estimate(probes, seed) {
             Some(e) => Some(e),
             None => Some(self.estimate(probes, seed).into()),

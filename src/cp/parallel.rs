@@ -14,7 +14,7 @@
 //!
 //! Boards travel to the calling thread, so the caller's visitor (symmetric
 //! images, verification, `--unique`) runs on one thread, and the workers
-//! share one node count and one abort flag (`crate::parallel`): a node,
+//! share one node count and one abort flag ([`crate::search::pool`]): a node,
 //! time or solution limit, an interruption or a visitor's stop ends every
 //! worker at its next poll, and the run reports what was found.
 //!
@@ -27,7 +27,7 @@
 use super::filter::Core;
 use super::search::{Counters, Searcher, POLL_MASK};
 use crate::ir::OptionId;
-use crate::parallel::{run_tasks, Share};
+use crate::search::pool::{run_tasks, Share};
 use crate::search::{Flow, Limits, StopReason};
 use std::sync::Arc;
 
@@ -96,7 +96,7 @@ pub(crate) struct Outcome {
 /// Searches below the filtered root `root` with `threads` workers.
 /// `board` writes the IR options of a full board; `emit` receives every
 /// board found, on the calling thread, and may stop the run; with `hold`
-/// the boards may arrive in batches (see [`crate::parallel::Outbox`]).
+/// the boards may arrive in batches (see [`crate::search::pool::Outbox`]).
 pub(crate) fn run(
     root: &Searcher,
     threads: usize,
@@ -146,7 +146,7 @@ pub(crate) fn run(
         return out;
     }
     let share = Share::new(out.counters.nodes + out.counters.bottom);
-    let work = |path: &Path, send: &mut crate::parallel::Send<'_>| {
+    let work = |path: &Path, send: &mut crate::search::pool::Send<'_>| {
         let mut s = root.clone();
         s.split = Split { share: Some(share.clone()), ..Split::default() };
         s.counters = Counters::default();

@@ -12,8 +12,8 @@
 //! only while the item stays feasible.
 
 use super::Dlx;
-use rand_chacha::rand_core::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use crate::search::knuth::Tally;
+use crate::search::Rng;
 
 /// How a probe changed the matrix at one level, so it can be undone.
 enum Step {
@@ -25,18 +25,21 @@ enum Step {
 
 impl Dlx {
     /// The mean of `probes` Knuth estimates of the number of nodes of the
-    /// full search, from a ChaCha8 stream seeded by `seed`. The matrix is
-    /// restored before returning.
+    /// full search, from the stream of [`Rng::new`]`(seed)`. The matrix
+    /// is restored before returning.
     pub fn estimate_nodes(&mut self, probes: u32, seed: u64) -> f64 {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let probes = probes.max(1);
-        let total: f64 = (0..probes).map(|_| self.probe(&mut rng)).sum();
+        let mut rng = Rng::new(seed);
+        let mut tally = Tally::default();
+        for _ in 0..probes.max(1) {
+            let nodes = self.probe(&mut rng);
+            tally.end_probe(nodes, 0.0);
+        }
         self.m.updates = 0;
-        total / f64::from(probes)
+        tally.estimate().nodes
     }
 
     /// One random path: the estimate of the tree size it gives.
-    fn probe(&mut self, rng: &mut ChaCha8Rng) -> f64 {
+    fn probe(&mut self, rng: &mut Rng) -> f64 {
         let mut steps = Vec::new();
         let (mut weight, mut nodes) = (1.0f64, 0.0f64);
         while let Some(i) = self.m.choose_min_fit() {
@@ -49,7 +52,7 @@ impl Dlx {
             }
             weight *= children.len() as f64;
             nodes += weight;
-            let k = (rng.next_u64() % children.len() as u64) as usize;
+            let k = rng.usize(0..children.len());
             let row = children[k];
             if self.m.bound(i) == 1 {
                 self.m.commit_primary(i);

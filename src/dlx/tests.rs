@@ -50,9 +50,9 @@ fn knuth_colour_example() {
     assert_eq!(s, vec![1, 3]);
 }
 
-use crate::test_rng::XorShift;
+use crate::search::Rng;
 
-fn random_problem(rng: &mut XorShift) -> crate::ir::Problem {
+fn random_problem(rng: &mut Rng) -> crate::ir::Problem {
     let mut b = ProblemBuilder::new("random");
     let n_primary = 1 + rng.below(5) as u32;
     let n_secondary = rng.below(3) as u32;
@@ -87,7 +87,7 @@ fn random_problem(rng: &mut XorShift) -> crate::ir::Problem {
 /// with multiplicities and colours, and never reports a solution twice.
 #[test]
 fn agrees_with_brute_force() {
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     for _ in 0..3000 {
         let p = random_problem(&mut rng);
         let n = p.n_options();
@@ -151,7 +151,7 @@ fn estimate_is_exact_on_a_uniform_tree() {
 /// the search afterwards is unchanged.
 #[test]
 fn estimate_is_close_on_random_problems() {
-    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     for round in 0..300 {
         let p = random_problem(&mut rng);
         let mut dlx = Dlx::new(&p);

@@ -235,7 +235,7 @@ impl Scan {
     }
 
     /// [`Scan::search`] for a caller that counts a solution limit itself
-    /// (cp's root walk): `hold` as [`crate::parallel::Outbox`] takes it.
+    /// (cp's root walk): `hold` as [`crate::search::pool::Outbox`] takes it.
     pub(crate) fn search_holding(
         &mut self,
         limits: &Limits,
@@ -387,7 +387,7 @@ impl Engine for Scan {
     fn estimate_nodes(&mut self, probes: u32, seed: u64) -> Option<f64> {
         Some(self.estimate(probes.into(), seed).nodes)
     }
-    fn knuth_estimate(&mut self, probes: u64, seed: u64) -> Option<crate::poly::sample::Estimate> {
+    fn knuth_estimate(&mut self, probes: u64, seed: u64) -> Option<crate::search::Estimate> {
         Some(self.estimate(probes, seed))
     }
     fn solution_weight(&self) -> u64 {

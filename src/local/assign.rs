@@ -32,7 +32,7 @@ pub struct AssignParams<'a> {
     pub must_move: &'a dyn Fn(u32) -> bool,
     /// Random tie-breaking among equally good re-placements (and among a
     /// tile's equally good rotations); `None` keeps the first optimum.
-    pub rng: Option<&'a mut fastrand::Rng>,
+    pub rng: Option<&'a mut crate::search::Rng>,
 }
 
 /// Re-places the tiles of `cells` optimally. `cells` must be pairwise
@@ -109,7 +109,7 @@ pub fn reassign_groups(
     cells: &[u32],
     forbidden: &dyn Fn(u32, u32) -> bool,
     must_move: &dyn Fn(u32) -> bool,
-    mut rng: Option<&mut fastrand::Rng>,
+    mut rng: Option<&mut crate::search::Rng>,
 ) -> (Vec<Change>, i32) {
     let mut by_group: Vec<Vec<u32>> = vec![Vec::new(); model.movable.len()];
     for &c in cells {
@@ -127,7 +127,7 @@ pub fn reassign_groups(
 
 /// BW: alternately re-place every movable cell of one checkerboard colour,
 /// then of the other, until a full round gains nothing. Returns the gain.
-pub fn checkerboard(model: &Model, state: &mut State, mut rng: Option<&mut fastrand::Rng>) -> i32 {
+pub fn checkerboard(model: &Model, state: &mut State, mut rng: Option<&mut crate::search::Rng>) -> i32 {
     let colour_cells = |parity: usize| -> Vec<u32> {
         model
             .movable
@@ -165,7 +165,7 @@ mod tests {
     fn assignment_never_lowers_the_score_and_keeps_the_board_valid() {
         let p = meta("brendan_set2/pieces_08x08.txt");
         let model = Model::new(&p).unwrap();
-        let mut rng = fastrand::Rng::with_seed(7);
+        let mut rng = crate::search::Rng::new(7);
         let mut state = construct::random(&model, &mut rng);
         let never = |_: u32, _: u32| false;
         for it in 0..300 {
@@ -196,7 +196,7 @@ mod tests {
     fn tabu_arcs_are_not_used() {
         let p = meta("brendan_set2/pieces_06x06.txt");
         let model = Model::new(&p).unwrap();
-        let mut rng = fastrand::Rng::with_seed(3);
+        let mut rng = crate::search::Rng::new(3);
         let mut state = construct::random(&model, &mut rng);
         let inner: Vec<u32> = model.movable[model.group(14)].iter().copied().filter(|&c| c % 2 == 0).collect();
         let cells: Vec<u32> = inner.into_iter().filter(|&c| (c / 6 + c % 6) % 2 == 0).collect();

@@ -142,7 +142,7 @@ impl Tables {
     }
 
     /// Shuffles every list in place.
-    fn shuffle(&mut self, rng: &mut fastrand::Rng) {
+    fn shuffle(&mut self, rng: &mut crate::search::Rng) {
         for k in 0..self.start.len() - 1 {
             let (a, b) = (self.start[k] as usize, self.start[k + 1] as usize);
             rng.shuffle(&mut self.cands[a..b]);

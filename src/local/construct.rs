@@ -52,7 +52,7 @@ fn state_of(model: &Model, placed: &[Option<(u32, u8)>]) -> State {
 }
 
 /// A random valid board.
-pub fn random(model: &Model, rng: &mut fastrand::Rng) -> State {
+pub fn random(model: &Model, rng: &mut crate::search::Rng) -> State {
     let mut placed = clues_only(model);
     for (cells, tiles) in model.movable.iter().zip(&model.group_tiles) {
         let mut tiles = tiles.clone();
@@ -69,7 +69,7 @@ pub fn random(model: &Model, rng: &mut fastrand::Rng) -> State {
 /// Algorithm 3): cells in row order; each takes the first tile of a
 /// shuffled list that fits and matches every placed neighbour, or is left
 /// empty; the empty cells are filled at the end by assignment.
-pub fn scan(model: &Model, rng: &mut fastrand::Rng) -> State {
+pub fn scan(model: &Model, rng: &mut crate::search::Rng) -> State {
     let mut placed = clues_only(model);
     let mut lists: Vec<Vec<u32>> = model.group_tiles.clone();
     lists.iter_mut().for_each(|l| rng.shuffle(l));
@@ -129,7 +129,7 @@ pub fn cp_relaxed(
     relax: usize,
     max_nodes: u64,
     tries: usize,
-    rng: &mut fastrand::Rng,
+    rng: &mut crate::search::Rng,
 ) -> (State, CpReport) {
     let mut relax = relax;
     let mut report = CpReport { relaxed: 0, nodes: 0, solved: false };
@@ -181,7 +181,7 @@ mod tests {
         for name in ["brendan_set2/pieces_05x05.txt", "brendan_set2/pieces_10x07.txt"] {
             let p = meta(name);
             let model = Model::new(&p).unwrap();
-            let mut rng = fastrand::Rng::with_seed(5);
+            let mut rng = crate::search::Rng::new(5);
             let r = random(&model, &mut rng);
             r.valid(&model).unwrap();
             let s = scan(&model, &mut rng);
@@ -197,7 +197,7 @@ mod tests {
     fn scan_beats_random_on_average() {
         let p = meta("brendan_set2/pieces_10x10.txt");
         let model = Model::new(&p).unwrap();
-        let mut rng = fastrand::Rng::with_seed(1);
+        let mut rng = crate::search::Rng::new(1);
         let (mut a, mut b) = (0, 0);
         for _ in 0..10 {
             a += random(&model, &mut rng).score;

@@ -21,7 +21,7 @@ fn random_region(
     lo: usize,
     hi: usize,
     square: bool,
-    rng: &mut fastrand::Rng,
+    rng: &mut crate::search::Rng,
 ) -> (usize, usize, usize, usize) {
     let h = rng.usize(lo..=hi).min(model.rows);
     let w = if square { h.min(model.cols) } else { rng.usize(lo..=hi).min(model.cols) };
@@ -31,7 +31,7 @@ fn random_region(
 
 /// The rotation of tile `t` for `cell`: `keep` if it fits, else a random
 /// fitting one.
-fn fitting_rotation(model: &Model, t: u32, cell: u32, keep: u8, rng: &mut fastrand::Rng) -> u8 {
+fn fitting_rotation(model: &Model, t: u32, cell: u32, keep: u8, rng: &mut crate::search::Rng) -> u8 {
     if model.fits(t, keep, cell) {
         return keep;
     }
@@ -43,7 +43,7 @@ fn fitting_rotation(model: &Model, t: u32, cell: u32, keep: u8, rng: &mut fastra
 /// with a random region copied from parent `b`; tiles of `b`'s region are
 /// taken out of the child where they were, and the child's displaced tiles
 /// fill the emptied cells at random (within their class).
-pub fn crossover(model: &Model, a: &State, b: &State, rng: &mut fastrand::Rng) -> State {
+pub fn crossover(model: &Model, a: &State, b: &State, rng: &mut crate::search::Rng) -> State {
     let (r0, c0, h, w) = random_region(model, 2, 8, false, rng);
     let n = model.n();
     let mut tile: Vec<Option<u32>> = a.tile.iter().map(|&t| Some(t)).collect();
@@ -91,7 +91,7 @@ pub fn crossover(model: &Model, a: &State, b: &State, rng: &mut fastrand::Rng) -
 
 /// Region exchange mutation: two non-overlapping regions of one size swap
 /// their contents cell by cell (cells of different classes keep theirs).
-pub fn region_exchange(model: &Model, s: &mut State, rng: &mut fastrand::Rng) {
+pub fn region_exchange(model: &Model, s: &mut State, rng: &mut crate::search::Rng) {
     for _ in 0..20 {
         let (r1, c1, h, w) = random_region(model, 1, 10, false, rng);
         let (r2, c2) = (rng.usize(0..=model.rows - h), rng.usize(0..=model.cols - w));
@@ -123,7 +123,7 @@ pub fn region_exchange(model: &Model, s: &mut State, rng: &mut fastrand::Rng) {
 /// Region rotation mutation: a square region turns a quarter turn
 /// clockwise, its tiles with it (an orbit of four cells turns only when
 /// its cells are unclued and of one class).
-pub fn region_rotation(model: &Model, s: &mut State, rng: &mut fastrand::Rng) {
+pub fn region_rotation(model: &Model, s: &mut State, rng: &mut crate::search::Rng) {
     let (r0, c0, k, _) = random_region(model, 1, 10, true, rng);
     let mut changes = Vec::new();
     let cell = |i: usize, j: usize| ((r0 + i) * model.cols + c0 + j) as u32;
@@ -161,7 +161,7 @@ pub fn region_rotation(model: &Model, s: &mut State, rng: &mut fastrand::Rng) {
 }
 
 /// One mutation, exchange or rotation with equal probability.
-pub fn mutate(model: &Model, s: &mut State, rng: &mut fastrand::Rng) {
+pub fn mutate(model: &Model, s: &mut State, rng: &mut crate::search::Rng) {
     if rng.bool() {
         region_exchange(model, s, rng);
     } else {
@@ -169,7 +169,7 @@ pub fn mutate(model: &Model, s: &mut State, rng: &mut fastrand::Rng) {
     }
 }
 
-fn tournament(pop: &[State], size: usize, best: bool, rng: &mut fastrand::Rng) -> usize {
+fn tournament(pop: &[State], size: usize, best: bool, rng: &mut crate::search::Rng) -> usize {
     let mut pick = rng.usize(0..pop.len());
     for _ in 1..size {
         let c = rng.usize(0..pop.len());
@@ -256,7 +256,7 @@ mod tests {
     fn operators_keep_boards_valid() {
         let p = meta("brendan_set2/pieces_10x10.txt");
         let model = Model::new(&p).unwrap();
-        let mut rng = fastrand::Rng::with_seed(2);
+        let mut rng = crate::search::Rng::new(2);
         let mut a = construct::scan(&model, &mut rng);
         let b = construct::random(&model, &mut rng);
         for _ in 0..200 {

@@ -35,6 +35,7 @@ pub use state::State;
 pub use trace::{Trace, TracePoint};
 
 use crate::edgematch::{Board, EdgePuzzle, Score};
+use crate::search::clock::thread_cpu_seconds;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -188,21 +189,6 @@ pub enum OptimizeError {
     NoCpuClock,
 }
 
-/// CPU seconds used by the calling thread.
-pub fn thread_cpu_seconds() -> Option<f64> {
-    #[cfg(unix)]
-    {
-        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-        // SAFETY: clock_gettime writes into the timespec we own.
-        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-        (rc == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
-    }
-    #[cfg(not(unix))]
-    {
-        None
-    }
-}
-
 /// The state shared by the search threads of a run.
 pub struct Shared<'a> {
     model: &'a Model,
@@ -276,7 +262,7 @@ pub struct Worker<'a> {
     /// The puzzle.
     pub model: &'a Model,
     /// The thread's random numbers.
-    pub rng: fastrand::Rng,
+    pub rng: crate::search::Rng,
     /// Tuning.
     pub params: &'a Params,
     shared: &'a Shared<'a>,
@@ -427,7 +413,7 @@ fn run_thread(shared: &Shared, k: usize, given: Option<State>) -> ThreadReport {
     let seed = config.seed.wrapping_add(k as u64);
     let mut w = Worker {
         model: shared.model,
-        rng: fastrand::Rng::with_seed(seed),
+        rng: crate::search::Rng::new(seed),
         params: &config.params,
         shared,
         thread: k,

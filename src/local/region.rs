@@ -46,7 +46,7 @@ pub fn build_fill(
     tiles: &[u32],
     all_tiles: bool,
     holes: u32,
-    rng: &mut fastrand::Rng,
+    rng: &mut crate::search::Rng,
 ) -> FillProblem {
     let n = model.n();
     let mut b = ProblemBuilder::new("fill");
@@ -198,7 +198,7 @@ pub fn resolve(
     state: &mut State,
     open: &[u32],
     limits: ResolveLimits,
-    rng: &mut fastrand::Rng,
+    rng: &mut crate::search::Rng,
     nodes: &mut u64,
 ) -> Option<i32> {
     resolve_with(model, state, open, limits, rng, nodes, false)
@@ -211,7 +211,7 @@ pub fn resolve_with(
     state: &mut State,
     open: &[u32],
     limits: ResolveLimits,
-    rng: &mut fastrand::Rng,
+    rng: &mut crate::search::Rng,
     nodes: &mut u64,
     allow_worse: bool,
 ) -> Option<i32> {
@@ -288,7 +288,7 @@ mod tests {
     fn region_resolve_never_lowers_the_score() {
         let p = meta("brendan_set2/pieces_07x07.txt");
         let model = Model::new(&p).unwrap();
-        let mut rng = fastrand::Rng::with_seed(11);
+        let mut rng = crate::search::Rng::new(11);
         let mut state = construct::scan(&model, &mut rng);
         let limits = ResolveLimits { max_holes: 6, nodes_per_try: 20_000 };
         let mut nodes = 0;

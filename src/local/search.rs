@@ -21,7 +21,7 @@ pub fn select_cells(
     bias: u32,
     tabu_until: Option<&[u64]>,
     iteration: u64,
-    rng: &mut fastrand::Rng,
+    rng: &mut crate::search::Rng,
     mark: &mut [u64],
     stamp: u64,
 ) -> Vec<u32> {
@@ -148,7 +148,7 @@ pub fn polish(w: &mut Worker, state: &mut State, regions: usize) -> i32 {
 
 /// Top-left corner of an `h x w` rectangle containing a random badly
 /// matched cell (any cell if all match).
-fn region_around_bad(model: &Model, state: &State, h: usize, w: usize, rng: &mut fastrand::Rng) -> (usize, usize) {
+fn region_around_bad(model: &Model, state: &State, h: usize, w: usize, rng: &mut crate::search::Rng) -> (usize, usize) {
     let bad: Vec<u32> = (0..model.n() as u32).filter(|&c| state.bad(model, c) > 0).collect();
     let (r, c) = if bad.is_empty() {
         (rng.usize(0..model.rows), rng.usize(0..model.cols))
@@ -342,7 +342,7 @@ mod tests {
         let inner = (0..64).find(|&t| p.tiles[t].grey_sides() == 0).unwrap();
         p.clues.push(Clue { tile: inner, row: 3, col: 4, rotation: 1 });
         let model = Model::new(&p).unwrap();
-        let mut rng = fastrand::Rng::with_seed(13);
+        let mut rng = crate::search::Rng::new(13);
         let mut s = construct::scan(&model, &mut rng);
         let mut ta = TabuTa::new(&model);
         let never = |_: u32, _: u32| false;

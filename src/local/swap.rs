@@ -64,7 +64,7 @@ pub fn apply_swap(model: &Model, state: &mut State, a: u32, b: u32, ra: u8, rb: 
 /// First-improvement descent over all swaps and rotations until no move
 /// improves (a local optimum of TSR). Cells are scanned from a random
 /// start. Returns the gain.
-pub fn descend(model: &Model, state: &mut State, rng: &mut fastrand::Rng) -> i32 {
+pub fn descend(model: &Model, state: &mut State, rng: &mut crate::search::Rng) -> i32 {
     let mut total = 0;
     loop {
         let mut improved = false;
@@ -102,7 +102,7 @@ pub fn descend(model: &Model, state: &mut State, rng: &mut fastrand::Rng) -> i32
 
 /// `count` random swap-and-rotate moves (any score change), for
 /// diversification. Returns the score change.
-pub fn perturb(model: &Model, state: &mut State, count: usize, rng: &mut fastrand::Rng) -> i32 {
+pub fn perturb(model: &Model, state: &mut State, count: usize, rng: &mut crate::search::Rng) -> i32 {
     let mut total = 0;
     let groups: Vec<&Vec<u32>> = model.movable.iter().filter(|g| g.len() >= 2).collect();
     if groups.is_empty() {
@@ -147,7 +147,7 @@ pub fn late_acceptance(
     moves: usize,
     history: usize,
     slack: u32,
-    rng: &mut fastrand::Rng,
+    rng: &mut crate::search::Rng,
 ) -> i32 {
     let start = state.score as i32;
     let groups: Vec<&Vec<u32>> = model.movable.iter().filter(|g| !g.is_empty()).collect();
@@ -205,7 +205,7 @@ mod tests {
     fn swap_deltas_equal_full_rescoring() {
         let p = meta("brendan_set2/pieces_06x06.txt");
         let model = Model::new(&p).unwrap();
-        let mut rng = fastrand::Rng::with_seed(9);
+        let mut rng = crate::search::Rng::new(9);
         let mut state = construct::random(&model, &mut rng);
         for _ in 0..3000 {
             let g = &model.movable[rng.usize(0..model.movable.len())];

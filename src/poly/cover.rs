@@ -441,9 +441,9 @@ pub(crate) mod tests {
             eprintln!("skipped: this processor has no fast pext, keys come from the neighbour loop only");
             return;
         }
-        let mut rng = crate::test_rng::XorShift(0x9e37_79b9_7f4a_7c15);
+        let mut rng = crate::search::Rng::new(0x9e37_79b9_7f4a_7c15);
         for _ in 0..500 {
-            let x = rng.next();
+            let x = rng.next_u64();
             for c in 0..images.n_cells {
                 let occ = x & !(1u64 << c);
                 assert_eq!(ci.key(c, &occ), ci.key_by_neighbours(c, &occ), "cell {c}, occupancy {occ:#x}");

@@ -368,9 +368,9 @@ mod tests {
             let nb = grid(w, h, 1, &[]);
             let rows = Rows::<u64>::of(&nb).expect("a flat box is rows");
             let n = nb.len();
-            let mut rng = crate::test_rng::XorShift(0x9e37_79b9_7f4a_7c15);
+            let mut rng = crate::search::Rng::new(0x9e37_79b9_7f4a_7c15);
             for _ in 0..200 {
-                let x = rng.next();
+                let x = rng.next_u64();
                 let free = x & u64::below(n);
                 let want =
                     (0..n).filter(|&c| nb[c].iter().any(|&b| free.test(b as usize))).fold(0u64, |m, c| m | 1 << c);

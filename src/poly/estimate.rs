@@ -17,9 +17,9 @@
 use super::bits::Bits;
 use super::hybrid::{Shared, Walk};
 use super::parallel;
-use super::sample::{Estimate, EstimateSpec, Rng};
-use crate::knuth::Tally;
-use crate::parallel::each_task;
+use crate::search::knuth::Tally;
+use crate::search::pool::each_task;
+use crate::search::{Estimate, EstimateSpec, Rng};
 use crate::search::{Flow, Limits, StopReason};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;

@@ -18,7 +18,6 @@ use super::hole_kernel::HoleFrame;
 use super::memo::DeadStates;
 use super::model::Images;
 use super::parity::ParityTable;
-use super::sample::Rng;
 use super::schedule::{Schedule, Stage};
 use super::tables::Tables;
 use super::volume::{regions_ok, VolumeTable};
@@ -32,9 +31,9 @@ pub use image_matrix::{image_matrix, image_problem};
 /// Window of de Bruijn's root index (bits after the hole).
 const BRUIJN_WINDOW: u32 = 7;
 use crate::dlx::{Heuristic, Matrix};
-use crate::search::{Flow, Limits, StopReason};
+use crate::search::{Flow, Limits, Rng, StopReason};
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Constraint settings of a search. Each threshold is the least number of
@@ -360,7 +359,7 @@ pub struct Walker<'s, B> {
     /// The candidates of the states probes met above [`PROBE_MEMO_DEPTH`]
     /// (filled only by `Walk::Probe`; a state's candidates do not depend
     /// on the path to it).
-    pub(super) probe_memo: HashMap<ProbeKey<B>, Vec<u32>, BuildHasherDefault<ProbeHasher>>,
+    pub(super) probe_memo: HashMap<ProbeKey<B>, Vec<u32>, FxBuildHasher>,
     /// bdlx's live lists, one after the other along the current path.
     pub(super) lbuf: Vec<Entry<B>>,
     /// bdlx's segments: at `depth * (groups + 1) + g`, where group `g`'s
@@ -407,33 +406,6 @@ impl<B: Bits> std::hash::Hash for ProbeKey<B> {
         h.write_u64(self.occ.hash64());
         h.write_u128(self.avail);
         h.write_u32(self.n_left);
-    }
-}
-
-/// A multiply-rotate hasher for [`ProbeKey`] (whose occupancy is already
-/// mixed by [`Bits::hash64`]): with SipHash the Tetris Cube's piece choice
-/// took 34 M more instructions (of 1.17 G).
-#[derive(Default)]
-pub(super) struct ProbeHasher(u64);
-
-impl std::hash::Hasher for ProbeHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(29) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-    fn write_u128(&mut self, x: u128) {
-        self.write_u64(x as u64);
-        self.write_u64((x >> 64) as u64);
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(x as u64);
     }
 }
 

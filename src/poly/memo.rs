@@ -430,14 +430,14 @@ mod tests {
     fn round_trip<B: Bits + std::hash::Hash>(n: usize, g: usize, reach: usize) {
         let p = Pack::<B>::new(n, g, 8).expect("a one-word layout");
         assert_eq!(p.pos + p.window + g as u32, 64);
-        let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
+        let mut rng = crate::search::Rng::new(0x2545_f491_4f6c_dd1d);
         let mut seen = std::collections::HashMap::new();
         let (mut packed, mut outside) = (0, 0);
         for _ in 0..20_000 {
-            let h = rng.next() as usize % n;
-            let above = B::from_words(rng.next(), rng.next()).and(B::below(reach)).shl(h as u32).shl(1);
+            let h = rng.next_u64() as usize % n;
+            let above = B::from_words(rng.next_u64(), rng.next_u64()).and(B::below(reach)).shl(h as u32).shl(1);
             let occ = p.padding.or(B::below(h)).or(above.and(B::below(n)));
-            let avail = (rng.next() & ((1 << g) - 1)).max(1);
+            let avail = (rng.next_u64() & ((1 << g) - 1)).max(1);
             let key = p.key(&occ, avail);
             let fits = occ.andnot(p.padding).shr(h as u32).shr(p.window + 1).is_zero();
             assert_eq!(key != 0, fits, "h {h}");

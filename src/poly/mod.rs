@@ -45,6 +45,7 @@ pub mod tables;
 pub mod volume;
 
 use crate::ir::{Equivalence, OptionId, Problem};
+use crate::search::EstimateSpec;
 use crate::search::{Engine, Flow, Limits, Reporter, SearchStats};
 use bits::{Bits, Wide};
 use estimate::EstimateRun;
@@ -52,7 +53,7 @@ use hybrid::{Knobs, Shared, Task};
 use model::{CellOrder, Images};
 use parallel::Outcome;
 use redundancy::{Redundancy, RedundancyMode};
-use sample::{EstimateSpec, Probes, SampleReport, SampleSpec};
+use sample::{Probes, SampleReport, SampleSpec};
 use schedule::{Schedule, ScheduleSpec};
 use std::time::{Duration, Instant};
 
@@ -543,7 +544,7 @@ impl Engine for PolyEngine<'_> {
 
     fn estimate_nodes(&mut self, probes: u32, seed: u64) -> Option<f64> {
         // Knuth's estimate alone: no timed run for a rate.
-        let spec = sample::EstimateSpec { probes: probes.into(), seed };
+        let spec = EstimateSpec { probes: probes.into(), seed };
         Some(self.runner.estimate(spec, &Limits::none(), 1, Duration::ZERO).estimate.nodes)
     }
 

@@ -196,9 +196,9 @@ mod tests {
         assert!(matches!(fast, NeighbourCounter::Shifts { .. }), "a full box counts by shifts");
         let slow = NeighbourCounter::PerCell(nb.clone());
         let n = images.n_cells;
-        let mut rng = crate::test_rng::XorShift(0x9e37_79b9_7f4a_7c15);
+        let mut rng = crate::search::Rng::new(0x9e37_79b9_7f4a_7c15);
         for _ in 0..200 {
-            let x = rng.next();
+            let x = rng.next_u64();
             let free = (x as u128 | (x.rotate_left(17) as u128) << 64) & ((1u128 << n) - 1);
             assert_eq!(fast.levels(free), slow.levels(free));
             assert_eq!(fast.fewest(free), slow.fewest(free));

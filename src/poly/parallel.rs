@@ -3,17 +3,17 @@
 //! Parallel search splits the tree at a shallow depth: one pass enumerates
 //! the nodes at depth `d` (the smallest depth giving enough tasks per
 //! thread), then worker threads take the nodes one at a time
-//! ([`crate::parallel::each_task`]) and search below each, replaying the
+//! ([`crate::search::pool::each_task`]) and search below each, replaying the
 //! path to it by sibling index. Each worker thread keeps one walker (its own
 //! copy of the DLX matrix) from task to task, restarted at the root for each.
 //! Solutions travel to the calling thread over a channel, in batches
-//! ([`crate::parallel::Outbox`]), so the caller's visitor (verification,
+//! ([`crate::search::pool::Outbox`]), so the caller's visitor (verification,
 //! `--unique`) runs on one thread.
 
 use super::bits::Bits;
 use super::hybrid::{Shared, Stop, Task, Walk, Walker};
 use super::memo::DeadStates;
-use crate::parallel::{deliver, each_task, outboxes, take_outbox, Batch, Outbox};
+use crate::search::pool::{deliver, each_task, outboxes, take_outbox, Batch, Outbox};
 use crate::search::{Flow, Limits, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Mutex};

@@ -16,53 +16,11 @@
 
 use super::bits::Bits;
 use super::hybrid::{Kind, Shared, Stop, Walk, Walker};
-use crate::parallel::{deliver, each_task, outboxes, take_outbox, Batch, Outbox};
-use crate::search::{Flow, Limits, StopReason};
+use crate::search::pool::{deliver, each_task, outboxes, take_outbox, Batch, Outbox};
+use crate::search::{Flow, Limits, Rng, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
-
-/// A small seeded generator (SplitMix64): reproducible runs from a seed.
-///
-/// The value is the generator's state; each draw adds [`GAMMA`] to it.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-/// SplitMix64's increment.
-const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
-/// Mixed into a seed to make the first state.
-const SEED_MIX: u64 = 0x853c_49e6_748f_ea9b;
-
-impl Rng {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ SEED_MIX)
-    }
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(GAMMA);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// A uniform number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
-    }
-    /// The `k`-th number (from 0) that `Rng::new(seed)` draws, without
-    /// drawing the ones before it (SplitMix64's state moves by a constant).
-    pub fn nth(seed: u64, k: u64) -> u64 {
-        Rng((seed ^ SEED_MIX).wrapping_add(k.wrapping_mul(GAMMA))).next_u64()
-    }
-    /// Shuffles `s` uniformly (Fisher-Yates).
-    pub fn shuffle(&mut self, s: &mut [u32]) {
-        for i in (1..s.len()).rev() {
-            let j = self.below(i as u64 + 1) as usize;
-            s.swap(i, j);
-        }
-    }
-}
 
 /// `--sample TRIALS,REMAINING,SEED`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,49 +168,6 @@ pub fn sample<B: Bits>(
         exhausted: exhausted.into_inner(),
         stopped: reason.into_inner().expect("no poisoning"),
     }
-}
-
-/// `--estimate PROBES[,SEED]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EstimateSpec {
-    /// Number of random paths.
-    pub probes: u64,
-    /// Seed.
-    pub seed: u64,
-}
-
-impl EstimateSpec {
-    /// Parses `PROBES` or `PROBES,SEED` (seed 1 by default).
-    pub fn parse(s: &str) -> Result<EstimateSpec, String> {
-        let (p, seed) = s.split_once(',').unwrap_or((s, "1"));
-        let probes: u64 = p.trim().parse().map_err(|_| format!("`{s}`: PROBES `{p}` is not a number"))?;
-        if probes == 0 {
-            return Err(format!("`{s}`: PROBES must be at least 1"));
-        }
-        let seed = seed.trim().parse().map_err(|_| format!("`{s}`: SEED `{seed}` is not a number"))?;
-        Ok(EstimateSpec { probes, seed })
-    }
-}
-
-/// Knuth's estimate of the search tree.
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct Estimate {
-    /// Probes run.
-    pub probes: u64,
-    /// Mean estimated placements of the full search.
-    pub nodes: f64,
-    /// Standard error of `nodes`.
-    pub nodes_stderr: f64,
-    /// Mean estimated solutions found by the full search.
-    pub solutions: f64,
-    /// Standard error of `solutions`.
-    pub solutions_stderr: f64,
-    /// Placements per second measured on a short run of the real search.
-    pub nodes_per_sec: f64,
-    /// `nodes / nodes_per_sec`.
-    pub seconds: f64,
-    /// Mean estimated placements by depth (index 0: the first piece).
-    pub per_depth: Vec<f64>,
 }
 
 /// The piece choice's Knuth probes run so far: more probes continue the
@@ -405,22 +320,6 @@ mod tests {
         assert!(SampleSpec::parse("10,16").is_err());
         assert!(SampleSpec::parse("0,16,1").is_err());
         assert!(SampleSpec::parse("1,x,1").unwrap_err().contains("REMAINING"));
-        assert_eq!(EstimateSpec::parse("200").unwrap(), EstimateSpec { probes: 200, seed: 1 });
-        assert_eq!(EstimateSpec::parse("200,7").unwrap().seed, 7);
-        assert!(EstimateSpec::parse("0").is_err());
-    }
-
-    #[test]
-    fn rng_is_uniform_enough_and_reproducible() {
-        let mut a = Rng::new(3);
-        let mut b = Rng::new(3);
-        let mut hist = [0u32; 4];
-        for _ in 0..4000 {
-            let x = a.below(4);
-            assert_eq!(x, b.below(4));
-            hist[x as usize] += 1;
-        }
-        assert!(hist.iter().all(|&h| (800..1200).contains(&h)), "{hist:?}");
     }
 
     /// Each trial has its own generator, so schedules that differ only below

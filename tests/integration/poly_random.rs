@@ -10,8 +10,8 @@ use emx::input;
 use emx::ir::Equivalence;
 use emx::poly::model::CellOrder;
 use emx::poly::redundancy::RedundancyMode;
-use emx::poly::sample::Rng;
 use emx::poly::{FitFilter, PolyConfig, Threshold};
+use emx::search::Rng;
 use std::path::Path;
 
 /// A random puzzle: the box cut into random connected pieces (so it has a

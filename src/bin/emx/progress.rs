@@ -3,7 +3,7 @@
 //! stays silent when stderr is not a terminal, with `--quiet`, and for runs
 //! shorter than [`DELAY`].
 
-use emx::progress::Progress;
+use emx::search::progress::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};

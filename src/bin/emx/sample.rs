@@ -7,8 +7,9 @@ use crate::{Format, EXIT_LIMIT, EXIT_OK};
 use emx::backend::BackendConfig;
 use emx::input::{Instance, InstanceKind};
 use emx::ir::Solution;
-use emx::poly::sample::{EstimateSpec, SampleSpec};
+use emx::poly::sample::SampleSpec;
 use emx::poly::PolyEngine;
+use emx::search::EstimateSpec;
 use emx::search::{Engine, Flow, Limits};
 use serde_json::json;
 use std::time::Duration;
@@ -142,7 +143,7 @@ pub fn run_edge(args: &SolveArgs, instance: &Instance, backend: &str, config: &B
     let Some(e) = engine.knuth_estimate(spec.probes, spec.seed) else {
         crate::usage_bail!("--estimate: {} cannot estimate its search (use --backend cp or scan)", engine.describe());
     };
-    let e = emx::knuth::with_rate(engine.as_mut(), e, RATE_WINDOW);
+    let e = emx::search::knuth::with_rate(engine.as_mut(), e, RATE_WINDOW);
     let weight = engine.solution_weight();
     let (boards, boards_err) = (e.solutions * weight as f64, e.solutions_stderr * weight as f64);
     let problem = instance.problem();

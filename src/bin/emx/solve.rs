@@ -13,7 +13,7 @@ use emx::poly::model::CellOrder;
 use emx::poly::redundancy::RedundancyMode;
 use emx::poly::schedule::ScheduleSpec;
 use emx::poly::{FitFilter, PolyConfig, Threshold};
-use emx::progress::Progress;
+use emx::search::progress::Progress;
 use emx::search::Limits;
 use emx::solve::{solve, Mode, SolveOptions, SolveReport};
 use serde_json::json;

@@ -12,8 +12,8 @@
 //! estimate is the sum of one path per table.
 
 use super::{Scan, Table};
-use crate::knuth::Tally;
-use crate::poly::sample::{Estimate, Rng};
+use crate::search::knuth::Tally;
+use crate::search::{Estimate, Rng};
 
 impl Scan {
     /// Knuth's estimate from `probes` random probes seeded by `seed`:

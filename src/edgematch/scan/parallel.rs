@@ -8,7 +8,7 @@
 
 use super::{CellState, Scan};
 use crate::ir::OptionId;
-use crate::parallel::{run_tasks, Share};
+use crate::search::pool::{run_tasks, Share};
 use crate::search::{Flow, Limits, SearchStats};
 
 /// Tasks wanted per worker thread, so that uneven subtrees even out.
@@ -18,7 +18,7 @@ impl Scan {
     /// [`Scan::search`] with `self.threads` workers, under `limits`
     /// without a solution limit (the caller's reporter counts); `hold`:
     /// solutions may reach `visit` in batches (no solution limit waits on
-    /// them, see [`crate::parallel::Outbox`]).
+    /// them, see [`crate::search::pool::Outbox`]).
     pub(super) fn search_parallel(
         &self,
         limits: &Limits,
@@ -36,7 +36,7 @@ impl Scan {
             depth += 1;
         };
         let share = Share::new(head_nodes);
-        let work = |(table, prefix): &(usize, Vec<u32>), send: &mut crate::parallel::Send<'_>| {
+        let work = |(table, prefix): &(usize, Vec<u32>), send: &mut crate::search::pool::Send<'_>| {
             // Tasks can be shorter than the poll interval: check first.
             if let Some(stop) = share.poll(limits, 0) {
                 return (SearchStats::default(), Some(stop));

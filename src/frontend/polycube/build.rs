@@ -47,7 +47,7 @@ fn cell_name(p: Point, dims: [u32; 3]) -> String {
 pub fn estimate(puzzle: &Puzzle) -> crate::size_cap::IrEstimate {
     let dims = puzzle.dims.map(|d| d as i32);
     let group = Transform::group(puzzle.one_side, false);
-    let mut seen: std::collections::HashSet<Shape, crate::fxhash::FxBuildHasher> = Default::default();
+    let mut seen: std::collections::HashSet<Shape, rustc_hash::FxBuildHasher> = Default::default();
     let (mut options, mut entries) = (0u64, 0u64);
     for d in puzzle.pieces.iter().filter(|d| !d.stationary) {
         let shape = Shape::new(d.cells.iter().copied());
@@ -105,7 +105,7 @@ pub fn build_grouped(puzzle: &Puzzle, name: &str, group_identical: bool) -> Resu
 
     // Group identical shapes (up to the allowed rotations).
     let mut groups: Vec<PieceGroup> = Vec::new();
-    let mut by_canon: HashMap<Shape, usize, crate::fxhash::FxBuildHasher> = HashMap::default();
+    let mut by_canon: HashMap<Shape, usize, rustc_hash::FxBuildHasher> = HashMap::default();
     for d in puzzle.pieces.iter().filter(|d| !d.stationary) {
         let shape = Shape::new(d.cells.iter().copied());
         // The canonical form is the least orientation (`Shape::canonical`
@@ -198,11 +198,11 @@ fn box_symmetries(
     fn mask_of(cells: impl Iterator<Item = u32>) -> u128 {
         cells.fold(0u128, |m, c| m | 1u128 << c)
     }
-    let option_by_mask: HashMap<u128, u32, crate::fxhash::FxBuildHasher> = match small {
+    let option_by_mask: HashMap<u128, u32, rustc_hash::FxBuildHasher> = match small {
         true => geo.placements.iter().enumerate().map(|(o, p)| (mask_of(p.cells.iter().copied()), o as u32)).collect(),
         false => HashMap::default(),
     };
-    let option_by_cells: HashMap<&[u32], u32, crate::fxhash::FxBuildHasher> = match small {
+    let option_by_cells: HashMap<&[u32], u32, rustc_hash::FxBuildHasher> = match small {
         true => HashMap::default(),
         false => geo.placements.iter().enumerate().map(|(o, p)| (p.cells.as_slice(), o as u32)).collect(),
     };

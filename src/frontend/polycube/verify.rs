@@ -3,9 +3,9 @@
 //! congruent to the mobile pieces under the allowed rotations.
 
 use super::Puzzle;
-use crate::fxhash::FxBuildHasher;
 use crate::geometry::{Point, Shape, Transform};
 use crate::ir::{verify, Problem, Solution};
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 

@@ -16,7 +16,7 @@ fn emch_choice_equals_reference() {
     let stride = 4096 + SIMD_PAD;
     let mut buf = vec![0u32; 2 * stride];
     let mut want = vec![0u32; stride];
-    let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
+    let mut rng = crate::search::Rng::new(0x2545_f491_4f6c_dd1d);
     let widths = [(0, 0), (0, 1), (1, 1), (2, 1), (4, 1), (0, 2), (2, 2), (3, 2), (0, 6), (2, 6)];
     let (mut widened, mut differs) = (0, 0);
     for round in 0..1000 {
@@ -59,8 +59,8 @@ fn simd_counts_equal_scalar_counts() {
     }
     let stride = 4096 + SIMD_PAD;
     let (mut a, mut b) = (vec![0u32; stride], vec![0u32; stride]);
-    let mut rng = crate::test_rng::XorShift(0x9e37_79b9_7f4a_7c15);
-    let mut next = || rng.next();
+    let mut rng = crate::search::Rng::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = || rng.next_u64();
     let mut compared = 0;
     for round in 0..400 {
         // Sparse to dense boards, random remaining groups.
@@ -105,7 +105,7 @@ fn node_candidates_equal_reference() {
     let t = Tables::<u64>::new(&images);
     let stride = 4096;
     let (mut scratch, mut got, mut want) = (Vec::new(), vec![0u32; stride], vec![0u32; stride]);
-    let mut rng = crate::test_rng::XorShift(0x6a09_e667_f3bc_c908);
+    let mut rng = crate::search::Rng::new(0x6a09_e667_f3bc_c908);
     let mut compared = 0;
     for round in 0..600 {
         let (occ, avail) = random_packing(&t, images.groups.len(), &mut rng, round % 11);
@@ -130,13 +130,13 @@ fn node_candidates_equal_reference() {
 pub(super) fn random_packing(
     t: &Tables<u64>,
     n_groups: usize,
-    rng: &mut crate::test_rng::XorShift,
+    rng: &mut crate::search::Rng,
     pieces: usize,
 ) -> (u64, u64) {
     let (mut occ, mut avail) = (0u64, (1u64 << n_groups) - 1);
     for _ in 0..pieces {
         for _ in 0..200 {
-            let k = (rng.next() % t.mask.len() as u64) as usize;
+            let k = (rng.next_u64() % t.mask.len() as u64) as usize;
             let g = t.group[k] as usize;
             if avail >> g & 1 != 0 && t.mask[k] & occ == 0 {
                 (occ, avail) = (occ | t.mask[k], avail & !(1 << g));

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::poly::bits::Wide;
-use crate::test_rng::XorShift;
+use crate::search::Rng;
 
 /// The face neighbours of the cells of a `dims` box without `gone`.
 fn board(dims: [i32; 3], gone: impl Fn([i32; 3]) -> bool) -> Vec<Vec<u32>> {
@@ -54,7 +54,7 @@ fn boards() -> Vec<Vec<Vec<u32>>> {
 
 /// A connected set of `n` cells grown from a random cell (an image), or
 /// fewer where the component is smaller.
-fn blob(rng: &mut XorShift, neighbours: &[Vec<u32>], n: usize) -> Vec<u32> {
+fn blob(rng: &mut Rng, neighbours: &[Vec<u32>], n: usize) -> Vec<u32> {
     let mut cells = vec![rng.below(neighbours.len() as u64) as u32];
     for _ in 0..n * 8 {
         if cells.len() == n {
@@ -72,7 +72,7 @@ fn blob(rng: &mut XorShift, neighbours: &[Vec<u32>], n: usize) -> Vec<u32> {
     cells
 }
 
-fn scattered(rng: &mut XorShift, n_cells: usize) -> Vec<u32> {
+fn scattered(rng: &mut Rng, n_cells: usize) -> Vec<u32> {
     let density = 1 + rng.below(6);
     (0..n_cells as u32).filter(|_| rng.below(10) < density).collect()
 }
@@ -121,7 +121,7 @@ fn tables() -> Vec<StateTable> {
 
 /// The cells removed in trial `trial`: scattered cells every third trial,
 /// else a connected blob of one to eight cells.
-fn trial_cells(rng: &mut XorShift, neighbours: &[Vec<u32>], trial: usize) -> Vec<u32> {
+fn trial_cells(rng: &mut Rng, neighbours: &[Vec<u32>], trial: usize) -> Vec<u32> {
     if trial % 3 == 2 {
         scattered(rng, neighbours.len())
     } else {
@@ -132,7 +132,7 @@ fn trial_cells(rng: &mut XorShift, neighbours: &[Vec<u32>], trial: usize) -> Vec
 
 #[test]
 fn splitter_matches_the_full_fill() {
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let tables = tables();
     let states: Vec<usize> = [13usize, 4 * 7, 3 * 3 * 4 * 2, 6].to_vec();
     let mut splits = 0;
@@ -166,7 +166,7 @@ fn splitter_matches_the_full_fill() {
 /// 128-bit masks and, when the board fits, 64-bit ones.
 #[test]
 fn rows_fill_matches_the_full_fill() {
-    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     let tables = tables();
     let states: Vec<usize> = [13usize, 4 * 7, 3 * 3 * 4 * 2, 6].to_vec();
     let (mut boards_with_rows, mut rejected) = (0, 0);

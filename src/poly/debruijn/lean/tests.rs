@@ -53,8 +53,8 @@ fn fit_bits_equal_the_entrywise_test() {
         eprintln!("skipped: no AVX2 on this processor");
         return;
     }
-    let mut rng = crate::test_rng::XorShift(0x9e37_79b9_7f4a_7c15);
-    let mut next = || rng.next();
+    let mut rng = crate::search::Rng::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = || rng.next_u64();
     const LEN: usize = 200;
     const PAD: usize = super::super::SOA_PAD;
     // Sparse masks (about 8 cells), so that both outcomes are common.
@@ -117,8 +117,8 @@ fn fit_alive_bits_equal_the_halo_test() {
         eprintln!("skipped: no AVX2 on this processor");
         return;
     }
-    let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
-    let mut next = || rng.next();
+    let mut rng = crate::search::Rng::new(0x2545_f491_4f6c_dd1d);
+    let mut next = || rng.next_u64();
     // Boxes of `w` rows of `h` cells (cell `c`'s neighbours `c +- 1` in
     // its row, `c +- w`), the bits past the last cell occupied.
     let (mut alive_n, mut dead_n) = (0u32, 0u32);

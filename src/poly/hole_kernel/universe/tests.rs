@@ -48,7 +48,7 @@ fn choices_equal_the_references() {
         Kind::Emch(Widen { threshold: 1, levels: 6 }),
     ];
     let mut want = vec![0u32; 4096];
-    let mut rng = crate::test_rng::XorShift(0x0bad_cafe_1234_5678);
+    let mut rng = crate::search::Rng::new(0x0bad_cafe_1234_5678);
     let (mut built, mut children, mut wide) = (0, 0, 0);
     for round in 0..3000 {
         let placed = 4 + round % 8;

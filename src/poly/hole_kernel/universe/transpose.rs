@@ -103,8 +103,8 @@ mod tests {
             eprintln!("skipped: no AVX-512 (VBMI, VPOPCNTDQ, GFNI) on this processor");
             return;
         }
-        let mut rng = crate::test_rng::XorShift(0x1234_5678_9abc_def1);
-        let masks: Vec<u64> = (0..64).map(|_| rng.next()).collect();
+        let mut rng = crate::search::Rng::new(0x1234_5678_9abc_def1);
+        let masks: Vec<u64> = (0..64).map(|_| rng.next_u64()).collect();
         let mut out = [0u64; 64];
         // SAFETY: checked above.
         unsafe { transpose64(masks.as_ptr(), out.as_mut_ptr()) };

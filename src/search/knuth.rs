@@ -9,9 +9,51 @@
 //! there), of the solutions the weight at a solution leaf. Both are
 //! unbiased: their mean over many probes tends to the real counts.
 
-use crate::poly::sample::Estimate;
-use crate::search::{Engine, Flow, Limits};
+use super::{Engine, Flow, Limits};
 use std::time::{Duration, Instant};
+
+/// `--estimate PROBES[,SEED]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EstimateSpec {
+    /// Number of random paths.
+    pub probes: u64,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl EstimateSpec {
+    /// Parses `PROBES` or `PROBES,SEED` (seed 1 by default).
+    pub fn parse(s: &str) -> Result<EstimateSpec, String> {
+        let (p, seed) = s.split_once(',').unwrap_or((s, "1"));
+        let probes: u64 = p.trim().parse().map_err(|_| format!("`{s}`: PROBES `{p}` is not a number"))?;
+        if probes == 0 {
+            return Err(format!("`{s}`: PROBES must be at least 1"));
+        }
+        let seed = seed.trim().parse().map_err(|_| format!("`{s}`: SEED `{seed}` is not a number"))?;
+        Ok(EstimateSpec { probes, seed })
+    }
+}
+
+/// Knuth's estimate of the search tree.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Estimate {
+    /// Probes run.
+    pub probes: u64,
+    /// Mean estimated placements of the full search.
+    pub nodes: f64,
+    /// Standard error of `nodes`.
+    pub nodes_stderr: f64,
+    /// Mean estimated solutions found by the full search.
+    pub solutions: f64,
+    /// Standard error of `solutions`.
+    pub solutions_stderr: f64,
+    /// Placements per second measured on a short run of the real search.
+    pub nodes_per_sec: f64,
+    /// `nodes / nodes_per_sec`.
+    pub seconds: f64,
+    /// Mean estimated placements by depth (index 0: the first piece).
+    pub per_depth: Vec<f64>,
+}
 
 /// Running sums of Knuth probes.
 ///
@@ -112,9 +154,9 @@ impl Tally {
 /// node.
 pub fn with_rate(engine: &mut dyn Engine, mut estimate: Estimate, window: Duration) -> Estimate {
     let limits = Limits::none().with_time_limit(Some(window));
-    let (start, cpu) = (Instant::now(), crate::local::thread_cpu_seconds());
+    let (start, cpu) = (Instant::now(), super::clock::thread_cpu_seconds());
     let stats = engine.run(&limits, &mut |_| Flow::Continue);
-    let t = match (cpu, crate::local::thread_cpu_seconds()) {
+    let t = match (cpu, super::clock::thread_cpu_seconds()) {
         (Some(a), Some(b)) => b - a,
         _ => start.elapsed().as_secs_f64(),
     };
@@ -128,6 +170,13 @@ pub fn with_rate(engine: &mut dyn Engine, mut estimate: Estimate, window: Durati
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn specs_parse() {
+        assert_eq!(EstimateSpec::parse("200").unwrap(), EstimateSpec { probes: 200, seed: 1 });
+        assert_eq!(EstimateSpec::parse("200,7").unwrap().seed, 7);
+        assert!(EstimateSpec::parse("0").is_err());
+    }
 
     #[test]
     fn tally_means_and_errors() {

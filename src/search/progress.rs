@@ -104,7 +104,7 @@ pub struct ProgressSnapshot {
 impl ProgressSnapshot {
     /// Nodes per second so far.
     pub fn nodes_per_sec(&self) -> f64 {
-        crate::search::per_second(self.nodes, self.elapsed)
+        super::per_second(self.nodes, self.elapsed)
     }
 
     /// Fraction of the estimated tree visited, in `[0, 1]` (an estimate can

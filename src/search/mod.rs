@@ -1,7 +1,21 @@
-//! What every search engine shares: limits, the reason a search stopped, and
-//! statistics. Each engine (DLX, the polycube engines, scan, CP) takes
-//! [`Limits`] and reports [`SearchStats`] so the CLI and `emx bench` treat
-//! them alike.
+//! The search vocabulary every engine shares: the [`Engine`] trait, the
+//! [`Limits`] a search runs under, the [`StopReason`] it ends with, the
+//! [`SearchStats`] it reports, Knuth's tree-size estimator ([`knuth`]), the
+//! seeded random source ([`Rng`]), the worker pool of parallel runs
+//! ([`pool`]) and the live counters of a progress display ([`progress`]).
+//!
+//! Engines (DLX, the polycube engines, scan, cp, local search) depend on
+//! this module and on the IR, never on each other, so the CLI and
+//! `emx bench` treat them alike. Nothing here knows a puzzle.
+
+pub mod clock;
+pub mod knuth;
+pub mod pool;
+pub mod progress;
+mod rng;
+
+pub use knuth::{Estimate, EstimateSpec};
+pub use rng::Rng;
 
 use crate::ir::OptionId;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,8 +34,8 @@ pub struct Limits {
     /// Stop when this flag becomes true (Ctrl-C).
     pub cancel: Option<Arc<AtomicBool>>,
     /// Live counters for a progress display; [`Limits::poll`] publishes the
-    /// node count here (see [`crate::progress`]).
-    pub progress: Option<Arc<crate::progress::Progress>>,
+    /// node count here (see [`progress`]).
+    pub progress: Option<Arc<progress::Progress>>,
 }
 
 impl Limits {
@@ -224,7 +238,7 @@ pub trait Engine {
     /// An estimate of the number of nodes of the whole search tree (Knuth's
     /// estimator: the mean over `probes` random root-to-leaf paths, seeded
     /// by `seed`, of the product of the branching degrees), for progress
-    /// displays ([`crate::progress::Progress::set_estimated_nodes`]).
+    /// displays ([`progress::Progress::set_estimated_nodes`]).
     /// `None` when the engine cannot estimate (the default). Must leave the
     /// engine ready to [`run`](Engine::run).
     fn estimate_nodes(&mut self, _probes: u32, _seed: u64) -> Option<f64> {
@@ -234,10 +248,10 @@ pub trait Engine {
     /// matching): from `probes` random paths seeded by `seed`, the nodes as
     /// [`Engine::run`] counts them and the solutions the search finds
     /// (before [`Engine::solution_weight`]), with their standard errors, and
-    /// the nodes by depth (cells filled); no rate ([`crate::knuth::with_rate`]
+    /// the nodes by depth (cells filled); no rate ([`knuth::with_rate`]
     /// adds one). `None` when the engine cannot (the default). Must leave the
     /// engine ready to run.
-    fn knuth_estimate(&mut self, _probes: u64, _seed: u64) -> Option<crate::poly::sample::Estimate> {
+    fn knuth_estimate(&mut self, _probes: u64, _seed: u64) -> Option<Estimate> {
         None
     }
     /// How many solutions each solution the search finds stands for (itself

@@ -13,8 +13,8 @@
 //! switches each way and 0.2 s of system time, with the workers preempted
 //! by it on two cores.
 
+use super::{Flow, Limits, StopReason};
 use crate::ir::OptionId;
-use crate::search::{Flow, Limits, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
