@@ -10,6 +10,7 @@
 pub mod backend;
 pub mod bench;
 pub mod cp;
+pub mod cpu;
 pub mod dlx;
 pub mod edgematch;
 pub mod encode;

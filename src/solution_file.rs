@@ -41,7 +41,7 @@ fn looks_like_json(text: &str) -> bool {
 /// The solution values in a JSON document (see the module documentation).
 fn json_solutions(v: &Value) -> Vec<&Value> {
     let is_board = |v: &Value| v.get("cells").is_some_and(Value::is_array) && v.get("rows").is_some();
-    let is_placements = |v: &Value| v.as_array().is_some_and(|a| a.first().map_or(true, |p| p.get("piece").is_some()));
+    let is_placements = |v: &Value| v.as_array().is_some_and(|a| a.first().is_none_or(|p| p.get("piece").is_some()));
     if let Some(obj) = v.as_object() {
         for key in ["solution_list", "solutions", "boards"] {
             if let Some(list) = obj.get(key).and_then(Value::as_array) {

@@ -415,7 +415,7 @@ fn dynamic_choose(wk: &mut Walker, d: usize) -> bool {
 
 fn walk_dynamic(wk: &mut Walker, core: &mut Core, ctx: &mut Ctx) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") {
+    if crate::cpu::popcnt() {
         // SAFETY: the CPU has the instruction.
         unsafe { walk_dynamic_popcnt(wk, core, ctx) };
         return;

@@ -172,8 +172,8 @@ impl Walk<'_> {
     /// Whether `colours` at `cell` match every filled neighbour.
     fn matches(&self, cell: usize, colours: [u16; 4]) -> bool {
         [NORTH, EAST, SOUTH, WEST].into_iter().all(|s| {
-            self.puzzle.neighbour(cell, s).map_or(true, |nb| {
-                self.board.colours(self.puzzle, nb).map_or(true, |other| other[(s + 2) % 4] == colours[s])
+            self.puzzle.neighbour(cell, s).is_none_or(|nb| {
+                self.board.colours(self.puzzle, nb).is_none_or(|other| other[(s + 2) % 4] == colours[s])
             })
         })
     }

@@ -118,7 +118,7 @@ fn break_with(problem: &Problem, syms: &[&Symmetry]) -> Option<(ItemId, Restrict
                 kept.push(o);
             }
         }
-        if best.as_ref().map_or(true, |(_, k)| kept.len() < k.len()) {
+        if best.as_ref().is_none_or(|(_, k)| kept.len() < k.len()) {
             best = Some((item as ItemId, kept));
         }
     }

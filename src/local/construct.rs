@@ -103,7 +103,7 @@ fn matches_placed(model: &Model, placed: &[Option<(u32, u8)>], cell: u32, t: u32
     let col = model.color(t, r);
     (0..4).all(|s| {
         let o = model.nbr[cell as usize][s];
-        o == NONE || placed[o as usize].map_or(true, |(ot, or)| model.color(ot, or)[s ^ 2] == col[s])
+        o == NONE || placed[o as usize].is_none_or(|(ot, or)| model.color(ot, or)[s ^ 2] == col[s])
     })
 }
 

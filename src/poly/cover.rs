@@ -85,46 +85,13 @@ struct KeyLine([u32; 16]);
 /// image (it writes 4 at the current count).
 pub const SIMD_PAD: usize = 4;
 
-/// Whether the processor has AVX2 and the bit instructions the AVX2
-/// kernel is compiled with (checked at run time).
-pub(super) fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as has;
-        has!("avx2") && has!("bmi1") && has!("bmi2") && has!("popcnt") && has!("lzcnt")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
-/// Whether the processor has BMI2's `pext` and runs it fast (AMD before
-/// Zen 3, family 0x17, microcodes it: tens of cycles).
-fn fast_pext() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if !std::arch::is_x86_feature_detected!("bmi2") {
-            return false;
-        }
-        let (vendor, sig) = (std::arch::x86_64::__cpuid(0), std::arch::x86_64::__cpuid(1));
-        let amd = vendor.ebx == u32::from_le_bytes(*b"Auth");
-        let family = (sig.eax >> 8 & 0xf) + (sig.eax >> 20 & 0xff);
-        !(amd && family < 0x19)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// The bits of `x` at the positions of `m`, packed (BMI2 `pext`). Only
-/// called when [`fast_pext`] said the instruction exists.
+/// called when [`crate::cpu::fast_pext`] said the instruction exists.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn pext(x: u64, m: u64) -> u64 {
     let r: u64;
-    // SAFETY: a register-only instruction, present (checked by `fast_pext`
+    // SAFETY: a register-only instruction, present (checked by `cpu::fast_pext`
     // before any index enables it).
     unsafe {
         std::arch::asm!("pext {r}, {x}, {m}", r = lateout(reg) r, x = in(reg) x, m = in(reg) m, options(pure, nomem, nostack));
@@ -251,9 +218,9 @@ impl<B: Bits> CoverIndex<B> {
             }
         }
         debug_assert!(entries.len() == n_entries && groups.len() == n_keys, "sizes as counted");
-        let pext = B::CAPACITY == 64 && fast_pext();
+        let pext = B::CAPACITY == 64 && crate::cpu::fast_pext();
         let (mut simd_masks, mut simd_ids, mut simd_start) = (Vec::new(), Vec::new(), Vec::new());
-        if B::CAPACITY == 64 && has_avx2() && std::env::var_os("EMX_NO_AVX2").is_none() {
+        if B::CAPACITY == 64 && crate::cpu::avx2() {
             // The padded starts first, then each array in one pass of
             // slice copies (this runs for every candidate engine of the
             // piece choice).

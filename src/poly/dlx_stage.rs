@@ -24,7 +24,7 @@ impl<B: Bits> Walker<'_, B> {
         let n_cells = self.s.images.n_cells as u32;
         let m = self.m.as_ref().expect("DLX stages have a matrix");
         #[cfg(debug_assertions)]
-        if self.nodes % 61 == 0 {
+        if self.nodes.is_multiple_of(61) {
             if let Err(e) = m.check_invariants() {
                 panic!("DLX matrix corrupt at depth {depth}: {e}");
             }

@@ -23,13 +23,13 @@ use crate::search::{Flow, StopReason};
 
 mod choose;
 /// The bottom of the tree over subtree image sets (in `hole_kernel/universe.rs`).
-#[cfg(all(target_arch = "x86_64", emx_avx512))]
+#[cfg(target_arch = "x86_64")]
 mod universe;
-#[cfg(all(target_arch = "x86_64", emx_avx512))]
+#[cfg(target_arch = "x86_64")]
 pub use universe::Universe;
 /// Without the AVX-512 intrinsics there is no set search (the walker's
 /// slot for it stays empty).
-#[cfg(not(all(target_arch = "x86_64", emx_avx512)))]
+#[cfg(not(target_arch = "x86_64"))]
 pub struct Universe;
 /// The AVX2 counts (in `hole_kernel/simd.rs`).
 #[cfg(target_arch = "x86_64")]
@@ -46,7 +46,7 @@ pub(super) use choose::{node_candidates, CHUNK};
 /// copies, and `Universe::new` allowing it): the cover index then serves
 /// only the stages above.
 pub(super) fn sets_below<B: Bits>(t: &super::tables::Tables<B>, stage_of: &[Kind], multi: bool) -> bool {
-    #[cfg(all(target_arch = "x86_64", emx_avx512))]
+    #[cfg(target_arch = "x86_64")]
     {
         let n = universe::SWITCH as usize;
         !multi
@@ -54,7 +54,7 @@ pub(super) fn sets_below<B: Bits>(t: &super::tables::Tables<B>, stage_of: &[Kind
             && stage_of[1..=n].iter().all(|k| matches!(k, Kind::Mch | Kind::Emch(_)))
             && Universe::applies(t)
     }
-    #[cfg(not(all(target_arch = "x86_64", emx_avx512)))]
+    #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = (t, stage_of, multi);
         false
@@ -207,7 +207,7 @@ impl<B: Bits> Walker<'_, B> {
         // own image sets (`universe`) where every stage down there is MCH
         // or EMCH and groups have no copies (and `Universe::new` says
         // the processor and the pieces allow it).
-        #[cfg(all(target_arch = "x86_64", emx_avx512))]
+        #[cfg(target_arch = "x86_64")]
         let bottom = {
             let n = universe::SWITCH;
             let fits = !MULTI && n < n_left && (1..=n).all(is_hole_stage);
@@ -297,7 +297,7 @@ impl<B: Bits> Walker<'_, B> {
                             }
                         }
                     }
-                    #[cfg(all(target_arch = "x86_64", emx_avx512))]
+                    #[cfg(target_arch = "x86_64")]
                     if descend && n_left <= bottom {
                         let mut u = self.universe.take().flatten().expect("the set search is ready");
                         let root = universe::Root {

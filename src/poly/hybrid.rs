@@ -349,6 +349,7 @@ pub struct Walker<'s, B> {
     pub(super) hole_frames: Vec<HoleFrame>,
     /// The hole kernel's search over subtree image sets: `None` until
     /// first asked for, then `Some(None)` where it cannot run.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code, reason = "the set search is x86-64 AVX-512 only"))]
     pub(super) universe: Option<Option<Box<super::hole_kernel::Universe>>>,
     pub(super) hole_buf: Vec<u32>,
     /// The two candidate slots of [`super::hole_kernel::node_candidates`] at the

@@ -198,6 +198,8 @@ fn prefetch<T>(p: *const T) {
     unsafe {
         std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p as *const i8)
     };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// Tags are slot indices (the state itself is compared and stored).

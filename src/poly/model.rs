@@ -420,7 +420,7 @@ mod tests {
         let images = Images::from_problem(&built.problem, Default::default()).unwrap();
         let mut rng = crate::search::Rng::new(0x2545_f491_4f6c_dd1d);
         for _ in 0..4 {
-            let keep: Vec<bool> = (0..images.len()).map(|_| rng.next_u64() % 3 != 0).collect();
+            let keep: Vec<bool> = (0..images.len()).map(|_| !rng.next_u64().is_multiple_of(3)).collect();
             let copied = images.retain(|k| keep[k]);
             let moved = images.clone().into_kept(&keep);
             assert!(moved.len() < images.len() && moved.len() == keep.iter().filter(|&&f| f).count());

@@ -105,7 +105,7 @@ impl Outbox {
         self.held.push(ids);
         let due = !self.hold
             || self.held.len() >= Outbox::MAX_HELD
-            || self.last.map_or(true, |t| t.elapsed() >= Outbox::HOLD_FOR);
+            || self.last.is_none_or(|t| t.elapsed() >= Outbox::HOLD_FOR);
         if due {
             self.flush()
         } else {

@@ -93,19 +93,19 @@ fn threads_share_the_dead_states() {
     assert!(nodes[1] < 1_100_000, "{nodes:?}");
 }
 
-/// The hole kernel's count paths (scalar and AVX2: chosen at run time,
-/// `EMX_NO_AVX2=1` forces the scalar one) give the same counts, nodes,
+/// Every SIMD level's kernels (`EMX_SIMD=scalar`, `EMX_SIMD=avx2`, and the
+/// processor's own level: `emx::cpu`) give the same counts, nodes,
 /// solutions and exit codes (all solutions, and under node, solution and
-/// first limits; the counts on two threads) on 3-D puzzles. Without AVX2
-/// both runs take the scalar path (the test's stderr says which ran).
+/// first limits; the counts on two threads) on 2-D and 3-D puzzles, and
+/// the edge-matching engines' bit-count paths agree too. A level above the
+/// processor's runs as the processor's (the test's stderr says which ran).
 #[test]
-fn hole_kernel_paths_agree() {
-    #[cfg(target_arch = "x86_64")]
-    let avx2 = std::arch::is_x86_feature_detected!("avx2");
-    #[cfg(not(target_arch = "x86_64"))]
-    let avx2 = false;
-    eprintln!("paths on this processor: scalar{}", if avx2 { ", AVX2" } else { "" });
-    let runs: [&[&str]; 7] = [
+fn simd_levels_agree() {
+    eprintln!("SIMD level of this processor: {}", emx::cpu::detected());
+    let runs: [&[&str]; 10] = [
+        &["solve", "instances/polycube/pentominoes_10x6_def.txt", "--unique", "--format", "json"],
+        &["solve", "instances/polycube/pentominoes_onesided_30x3_def.txt", "--format", "json"],
+        &["solve", "instances/edgematch/brendan_set2/pieces_06x06.txt", "--backend", "cp", "--format", "json"],
         &["solve", "instances/polycube/somacube_def.txt", "--unique", "--all", "--format", "json"],
         &["solve", "instances/polycube/solid_pentominoes_2x3x10_def.txt", "--unique=mirror", "--format", "json"],
         &["solve", "instances/polycube/conway_5x5x5_def.txt", "--unique", "--format", "json"],
@@ -144,10 +144,16 @@ fn hole_kernel_paths_agree() {
     ];
     for args in runs {
         let mut seen: Vec<(&str, serde_json::Value)> = Vec::new();
-        for (name, env) in [("scalar", &[("EMX_NO_AVX2", "1")][..]), ("default", &[][..])] {
-            let out = Command::new(env!("CARGO_BIN_EXE_emx"))
+        for (name, level) in [("scalar", Some("scalar")), ("avx2", Some("avx2")), ("native", None)] {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_emx"));
+            match level {
+                Some(level) => cmd.env("EMX_SIMD", level),
+                None => cmd.env_remove("EMX_SIMD"),
+            };
+            let out = cmd
                 .args(args)
-                .envs(env.iter().copied())
+                .env_remove("EMX_NO_AVX2")
+                .env_remove("EMX_NO_AVX512")
                 .current_dir(repo_path(""))
                 .output()
                 .unwrap();

@@ -288,7 +288,7 @@ impl<M: TileMask> Masks<M> {
 fn has_popcnt() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("popcnt")
+        crate::cpu::popcnt()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

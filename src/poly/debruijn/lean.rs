@@ -33,11 +33,9 @@
 //! fit-only pass over the list (10x6: 171.4 -> 137.8 M instructions; 130.4 M
 //! with the group masked before its shift).
 //!
-//! Since round 24 a third copy, `run_avx512` (`lean/kernel.rs`, passes in
-//! `lean/pass512.rs`), runs where the processor has AVX-512 F, BW and
-//! BITALG (and the compiler the intrinsics, `build.rs`); `EMX_NO_AVX512`
-//! in the environment keeps the AVX2 copy. The same nodes and solutions
-//! (docs/poly.md, round 24 (flat)). Layout: the driver here, the loop in
+//! A third copy, `run_avx512` (`lean/kernel.rs`, passes in
+//! `lean/pass512.rs`), runs at the AVX-512 level ([`crate::cpu`]), with
+//! the same nodes and solutions. Layout: the driver here, the loop in
 //! `lean/kernel.rs`, the per-node passes in `lean/pass.rs` and
 //! `lean/pass512.rs`.
 
@@ -55,10 +53,9 @@ mod tests;
 
 #[cfg(target_arch = "x86_64")]
 use kernel::run_avx2;
-#[cfg(all(target_arch = "x86_64", emx_avx512))]
+#[cfg(target_arch = "x86_64")]
 use kernel::run_avx512;
 use kernel::{run, Consts, Event, Resume, State, TAGS};
-pub(super) use pass512::has_avx512;
 
 /// One depth of the lean loop: where its scan stands. Addresses are kept
 /// as integers (the walker stays `Send`); they point into the root index
@@ -156,13 +153,13 @@ impl<B: Bits> Walker<'_, B> {
             let (st, fr) = (&mut st, &mut frames[..]);
             // The copy of the loop: AVX-512 or AVX2 with the index's `Soa`
             // (built only when the processor has AVX2 and the bit
-            // instructions, `cover::has_avx2`; its `avx512` only when the
-            // processor has AVX-512, `has_avx512`), else the scalar one.
+            // instructions, `cpu::avx2`; its `avx512` only at the AVX-512
+            // level, `cpu::avx512`), else the scalar one.
             macro_rules! go {
                 ($t:expr, $memo:literal) => {
                     match k.soa {
                         // SAFETY: as above.
-                        #[cfg(all(target_arch = "x86_64", emx_avx512))]
+                        #[cfg(target_arch = "x86_64")]
                         Some(soa) if soa.avx512 => unsafe { run_avx512::<B, _, $memo>(&k, st, fr, $t, resume) },
                         // SAFETY: as above.
                         #[cfg(target_arch = "x86_64")]

@@ -71,11 +71,9 @@ pub(super) struct Soa {
     /// the low 32 bits, the list's length (at most 64) in the high ones.
     pub(super) keys: Vec<u64>,
     /// The lean loop runs its AVX-512 copy ([`super::lean`]'s `run_avx512`):
-    /// the processor has it ([`super::lean::has_avx512`]) and
-    /// `EMX_NO_AVX512` is not in the environment. Otherwise the AVX2 copy.
-    /// Never set when the compiler lacks AVX-512 (`build.rs`), where the
-    /// loop has no AVX-512 copy to read it for.
-    #[cfg_attr(not(emx_avx512), allow(dead_code))]
+    /// the SIMD level allows it ([`crate::cpu::avx512`]). Otherwise the
+    /// AVX2 copy.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code, reason = "only x86-64 has an AVX-512 copy"))]
     pub(super) avx512: bool,
 }
 
@@ -92,7 +90,7 @@ pub(super) const SIMD_WINDOW: u32 = 6;
 /// cells, AVX2 and the bit instructions (`EMX_NO_AVX2` in the environment
 /// says no).
 pub(super) fn simd_possible<B: Bits>() -> bool {
-    B::CAPACITY <= 128 && super::super::cover::has_avx2() && std::env::var_os("EMX_NO_AVX2").is_none()
+    B::CAPACITY <= 128 && crate::cpu::avx2()
 }
 
 /// A flat box whose cell `c` has exactly the neighbours `c + 1` (if `c`
@@ -305,7 +303,7 @@ impl<B: Bits> RootIndex<B> {
                         u64::from(from) | u64::from(to - from) << 32
                     })
                     .collect(),
-                avx512: super::lean::has_avx512() && std::env::var_os("EMX_NO_AVX512").is_none(),
+                avx512: crate::cpu::avx512(),
             }
         });
         RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, prune_pair, rows, simd }

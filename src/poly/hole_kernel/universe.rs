@@ -24,10 +24,7 @@
 //! set of at most 512 images is searched with one 512-bit word per row,
 //! a larger one with two.
 //!
-//! The AVX-512 intrinsics are stable since Rust 1.89; `build.rs` compiles
-//! this module only with such a compiler (`cfg(emx_avx512)`), hence
-//! `incompatible_msrv` allowed (the crate's MSRV is 1.80).
-#![allow(clippy::incompatible_msrv)]
+//! It runs only at [`crate::cpu::Level::Avx512`].
 
 use super::super::bits::Bits;
 use super::super::hybrid::{Kind, Stop, Walker, POLL_MASK};
@@ -151,8 +148,7 @@ impl Universe {
     /// Whether [`Universe::new`] gives tables for `t` (the conditions it
     /// lists).
     pub(in crate::poly) fn applies<B: Bits>(t: &Tables<B>) -> bool {
-        has_avx512()
-            && std::env::var_os("EMX_NO_AVX512").is_none()
+        crate::cpu::avx512()
             && t.n_cells <= 64
             && t.n_groups <= 64
             && B::CAPACITY <= 64
@@ -164,7 +160,9 @@ impl Universe {
     ///
     /// # Safety
     /// The processor has the parts [`Universe::new`] checks.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq,gfni,popcnt,bmi1,bmi2")]
+    #[target_feature(
+        enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq,avx512bitalg,gfni"
+    )]
     unsafe fn build(&mut self, occ: u64, avail: u64) -> bool {
         let occv = _mm512_set1_epi64(occ as i64);
         let (gm, gi) = (self.g_masks.as_ptr(), self.g_ids.as_ptr());
@@ -362,20 +360,6 @@ fn set_range(s: &mut Set, a: usize, b: usize) {
     }
 }
 
-/// Whether the processor has the AVX-512 parts the set search uses.
-pub(super) fn has_avx512() -> bool {
-    use std::arch::is_x86_feature_detected as has;
-    has!("avx512f")
-        && has!("avx512bw")
-        && has!("avx512vl")
-        && has!("avx512vbmi")
-        && has!("avx512vpopcntdq")
-        && has!("gfni")
-        && has!("bmi1")
-        && has!("bmi2")
-        && has!("popcnt")
-}
-
 /// The state a subtree over its own set starts from (its placement
 /// counted already).
 pub(super) struct Root {
@@ -395,7 +379,9 @@ impl<B: Bits> Walker<'_, B> {
     /// # Safety
     /// `u` came from [`Universe::new`] for these tables (so the processor
     /// has its parts); `path` holds `root.depth + root.n_left` entries.
-    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq,gfni,popcnt,bmi1,bmi2,lzcnt")]
+    #[target_feature(
+        enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq,avx512bitalg,gfni"
+    )]
     pub(super) unsafe fn universe_search<const TRIG: bool>(
         &mut self,
         u: &mut Universe,

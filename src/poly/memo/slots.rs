@@ -5,6 +5,7 @@ use super::super::bits::Bits;
 use std::sync::atomic::AtomicU64;
 
 /// Size and alignment of a transparent huge page (x86-64).
+#[cfg(target_os = "linux")]
 pub(super) const HUGE_PAGE: usize = 2 << 20;
 
 /// A slot type whose all-zero bytes are a valid value, the empty slot.
@@ -93,7 +94,7 @@ impl<T: Zeroed> Slots<T> {
     pub(super) fn zeroed(len: usize) -> Self {
         #[cfg(target_os = "linux")]
         if let Some(ptr) = map_huge(len * std::mem::size_of::<T>()) {
-            debug_assert!(std::mem::size_of::<T>() % 8 == 0);
+            debug_assert!(std::mem::size_of::<T>().is_multiple_of(8));
             debug_assert_eq!(ptr.as_ptr() as usize % std::mem::align_of::<T>(), 0);
             return Slots::Mapped { ptr: ptr.cast(), len };
         }
@@ -109,7 +110,7 @@ impl<T> std::ops::Deref for Slots<T> {
             // SAFETY: by the invariant, `len` initialised slots at `ptr`.
             #[cfg(target_os = "linux")]
             Slots::Mapped { ptr, len } => {
-                debug_assert!(*len > 0 && ptr.as_ptr() as usize % HUGE_PAGE == 0);
+                debug_assert!(*len > 0 && (ptr.as_ptr() as usize).is_multiple_of(HUGE_PAGE));
                 unsafe { std::slice::from_raw_parts(ptr.as_ptr(), *len) }
             }
         }
@@ -123,7 +124,7 @@ impl<T> std::ops::DerefMut for Slots<T> {
             // SAFETY: by the invariant, `len` initialised slots at `ptr`, owned by `self`.
             #[cfg(target_os = "linux")]
             Slots::Mapped { ptr, len } => {
-                debug_assert!(*len > 0 && ptr.as_ptr() as usize % HUGE_PAGE == 0);
+                debug_assert!(*len > 0 && (ptr.as_ptr() as usize).is_multiple_of(HUGE_PAGE));
                 unsafe { std::slice::from_raw_parts_mut(ptr.as_ptr(), *len) }
             }
         }
@@ -136,7 +137,7 @@ impl<T> Drop for Slots<T> {
         if let Slots::Mapped { ptr, len } = self {
             // SAFETY: by the invariant, the mapping is ours and this size
             // (the slots have no drop glue: `Zeroed`).
-            debug_assert!(*len * std::mem::size_of::<T>() % HUGE_PAGE == 0);
+            debug_assert!((*len * std::mem::size_of::<T>()).is_multiple_of(HUGE_PAGE));
             unsafe { libc::munmap(ptr.as_ptr().cast(), *len * std::mem::size_of::<T>()) };
         }
     }
@@ -147,7 +148,7 @@ impl<T> Drop for Slots<T> {
 /// `None` for other sizes or if `mmap` fails.
 #[cfg(target_os = "linux")]
 fn map_huge(bytes: usize) -> Option<std::ptr::NonNull<u8>> {
-    if bytes == 0 || bytes % HUGE_PAGE != 0 {
+    if bytes == 0 || !bytes.is_multiple_of(HUGE_PAGE) {
         return None;
     }
     let span = bytes + HUGE_PAGE;
@@ -168,7 +169,7 @@ fn map_huge(bytes: usize) -> Option<std::ptr::NonNull<u8>> {
     let base = p as usize;
     let start = (base + HUGE_PAGE - 1) & !(HUGE_PAGE - 1);
     let (head, tail) = (start - base, base + span - start - bytes);
-    debug_assert!(head + tail == HUGE_PAGE && start % HUGE_PAGE == 0);
+    debug_assert!(head + tail == HUGE_PAGE && start.is_multiple_of(HUGE_PAGE));
     // SAFETY: the head and tail are parts of the mapping just made, outside
     // `start..start + bytes`; page-aligned (mmap and `start` are). A failed
     // `madvise` leaves 4 KB pages, still zero-filled.

@@ -137,11 +137,11 @@ pub(super) unsafe fn run_avx2<B: Bits, T: Probe<B>, const MEMO: bool>(
 /// same nodes as [`run_avx2`] (its passes give the same bits).
 ///
 /// # Safety
-/// As [`run_avx2`], and the processor has AVX-512 F, BW and BITALG
-/// ([`super::pass512::has_avx512`]). Compiled with `cfg(emx_avx512)` only
-/// (`build.rs`: Rust 1.89 or newer).
-#[cfg(all(target_arch = "x86_64", emx_avx512))]
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512bitalg")]
+/// As [`run_avx2`], and the level is [`crate::cpu::Level::Avx512`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(
+    enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq,avx512bitalg,gfni"
+)]
 #[inline(never)]
 pub(super) unsafe fn run_avx512<B: Bits, T: Probe<B>, const MEMO: bool>(
     k: &Consts<'_, B>,

@@ -11,22 +11,19 @@
 //! and pocket test's three-input logic in `vpternlogq`, run on 8 entries
 //! at once in the same pass as the fit test.
 //!
-//! The intrinsics are stable from Rust 1.89, above the crate's MSRV
-//! (1.80): `build.rs` sets `cfg(emx_avx512)` on compilers that have them,
-//! and without it [`has_avx512`] says no (and the functions' names stand
-//! for the AVX2 ones, never called). Hence `incompatible_msrv` allowed.
-#![allow(clippy::incompatible_msrv)]
+//! Off x86-64 the names stand for the portable passes, never called: the
+//! level there is [`crate::cpu::Level::Scalar`].
 
-#[cfg(all(target_arch = "x86_64", emx_avx512))]
+#[cfg(target_arch = "x86_64")]
 use super::pass::Halo;
 
 /// The truth tables of `vpternlogq`'s three inputs: a function of them
 /// written with these as its operands is its immediate.
-#[cfg(all(target_arch = "x86_64", emx_avx512))]
+#[cfg(target_arch = "x86_64")]
 const A: i32 = 0xf0;
-#[cfg(all(target_arch = "x86_64", emx_avx512))]
+#[cfg(target_arch = "x86_64")]
 const B: i32 = 0xcc;
-#[cfg(all(target_arch = "x86_64", emx_avx512))]
+#[cfg(target_arch = "x86_64")]
 const C: i32 = 0xaa;
 
 /// [`super::pass::fit_bits`] with AVX-512: bit `i` set iff entry `i` (of
@@ -37,7 +34,7 @@ const C: i32 = 0xaa;
 /// is compiled for them), the words of `lo` (and `hi` when `two`) are
 /// readable 8 at a time up to `n` rounded up to 8, and 64 bytes of `grp`
 /// are readable ([`super::super::SOA_PAD`]).
-#[cfg(all(target_arch = "x86_64", emx_avx512))]
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn fit_bits512(
@@ -86,7 +83,7 @@ pub(super) unsafe fn fit_bits512(
 ///
 /// # Safety
 /// As [`fit_bits512`].
-#[cfg(all(target_arch = "x86_64", emx_avx512))]
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(super) unsafe fn fit_alive_bits512(
     lo: *const u64,
@@ -138,19 +135,5 @@ pub(super) unsafe fn fit_alive_bits512(
     (fits & keep, alive & keep)
 }
 
-#[cfg(not(all(target_arch = "x86_64", emx_avx512)))]
+#[cfg(not(target_arch = "x86_64"))]
 pub(super) use super::pass::{fit_alive_bits as fit_alive_bits512, fit_bits as fit_bits512};
-
-/// Whether the processor has what [`fit_bits512`] and
-/// [`fit_alive_bits512`] use (besides AVX2 and the bit instructions).
-pub(in crate::poly::debruijn) fn has_avx512() -> bool {
-    #[cfg(all(target_arch = "x86_64", emx_avx512))]
-    {
-        use std::arch::is_x86_feature_detected as has;
-        has!("avx512f") && has!("avx512bw") && has!("avx512bitalg")
-    }
-    #[cfg(not(all(target_arch = "x86_64", emx_avx512)))]
-    {
-        false
-    }
-}

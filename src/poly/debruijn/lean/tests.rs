@@ -3,8 +3,6 @@
 //! each other.
 
 use super::pass::{fit_alive_bits, fit_bits, pair_cells, Halo};
-use super::pass512::has_avx512;
-#[cfg(emx_avx512)]
 use super::pass512::{fit_alive_bits512, fit_bits512};
 
 /// `unsafe fn NAME(ARGS) -> RET` calling `INNER(ARGS)`, compiled with the
@@ -25,12 +23,10 @@ macro_rules! compiled_for {
     };
 }
 
-#[cfg(emx_avx512)]
-compiled_for!("avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512bitalg", fit_bits_avx512 = fit_bits512(
+compiled_for!("avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq,avx512bitalg,gfni", fit_bits_avx512 = fit_bits512(
     lo: *const u64, hi: *const u64, grp: *const u8, n: usize, occ_lo: u64, occ_hi: u64, avail: u64, two: bool,
 ) -> u64);
-#[cfg(emx_avx512)]
-compiled_for!("avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512bitalg", fit_alive_bits_avx512 = fit_alive_bits512(
+compiled_for!("avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq,avx512bitalg,gfni", fit_alive_bits_avx512 = fit_alive_bits512(
     lo: *const u64, grp: *const u8, n: usize, occ: u64, avail: u64, halo: Halo,
 ) -> (u64, u64));
 compiled_for!("avx2,bmi1,bmi2,popcnt,lzcnt", fit_bits_avx2 = fit_bits(
@@ -38,9 +34,9 @@ compiled_for!("avx2,bmi1,bmi2,popcnt,lzcnt", fit_bits_avx2 = fit_bits(
 ) -> u64);
 
 /// Whether the AVX-512 passes are tested here (said on stderr when not:
-/// the processor lacks them, or the compiler, `build.rs`).
+/// the processor lacks them).
 fn avx512_tested() -> bool {
-    let on = has_avx512();
+    let on = crate::cpu::detected() >= crate::cpu::Level::Avx512;
     if !on {
         eprintln!("AVX-512 passes skipped: not on this processor (the AVX2 ones tested)");
     }
@@ -49,7 +45,7 @@ fn avx512_tested() -> bool {
 
 #[test]
 fn fit_bits_equal_the_entrywise_test() {
-    if !crate::poly::cover::has_avx2() {
+    if crate::cpu::detected() < crate::cpu::Level::Avx2 {
         eprintln!("skipped: no AVX2 on this processor");
         return;
     }
@@ -62,7 +58,6 @@ fn fit_bits_equal_the_entrywise_test() {
     let hi: Vec<u64> = (0..LEN + PAD).map(|i| if i < LEN { next() & next() & next() } else { 0 }).collect();
     let grp: Vec<u8> = (0..LEN + PAD).map(|i| if i < LEN { (next() % 64) as u8 } else { 0 }).collect();
     let (mut fits, mut misses) = (0u32, 0u32);
-    #[cfg(emx_avx512)]
     let wide = avx512_tested();
     for round in 0..4000 {
         let n = (next() % 65) as usize;
@@ -81,7 +76,6 @@ fn fit_bits_equal_the_entrywise_test() {
             fit_bits_avx2(lo[from..].as_ptr(), hi[from..].as_ptr(), grp[from..].as_ptr(), n, occ_lo, occ_hi, avail, two)
         };
         assert_eq!(got, want, "round {round}: {n} entries from {from}");
-        #[cfg(emx_avx512)]
         if wide {
             // SAFETY: AVX-512 checked; the arrays have `PAD` (64) words
             // and bytes after `LEN`.
@@ -113,7 +107,7 @@ compiled_for!("avx2,bmi1,bmi2,popcnt,lzcnt", fit_alive_bits_avx2 = fit_alive_bit
 fn fit_alive_bits_equal_the_halo_test() {
     use super::super::Rows;
     use crate::poly::bits::Bits;
-    if !crate::poly::cover::has_avx2() {
+    if crate::cpu::detected() < crate::cpu::Level::Avx2 {
         eprintln!("skipped: no AVX2 on this processor");
         return;
     }
@@ -125,7 +119,6 @@ fn fit_alive_bits_equal_the_halo_test() {
     // Rounds with no fitting entry, and with more than 8 (the pass tests
     // the fitting ones 4 at a time).
     let (mut none_fit, mut many_fit) = (0u32, 0u32);
-    #[cfg(emx_avx512)]
     let wide = avx512_tested();
     for (h, rows) in [(6usize, 10usize), (5, 12), (4, 15), (3, 20), (8, 8)] {
         let cells = h * rows;
@@ -222,7 +215,6 @@ fn fit_alive_bits_equal_the_halo_test() {
                 assert_eq!(pockets(free), pair_cells(free, r.right, r.left, r.width), "{rows}x{h}: pockets");
             }
             assert_eq!(got, want, "{rows}x{h}, round {round}: {n} entries from {from}");
-            #[cfg(emx_avx512)]
             if wide {
                 let halo = Halo { right: r.right, left: r.left, w: r.width, iso, iso2 };
                 // SAFETY: AVX-512 checked; as above.
@@ -251,7 +243,7 @@ fn avx512_and_avx2_copies_search_alike() {
     use crate::poly::schedule::Schedule;
     use crate::poly::Runner;
     use crate::search::{Flow, Limits};
-    if !crate::poly::cover::has_avx2() || !avx512_tested() {
+    if crate::cpu::detected() < crate::cpu::Level::Avx2 || !avx512_tested() {
         eprintln!("skipped: the AVX2 or AVX-512 copy is not on this processor");
         return;
     }

@@ -40,7 +40,9 @@ static SPREAD: ByteIndex = ByteIndex({
 ///
 /// # Safety
 /// As [`Universe::build`]; `masks` and `out` hold 64 words.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+#[target_feature(
+    enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq,avx512bitalg,gfni"
+)]
 pub(super) unsafe fn transpose64(masks: *const u64, out: *mut u64) {
     let gather = _mm512_loadu_si512(GATHER.0.as_ptr() as *const __m512i);
     let spread = _mm512_loadu_si512(SPREAD.0.as_ptr() as *const __m512i);
@@ -95,11 +97,10 @@ unsafe fn transpose_words(z: [__m512i; 8]) -> [__m512i; 8] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::poly::hole_kernel::universe::has_avx512;
 
     #[test]
     fn transpose_is_a_transpose() {
-        if !has_avx512() {
+        if crate::cpu::detected() < crate::cpu::Level::Avx512 {
             eprintln!("skipped: no AVX-512 (VBMI, VPOPCNTDQ, GFNI) on this processor");
             return;
         }
