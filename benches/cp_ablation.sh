@@ -11,7 +11,7 @@
 # The table's "vs first" column is each row against scan (the first backend). A row
 # `no-X` is `emx solve FILE --backend cp --cp no-X`; `basic` is the paper's BasicCP
 # (every component off). Read the nodes of cp's rows as its decisions, or, where cp's
-# default walks the board from the filtered root (`--cp bottom=auto`, docs/cp.md), as
+# default walks the board from the filtered root (`--cp bottom=auto`, docs/engines.md), as
 # that walk's placements.
 set -euo pipefail
 

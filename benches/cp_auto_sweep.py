@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Calibration sweep for cp's `bottom=auto` and `--backend auto` (docs/cp.md, round 23).
+"""Calibration sweep for cp's `bottom=auto` and `--backend auto` (docs/tried/cp.md).
 
 Usage: benches/cp_auto_sweep.py EMX OUT.csv TIME_LIMIT SEEDS SIZE:COLOURS ...
   SEEDS: N (seeds 1..N) or FIRST-LAST.

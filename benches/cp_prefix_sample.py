@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How much of scan's tree lies under prefixes cp's filtering refutes or thins
-(docs/cp.md, round 23): a multi-stage sample of `emx split` parts.
+(docs/tried/cp.md): a multi-stage sample of `emx split` parts.
 
     cp_prefix_sample.py EMX SPLIT_DIR LEVELS N K SEED [CP_SPEC]
 

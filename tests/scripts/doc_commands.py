@@ -43,39 +43,13 @@ import time
 
 # command (exact, as extracted) -> reason it is not run
 SKIP = {
-    "emx bench instances/polycube/tetriscube_def.txt instances/polycube/solid_pentominoes_3x4x5_def.txt "
-    "instances/polycube/pentominoes_10x6_def.txt instances/edgematch/brendan_set2/pieces_06x06.txt g8k8s1.txt "
-    "g10k12s4.txt --count --time-limit 0 --runs 5 --backends '' --variant \"auto=--backend auto\" "
-    "--variant \"auto x2=--backend auto --threads 2\"":
-        "round 28 record (poly.md): generated boards by basename, a minute and a half",
-    "emx bench instances/polycube/{pentominoes_10x6,pentominoes_onesided_30x3,somacube}_def.txt --count "
-    "--time-limit 0 --runs 5 --backends dlx --variant \"debruijn=--backend poly --schedule debruijn\" "
-    "--variant \"auto=--backend auto\" --variant \"auto x2=--backend auto --threads 2\"":
-        "round 28 record (poly.md): plain DLX five times on two 7 s puzzles",
     "emx solve target/pgo/compare/em9_k11_s1.txt --backend cp -q":
-        "reads a puzzle that benches/pgo-compare.sh generates into target/",
-    "emx solve pieces_06x06.txt --backend cp --cp heuristic=scan --count": "round 11 record (cp.md), file by basename",
-    "emx solve pieces_07x07.txt --backend cp --threads 2 --unique --time-limit 1200 -q":
-        "round 10 record (cp.md): a 20-minute capped run",
-    "emx solve pentominoes_10x6_def.txt --unique -q": "round 11 record (poly.md), file by basename",
-    "emx solve instances/polycube/hexominoes_box_in_a_diamond_def.txt -q --node-limit 30000000":
-        "round 3 record (poly.md): 30 M nodes took 1.8 s with that round's schedule, about 28 s with today's",
-    "emx merge parts7/manifest.json": "needs every part of set-2 7x7 solved first: the whole 7x7 enumeration (minutes)",
-    "emx bench instances/polycube/*.txt --backends dlx,cpsat --time-limit 30 --runs 3 --plot bench.svg":
-        "every bundled polycube puzzle, 3 runs, 2 backends: many minutes",
-    "emx bench instances/polycube/*_def.txt --backends dlx,poly,sat,cadical --time-limit 30 --plot bench.svg":
-        "every bundled polycube puzzle on 4 backends: many minutes",
-    "emx bench instances/polycube/{pentominoes_10x6,somacube,tetriscube}_def.txt "
-    "instances/edgematch/brendan_set2/pieces_0{5x05,6x06,7x07}.txt --backends all --time-limit 5 --runs 3 "
-    "--plot bench_first.svg": "6 puzzles x every backend x 3 runs: minutes",
-    "emx bench instances/polycube/somacube_def.txt instances/edgematch/brendan_set2/pieces_0{3x03,4x04,5x05}.txt "
-    "--count --backends all --time-limit 5 --runs 3": "4 puzzles x every backend x 3 runs: minutes",
-    "emx bench instances/edgematch/brendan_set2/pieces_0[3-5]x0[3-5].txt --count --format csv":
-        "counts of 9 puzzles on every backend: about 40 s",
+        "reads a puzzle that benches/pgo-compare.sh generates into target/ (build.md)",
 }
 
 # substring of a command -> flags appended (a long enumeration stopped early; exit 3 then expected)
 LIMIT = {
+    # set-2 7x7 in full: minutes (engines.md)
     "emx solve instances/edgematch/brendan_set2/pieces_07x07.txt --backend scan --threads 2 --unique": "--time-limit 3",
 }
 
@@ -86,8 +60,6 @@ SHORTEN = [
 
 # exact command -> expected exit code (documented error examples, limits shown on purpose)
 EXPECT = {
-    # cadical's own exit code for "satisfiable"
-    "emx encode instances/polycube/pentominoes_10x6_def.txt --to cnf -o p.cnf && cadical p.cnf > p.model": 10,
     # instruction-count runs stopped by a node limit on purpose (build.md)
     "emx solve instances/polycube/tetriscube_def.txt --unique -q --node-limit 1000000": 3,
     "emx solve instances/edgematch/brendan_set2/pieces_06x06.txt --backend scan -q --node-limit 2000000": 3,
@@ -96,13 +68,17 @@ EXPECT = {
     "emx encode instances/polycube/heptominoes_33x23_def.txt --to cnf -o h.cnf --max-size 100M": 2,
 }
 
-# exact command -> shell run just before it: the non-emx lines of its block (external solvers, batch runs)
+# exact command -> shell run just before it: the non-emx lines of its block (external solvers, batch runs,
+# an answer file the docs show as text)
 PRELUDE = {
     "emx decode instances/edgematch/brendan_set2/pieces_05x05.txt --model p5.model": "cadical p5.cnf > p5.model",
     "emx decode instances/edgematch/brendan_set2/pieces_04x04.txt --clique c4.txt --map g4.clq.map":
         "cliquer -q -q -m 16 -M 16 g4.clq > c4.txt",
+    "emx decode tests/data/encoders/tiny_2x2.txt --model t.model": "printf 's SATISFIABLE\\nv 1 6 11 16 0\\n' > t.model",
     "emx merge parts/manifest.json":
         "for f in parts/part-*.txt; do emx solve $f --format json --all > ${f%.txt}.json; done",
+    "emx merge parts6/manifest.json":
+        "for f in parts6/part-*.txt; do emx solve $f --backend scan --format json --all > ${f%.txt}.json; done",
 }
 
 # inline code without a file argument is a mention (`emx bench --plot`), except these commands
@@ -112,7 +88,7 @@ MENTIONS = set()
 # external programs: a command (or its prelude) naming one is skipped when it is not on PATH
 EXTERNAL = ["cadical", "kissat", "minisat", "cliquer", "highs"]
 
-PLACEHOLDER = re.compile(r"(?<![\w=-])[A-Z][A-Z0-9_]*(?!\w)|0Nx0N|\$[A-Z_]+")
+PLACEHOLDER = re.compile(r"(?<![\w=:-])[A-Z][A-Z0-9_]*(?!\w)|0Nx0N|\$[A-Z_]+")
 OUTPUT_FLAGS = ("-o", "--output", "--trace", "--plot")
 
 
