@@ -50,7 +50,7 @@ fn choices_equal_the_references() {
     let mut want = vec![0u32; 4096];
     let mut rng = crate::search::Rng::new(0x0bad_cafe_1234_5678);
     let (mut built, mut children, mut wide) = (0, 0, 0);
-    for round in 0..3000 {
+    for round in 0..5000 {
         let placed = 4 + round % 8;
         let (occ, avail) = super::super::tests::random_packing(&t, images.groups.len(), &mut rng, placed);
         // SAFETY: the processor has the parts (checked above).
