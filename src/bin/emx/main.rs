@@ -2,27 +2,20 @@
 //! does the work.
 
 mod allocator;
-mod bench;
-mod cnf_flags;
-mod decode;
-mod encode;
-mod generate;
-mod info;
+mod args;
+mod commands;
 mod interrupt;
-mod merge;
-mod optimize;
 mod output;
+mod pictures;
 mod progress;
-mod render;
-mod sample;
-mod score;
-mod solve;
-mod split;
-mod split_edge;
+mod report;
+mod usage;
 
 use clap::{Parser, Subcommand};
+use commands::{bench, decode, encode, generate, info, merge, optimize, render, score, solve, split};
 use std::io::Write;
 use std::process::ExitCode;
+use usage::{UsageError, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_OK};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -36,17 +29,6 @@ Examples:
 Every command takes --format json (schema: docs/json.md).
 Exit codes: 0 ok, 1 no solution, 2 bad input or usage, 3 a limit or Ctrl-C
 stopped the run (what was found so far is printed), 4 internal error.";
-
-/// Exit code: success (solutions found, or the command did its job).
-pub const EXIT_OK: u8 = 0;
-/// Exit code: the search space was exhausted without a solution.
-pub const EXIT_NO_SOLUTION: u8 = 1;
-/// Exit code: bad input or usage.
-pub const EXIT_BAD_INPUT: u8 = 2;
-/// Exit code: a limit (time, nodes, solutions, Ctrl-C) stopped the run early.
-pub const EXIT_LIMIT: u8 = 3;
-
-pub use interrupt::interrupt_flag;
 
 /// emx: exact cover, SAT and CP translation of combinatorial puzzles.
 ///
@@ -85,48 +67,6 @@ enum Command {
     Split(split::SplitArgs),
     /// Add up the results of the parts of an `emx split`.
     Merge(merge::MergeArgs),
-}
-
-/// A mistake in the command line that clap cannot see (exit code 2).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct UsageError(pub String);
-
-/// Output format of a command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Human-readable text.
-    Text,
-    /// One JSON object on stdout.
-    Json,
-    /// An SVG picture (solutions for `solve`, the pieces for `info`).
-    Svg,
-}
-
-/// Returns a [`UsageError`] unless `cond` holds.
-#[macro_export]
-macro_rules! usage_ensure {
-    ($cond:expr, $($fmt:tt)+) => {
-        if !$cond {
-            return Err($crate::UsageError(format!($($fmt)+)).into());
-        }
-    };
-}
-
-/// Returns a [`UsageError`] at once: a mistake in the command line (exit code 2).
-#[macro_export]
-macro_rules! usage_bail {
-    ($($fmt:tt)+) => {
-        return Err($crate::UsageError(format!($($fmt)+)).into())
-    };
-}
-
-/// A [`UsageError`] built in place, for `map_err` on the parse of a flag's value.
-#[macro_export]
-macro_rules! usage_error {
-    ($($fmt:tt)+) => {
-        anyhow::Error::from($crate::UsageError(format!($($fmt)+)))
-    };
 }
 
 fn run() -> anyhow::Result<ExitCode> {

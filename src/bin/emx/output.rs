@@ -25,7 +25,7 @@ fn stdout(content: &str) -> anyhow::Result<()> {
 /// temporary file in the same directory and a rename).
 pub fn write_file(path: &Path, content: &str) -> anyhow::Result<()> {
     emx::write::text_atomically(path, &emx::write::OutputGuard::default(), content).map_err(|e| {
-        crate::UsageError(format!(
+        crate::usage::UsageError(format!(
             "cannot write {}: {e} (check that the directory exists and is writable)",
             path.display()
         ))

@@ -1,7 +1,7 @@
 //! The CNF encoding flags shared by `emx encode --to cnf` and
 //! `emx solve --backend sat`.
 
-use crate::UsageError;
+use crate::usage::UsageError;
 use clap::builder::PossibleValuesParser;
 use clap::Args;
 use emx::encode::cnf;

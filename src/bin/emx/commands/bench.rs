@@ -1,7 +1,9 @@
 //! `emx bench`: every backend on every instance, one table.
 
-use crate::solve::{self, SolveArgs};
-use crate::{interrupt_flag, usage_ensure, EXIT_LIMIT, EXIT_OK};
+use crate::commands::solve::{self, SolveArgs};
+use crate::interrupt::interrupt_flag;
+use crate::usage::{EXIT_LIMIT, EXIT_OK};
+use crate::usage_ensure;
 use clap::Args;
 use clap::Parser;
 use emx::backend::BackendConfig;
@@ -53,8 +55,8 @@ pub struct BenchArgs {
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Input format of every file, when detection guesses wrong.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(InputFormat::NAMES))]
-    pub input_format: Option<String>,
+    #[arg(long, value_name = "FORMAT", value_parser = crate::args::parse_input_format)]
+    pub input_format: Option<InputFormat>,
     /// No progress line on stderr.
     #[arg(long, short)]
     pub quiet: bool,
@@ -78,7 +80,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
         "--time-limit needs a non-negative number of seconds"
     );
     if args.backends == "list" {
-        for b in bench::parse_backends("all").map_err(crate::UsageError)? {
+        for b in bench::parse_backends("all").map_err(crate::usage::UsageError)? {
             match b.availability() {
                 Ok(detail) => println!("{:<10} available: {detail}", b.name()),
                 Err(why) => println!("{:<10} not available: {why}", b.name()),
@@ -90,7 +92,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
     let mut backends = if args.backends.is_empty() && !args.variant.is_empty() {
         Vec::new()
     } else {
-        bench::parse_backends(&args.backends).map_err(crate::UsageError)?
+        bench::parse_backends(&args.backends).map_err(crate::usage::UsageError)?
     };
     if let Ok(exe) = std::env::current_exe() {
         // varisat cannot be stopped inside a call: run it in a child emx
@@ -98,7 +100,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
         backends = bench::isolate_uninterruptible(backends, &exe);
     }
     usage_ensure!(!args.files.is_empty(), "emx bench needs at least one puzzle file");
-    let format = args.input_format.as_deref().and_then(InputFormat::from_name);
+    let format = args.input_format;
     let mut instances = Vec::new();
     for path in &args.files {
         let instance = input::load(path, format, 1)?;

@@ -1,11 +1,13 @@
 //! `emx decode`: map an answer produced elsewhere (a SAT model, a clique,
 //! an LP solution) back to the puzzle, verify it and print it.
 
-use crate::{Format, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_NO_SOLUTION, EXIT_OK};
+use crate::args::Format;
+use crate::args::PuzzleArgs;
+use crate::usage::{EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_NO_SOLUTION, EXIT_OK};
 use clap::Args;
 use emx::encode::{clique, cnf, lp};
 use emx::frontend::{read_text, LoadError, ParseError};
-use emx::input::{self, InputFormat, Instance, InstanceKind};
+use emx::input::{self, Instance, InstanceKind};
 use emx::ir::Solution;
 use emx_encoders::SatAnswer;
 use serde_json::json;
@@ -16,12 +18,8 @@ use std::path::{Path, PathBuf};
 pub struct DecodeArgs {
     /// Puzzle file the answer belongs to.
     pub file: PathBuf,
-    /// Which puzzle of a file holding several (1-based).
-    #[arg(long, default_value_t = 1)]
-    pub puzzle: usize,
-    /// Input format, when detection guesses wrong.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(InputFormat::NAMES))]
-    pub input_format: Option<String>,
+    #[command(flatten)]
+    pub input: PuzzleArgs,
     /// A SAT solver's answer for `emx encode --to cnf` of FILE (`s`/`v`
     /// lines, or MiniSat's result file).
     #[arg(long, group = "answer", value_name = "MODEL")]
@@ -82,7 +80,7 @@ fn report(instance: &Instance, solutions: &[(String, Solution)], format: Format)
                     "command": "decode",
                     "file": instance.file,
                     "puzzle": instance.problem().name,
-                    "kind": crate::solve::instance_kind(instance),
+                    "kind": crate::report::instance_kind(instance),
                     "verified": true,
                     "solutions": list,
                 })
@@ -90,7 +88,7 @@ fn report(instance: &Instance, solutions: &[(String, Solution)], format: Format)
         }
         Format::Svg => {
             let solutions: Vec<Solution> = out.iter().map(|(_, s)| (*s).clone()).collect();
-            let picture = crate::render::solutions_picture(instance, &instance.problem().name, &solutions)?;
+            let picture = crate::pictures::solutions_picture(instance, &instance.problem().name, &solutions)?;
             crate::output::write(None, &picture)?;
         }
         Format::Text => {
@@ -109,8 +107,7 @@ pub fn run(args: DecodeArgs) -> anyhow::Result<u8> {
         args.clique.is_some() || (args.map.is_none() && !args.pin_first_corner && !args.break_symmetry),
         "--map, --pin-first-corner and --break-symmetry describe a clique graph: they go with --clique"
     );
-    let format = args.input_format.as_deref().and_then(InputFormat::from_name);
-    let instance = input::load(&args.file, format, args.puzzle)?;
+    let instance = input::load(&args.file, args.input.input_format, args.input.puzzle)?;
     let problem = instance.problem();
     if let Some(path) = &args.model {
         let text = read_text(path)?;
@@ -137,7 +134,7 @@ pub fn run(args: DecodeArgs) -> anyhow::Result<u8> {
                 clique::read_map(&text, problem).map_err(|e| parse_error(m, e))?
             }
             None => {
-                let r = crate::encode::restriction(&instance, args.pin_first_corner, args.break_symmetry)?;
+                let r = crate::args::restrict::restriction(&instance, args.pin_first_corner, args.break_symmetry)?;
                 let excluded = r.map(|r| r.excluded).unwrap_or_default();
                 clique::graph(problem, &excluded)?.nodes().to_vec()
             }

@@ -1,13 +1,15 @@
 //! `emx encode`: write a puzzle as DIMACS CNF, a DIMACS clique graph,
 //! Knuth's `.dlx` text or the CPLEX-LP MILP of Salassa et al.
 
-use crate::EXIT_OK;
+use crate::args::restrict::restriction;
+use crate::args::PuzzleArgs;
+use crate::usage::EXIT_OK;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use emx::encode::restrict::{self, Restriction};
+use emx::encode::restrict::Restriction;
 use emx::encode::size;
 use emx::encode::{clique, cnf, lp};
-use emx::input::{self, InputFormat, Instance, InstanceKind};
+use emx::input::{self, InstanceKind};
 use emx::size_cap::SizeCap;
 use emx::write::{atomically, OutputGuard};
 use std::io::Write;
@@ -31,12 +33,8 @@ pub enum Target {
 pub struct EncodeArgs {
     /// Puzzle file (polycube definition, edge-matching META file, or .dlx).
     pub file: PathBuf,
-    /// Which puzzle of a file holding several (1-based).
-    #[arg(long, default_value_t = 1)]
-    pub puzzle: usize,
-    /// Input format, when detection guesses wrong.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(InputFormat::NAMES))]
-    pub input_format: Option<String>,
+    #[command(flatten)]
+    pub input: PuzzleArgs,
     /// Output format.
     #[arg(long, value_enum)]
     pub to: Target,
@@ -59,11 +57,11 @@ pub struct EncodeArgs {
     #[arg(long)]
     pub break_symmetry: bool,
     #[command(flatten)]
-    pub cnf: crate::cnf_flags::CnfFlags,
+    pub cnf: crate::args::cnf::CnfFlags,
     /// How to report what was written: a line on stderr (`text`), or one
     /// JSON object on stdout (`json`, needs -o so stdout is free).
-    #[arg(long, value_enum, default_value_t = crate::Format::Text)]
-    pub format: crate::Format,
+    #[arg(long, value_enum, default_value_t = crate::args::Format::Text)]
+    pub format: crate::args::Format,
     /// Refuse to build a model or write an output larger than this many
     /// bytes (units K, M, G, T): the IR (estimated before building) and the
     /// encoding (counted or estimated before writing).
@@ -86,30 +84,6 @@ struct Summary {
     constraints: Option<u64>,
 }
 
-/// The restriction the flags ask for, if any.
-pub fn restriction(instance: &Instance, pin: bool, break_symmetry: bool) -> anyhow::Result<Option<Restriction>> {
-    let problem = instance.problem();
-    if pin && break_symmetry {
-        crate::usage_bail!("--pin-first-corner and --break-symmetry both break the board's symmetry: use one of them");
-    }
-    if pin {
-        let InstanceKind::EdgeMatch(e) = &instance.kind else {
-            crate::usage_bail!("--pin-first-corner applies to edge-matching puzzles only");
-        };
-        return Ok(Some(restrict::pin_first_corner(&e.puzzle, problem).map_err(|e| crate::usage_error!("{e}"))?));
-    }
-    let mut out = None;
-    if break_symmetry {
-        let Some((_, r, _)) = restrict::break_symmetry(problem) else {
-            crate::usage_bail!(
-                "--break-symmetry: the puzzle lists no symmetry group acting freely on one piece's placements"
-            );
-        };
-        out = Some(r);
-    }
-    Ok(out)
-}
-
 /// Writes an output to `path` atomically, or to standard output, never
 /// past `guard`'s cap.
 fn output<T>(
@@ -130,9 +104,13 @@ fn output<T>(
 }
 
 pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
-    let format = args.input_format.as_deref().and_then(InputFormat::from_name);
     let cap = args.max_size;
-    let instance = input::load_with(&args.file, format, args.puzzle, &input::LoadOptions { max_size: cap })?;
+    let instance = input::load_with(
+        &args.file,
+        args.input.input_format,
+        args.input.puzzle,
+        &input::LoadOptions { max_size: cap },
+    )?;
     let guard = OutputGuard { cap, cancel: None };
     crate::usage_ensure!(
         args.map.is_none() || matches!(args.to, Target::Clique),
@@ -144,11 +122,11 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
     let note = restriction.as_ref().map(|r| format!("restriction: {}", r.description)).unwrap_or_default();
     let out_name = args.output.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
     crate::usage_ensure!(
-        args.format != crate::Format::Svg,
+        args.format != crate::args::Format::Svg,
         "emx encode writes no picture: --format text or json (to draw the puzzle: emx render)"
     );
     crate::usage_ensure!(
-        args.format != crate::Format::Json || args.output.is_some(),
+        args.format != crate::args::Format::Json || args.output.is_some(),
         "--format json prints a summary on stdout, so the encoding needs a file: give -o FILE"
     );
     let mut summary = Summary::default();
@@ -242,12 +220,12 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
             );
         }
     }
-    if args.format == crate::Format::Json {
+    if args.format == crate::args::Format::Json {
         let mut v = serde_json::to_value(&summary)?;
         v["command"] = "encode".into();
         v["file"] = instance.file.clone().into();
         v["puzzle"] = problem.name.clone().into();
-        v["kind"] = crate::solve::instance_kind(&instance).into();
+        v["kind"] = crate::report::instance_kind(&instance).into();
         v["to"] = format!("{:?}", args.to).to_lowercase().into();
         v["output"] = out_name.into();
         v["restriction"] = restriction.as_ref().map(|r| r.description.clone()).into();

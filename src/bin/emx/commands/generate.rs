@@ -1,6 +1,6 @@
 //! `emx generate edgematch`.
 
-use crate::{UsageError, EXIT_OK};
+use crate::usage::{UsageError, EXIT_OK};
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use emx::edgematch::generate::{generate, GenerateSpec, Style};
@@ -60,8 +60,8 @@ pub struct EdgeGenArgs {
     pub output_format: OutputFormat,
     /// How to report what was written: nothing (`text`), or one JSON object
     /// on stdout (`json`, needs --output so stdout is free).
-    #[arg(long, value_enum, default_value_t = crate::Format::Text)]
-    pub format: crate::Format,
+    #[arg(long, value_enum, default_value_t = crate::args::Format::Text)]
+    pub format: crate::args::Format,
 }
 
 /// Puzzle file formats the generator writes.
@@ -78,11 +78,11 @@ pub enum OutputFormat {
 pub fn run(args: GenerateArgs) -> anyhow::Result<u8> {
     let GenerateWhat::Edgematch(a) = args.what;
     crate::usage_ensure!(
-        a.format != crate::Format::Svg,
+        a.format != crate::args::Format::Svg,
         "emx generate draws no picture: to draw the puzzle, emx render it"
     );
     crate::usage_ensure!(
-        a.format != crate::Format::Json || a.output.is_some(),
+        a.format != crate::args::Format::Json || a.output.is_some(),
         "--format json prints a summary on stdout, so the puzzle needs a file: give --output FILE"
     );
     let (rows, cols) = match a.size {
@@ -137,7 +137,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<u8> {
             .into())
         }
     }
-    if a.format == crate::Format::Json {
+    if a.format == crate::args::Format::Json {
         let output = a.output.as_ref().map(|p| p.display().to_string());
         let v = serde_json::json!({
             "command": "generate",

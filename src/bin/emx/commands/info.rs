@@ -1,6 +1,7 @@
 //! `emx info`.
 
-use crate::{Format, EXIT_OK};
+use crate::args::Format;
+use crate::usage::EXIT_OK;
 use clap::Args;
 use emx::encode::size;
 use emx::input::{self, InputFormat, Instance, InstanceKind};
@@ -117,7 +118,7 @@ fn describe(args: &InfoArgs, instance: &Instance, sizes: Option<Value>) -> anyho
     };
     let problem = instance.problem();
     if args.format == Format::Svg {
-        crate::output::write(None, &crate::render::puzzle_picture(instance, &problem.name)?)?;
+        crate::output::write(None, &crate::pictures::puzzle_picture(instance, &problem.name)?)?;
         return Ok(EXIT_OK);
     }
     let pc = match &instance.kind {

@@ -1,13 +1,14 @@
 //! `emx merge`: add up the results of the parts of an `emx split` (polycube
 //! or edge matching, told apart by the manifest's `kind`).
 
-use crate::{Format, EXIT_LIMIT, EXIT_OK};
+use crate::args::Format;
+use crate::usage::{EXIT_LIMIT, EXIT_OK};
 use clap::Args;
-use emx::edgematch::split::EdgeManifest;
+use emx::edgematch::split::{EdgeManifest, EdgePartResult};
 use emx::input::{self, InputFormat};
 use emx::poly::split::{merge, Manifest, PartResult};
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args)]
 pub struct MergeArgs {
@@ -44,7 +45,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
     if value.get("kind").and_then(|k| k.as_str()) == Some(emx::edgematch::split::KIND) {
         let manifest: EdgeManifest = serde_json::from_value(value).map_err(not_manifest)?;
         let files = files(manifest.parts.iter().map(|p| p.file.as_str()).collect())?;
-        return crate::split_edge::merge_run(&args, manifest, &files);
+        return merge_edge(&args, manifest, &files);
     }
     let manifest: Manifest = serde_json::from_value(value).map_err(not_manifest)?;
     let files = files(manifest.parts.iter().map(|p| p.file.as_str()).collect())?;
@@ -93,4 +94,31 @@ pub fn read_results<T: serde::de::DeserializeOwned>(files: &[PathBuf]) -> anyhow
 /// The first line of a merge's text output, for both kinds of puzzle.
 pub(crate) fn print_parts_merged(file: &str, parts: usize, complete: bool) {
     println!("{file}: {parts} parts merged{}", if complete { "" } else { " (some parts did not finish)" });
+}
+
+/// Adds up the results of an edge-matching split's parts.
+fn merge_edge(args: &MergeArgs, manifest: EdgeManifest, files: &[PathBuf]) -> anyhow::Result<u8> {
+    let results: Vec<EdgePartResult> = read_results(files)?;
+    let instance = emx::input::load(Path::new(&manifest.file), None, 1)?;
+    let emx::input::InstanceKind::EdgeMatch(em) = &instance.kind else {
+        crate::usage_bail!("{}: the manifest's puzzle is not an edge-matching puzzle", manifest.file)
+    };
+    let merged = emx::edgematch::split::merge(&em.puzzle, instance.problem(), &manifest, &results)?;
+    match args.format {
+        Format::Json | Format::Svg => {
+            println!("{}", json!({ "command": "merge", "file": manifest.file, "kind": "edgematch", "merged": merged }))
+        }
+        Format::Text => {
+            print_parts_merged(&manifest.file, merged.parts, merged.complete);
+            println!("boards: {}", merged.boards);
+            match merged.unique {
+                Some(u) => println!("up to rotation: {u}"),
+                None => println!("(solve the parts with --all to count classes up to rotation)"),
+            }
+            if merged.verified > 0 {
+                println!("{} boards rebuilt and verified", merged.verified);
+            }
+        }
+    }
+    Ok(if merged.complete { EXIT_OK } else { EXIT_LIMIT })
 }

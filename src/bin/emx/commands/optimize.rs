@@ -1,12 +1,15 @@
 //! `emx optimize`: local search for the most matched joins of an
 //! edge-matching puzzle.
 
-use crate::{interrupt_flag, Format, UsageError, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_OK};
+use crate::args::Format;
+use crate::args::PuzzleArgs;
+use crate::interrupt::interrupt_flag;
+use crate::usage::{UsageError, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_OK};
 use anyhow::Context;
 use clap::Args;
 use emx::edgematch::Board;
 use emx::frontend::edgematch::parse_board;
-use emx::input::{self, InputFormat, InstanceKind};
+use emx::input::{self, InstanceKind};
 use emx::local::{self, Clock, Config, Control, Method, Params, Start, Stop};
 use emx::render;
 use serde_json::json;
@@ -19,14 +22,10 @@ use std::time::Instant;
 pub struct OptimizeArgs {
     /// Edge-matching puzzle file.
     pub file: PathBuf,
-    /// Which puzzle of a file holding several (1-based).
-    #[arg(long, default_value_t = 1)]
-    pub puzzle: usize,
-    /// Input format, when detection guesses wrong.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(InputFormat::NAMES))]
-    pub input_format: Option<String>,
+    #[command(flatten)]
+    pub input: PuzzleArgs,
     /// Time budget in seconds (per search thread with `--clock cpu`).
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = crate::args::parse_seconds)]
     pub time: f64,
     /// What `--time` measures: wall-clock time, or each thread's CPU time
     /// (fair comparisons on a loaded machine).
@@ -37,8 +36,8 @@ pub struct OptimizeArgs {
     pub seed: u64,
     /// Independent searches run in parallel (different seeds); the best
     /// board wins.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    #[arg(long, default_value = "1", value_parser = crate::args::parse_threads)]
+    pub threads: std::num::NonZeroUsize,
     /// breaks: scan-row tree search allowed a scheduled budget of mismatched
     /// joins, randomised restarts; tabu: Schaus & Deville's tabu VLNS,
     /// polished by BO/BW/TSR/RO at each plateau; multi: the Salassa et al.
@@ -116,19 +115,12 @@ fn parse_region(s: &str) -> Result<(usize, usize), UsageError> {
 }
 
 pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
-    let format = args.input_format.as_deref().and_then(InputFormat::from_name);
-    let instance = input::load(&args.file, format, args.puzzle)?;
+    let instance = input::load(&args.file, args.input.input_format, args.input.puzzle)?;
     let InstanceKind::EdgeMatch(edge) = &instance.kind else {
         eprintln!("error: {}: emx optimize needs an edge-matching puzzle", instance.file);
         return Ok(EXIT_BAD_INPUT);
     };
     let puzzle = &edge.puzzle;
-    if !(args.time.is_finite() && args.time >= 0.0) {
-        return Err(UsageError("--time needs a non-negative number of seconds".into()).into());
-    }
-    if args.threads == 0 {
-        return Err(UsageError("--threads needs at least 1".into()).into());
-    }
     let mut params = Params::default();
     if let Some(k) = args.ta_cells {
         if k == 0 {
@@ -165,7 +157,7 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
         method: Method::from_name(&args.method).expect("clap checked the name"),
         start: Start::from_name(&args.start).expect("clap checked the name"),
         seed: args.seed,
-        threads: args.threads,
+        threads: args.threads.get(),
         seconds: args.time,
         clock: if args.clock == "cpu" { Clock::Cpu } else { Clock::Wall },
         target: args.target,

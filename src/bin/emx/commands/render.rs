@@ -1,9 +1,10 @@
 //! `emx render`: a picture (or text, or JSON) of a puzzle, or of a solution
 //! or board read from a file.
 
-use crate::{usage_ensure, EXIT_OK};
+use crate::pictures::{nothing_to_draw, puzzle_picture};
+use crate::usage::EXIT_OK;
+use crate::usage_ensure;
 use clap::Args;
-use emx::edgematch::{Board, Placed};
 use emx::input::{self, InputFormat, Instance, InstanceKind};
 use emx::ir::Solution;
 use emx::render::{svg, text};
@@ -52,52 +53,6 @@ pub enum RenderFormat {
     Json,
 }
 
-/// The error for a problem without geometry.
-fn nothing_to_draw(instance: &Instance) -> anyhow::Error {
-    crate::UsageError(format!(
-        "{} is a bare exact-cover problem: it has no board or pieces to draw (use --format text or json)",
-        instance.file
-    ))
-    .into()
-}
-
-/// The picture of a puzzle without a solution: polycube pieces one by one,
-/// edge-matching tiles in file order with their numbers.
-pub fn puzzle_picture(instance: &Instance, title: &str) -> anyhow::Result<String> {
-    Ok(match &instance.kind {
-        InstanceKind::Cover(_) => return Err(nothing_to_draw(instance)),
-        InstanceKind::Polycube(_) => {
-            let geo = instance.problem().geometry.as_ref().expect("front-ends attach geometry");
-            svg::piece_catalogue(geo, title)
-        }
-        InstanceKind::EdgeMatch(e) => {
-            let p = &e.puzzle;
-            let mut board = Board::empty(p.rows, p.cols);
-            for (k, cell) in board.cells.iter_mut().enumerate() {
-                *cell = Some(Placed { tile: k as u32, rotation: 0 });
-            }
-            svg::board(p, &board, title, &svg::BoardStyle::tile_set())
-        }
-    })
-}
-
-/// A picture of solutions (option ids) of `instance`.
-pub fn solutions_picture(instance: &Instance, title: &str, solutions: &[Solution]) -> anyhow::Result<String> {
-    Ok(match &instance.kind {
-        InstanceKind::Cover(_) => return Err(nothing_to_draw(instance)),
-        InstanceKind::Polycube(_) => {
-            let geo = instance.problem().geometry.as_ref().expect("front-ends attach geometry");
-            let options: Vec<&[u32]> = solutions.iter().map(|s| s.options.as_slice()).collect();
-            svg::solutions(geo, title, &options)
-        }
-        InstanceKind::EdgeMatch(e) => {
-            let boards: Vec<Board> =
-                solutions.iter().map(|s| emx::edgematch::ir::board_of(&e.puzzle, &e.problem, &s.options)).collect();
-            svg::boards(&e.puzzle, &boards, title, &svg::BoardStyle::solution())
-        }
-    })
-}
-
 pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
     let format = args.input_format.as_deref().and_then(InputFormat::from_name);
     let instance = input::load(&args.file, format, args.puzzle)?;
@@ -106,7 +61,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
         let out = match args.format {
             RenderFormat::Svg => puzzle_picture(&instance, &title)?,
             RenderFormat::Text | RenderFormat::Json => {
-                return Err(crate::UsageError(
+                return Err(crate::usage::UsageError(
                     "--format text and json draw a solution: give one with --solution FILE (or use `emx info` to describe the puzzle)".into(),
                 )
                 .into())

@@ -1,6 +1,7 @@
 //! `emx score`.
 
-use crate::{Format, EXIT_NO_SOLUTION, EXIT_OK};
+use crate::args::Format;
+use crate::usage::{EXIT_NO_SOLUTION, EXIT_OK};
 use clap::Args;
 use emx::edgematch::score::{score, ScoreReport};
 use emx::frontend::edgematch::{is_bucas, parse_board, parse_bucas, read_puzzle};

@@ -1,14 +1,19 @@
 //! `emx split`: cut a polycube search or an edge-matching enumeration into
 //! independent subproblem files.
 
-use crate::solve::PolyArgs;
-use crate::{Format, EXIT_OK};
+use crate::args::poly::PolyArgs;
+use crate::args::Format;
+use crate::usage::EXIT_OK;
 use clap::Args;
+use emx::edgematch::split::{part_puzzle, split, EdgeManifest, EdgePart, EdgeSplit, KIND};
+use emx::edgematch::EdgePuzzle;
+use emx::frontend::edgematch::write_emx;
 use emx::input::{self, InstanceKind};
 use emx::poly::redundancy::RedundancyMode;
 use emx::poly::split::{part_text, placed_pieces, write_atomically, write_part, Found, Manifest, Part};
 use emx::poly::PolyEngine;
 use emx::search::{Engine, Flow};
+use serde_json::json;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -35,23 +40,20 @@ pub struct SplitArgs {
 
 pub fn run(args: SplitArgs) -> anyhow::Result<u8> {
     crate::usage_ensure!(args.format != Format::Svg, "emx split writes files and a summary: use --format text or json");
-    for flag in ["--threads", "--sample", "--estimate"] {
-        crate::usage_ensure!(!args.poly.given().contains(&flag), "{flag} does not apply to emx split");
-    }
     let instance = input::load(&args.file, None, args.puzzle)?;
     let pc = match &instance.kind {
         InstanceKind::Polycube(pc) => pc,
         InstanceKind::EdgeMatch(em) => {
             let given = args.poly.given();
             crate::usage_ensure!(given.is_empty(), "{} does not apply to an edge-matching split", given.join(", "));
-            return crate::split_edge::run(&args, &instance.file, &em.puzzle);
+            return run_edge(&args, &instance.file, &em.puzzle);
         }
         InstanceKind::Cover(_) => {
             return Err(crate::usage_error!("{}: emx split takes polycube and edge-matching puzzles", instance.file))
         }
     };
     let problem = instance.problem();
-    let mut config = args.poly.config()?;
+    let mut config = args.poly.config(1);
     // Rotations only by default, so that merged solution lists give the
     // classes under rotation; the constrained piece goes first, so every
     // part carries it and its weight.
@@ -132,6 +134,63 @@ pub fn run(args: SplitArgs) -> anyhow::Result<u8> {
         args.depth,
         out.display(),
         manifest.found.len(),
+        manifest_path.display()
+    );
+    Ok(EXIT_OK)
+}
+
+/// Writes the parts and `manifest.json` of an edge-matching split.
+fn run_edge(args: &SplitArgs, file: &str, puzzle: &EdgePuzzle) -> anyhow::Result<u8> {
+    let EdgeSplit { parts, symmetry, weight } =
+        split(puzzle, args.depth).map_err(|e| crate::usage_error!("{file}: {e}"))?;
+    let out = args.out.clone().unwrap_or_else(|| {
+        let stem = args.file.file_stem().map_or("puzzle".into(), |s| s.to_string_lossy().into_owned());
+        args.file.with_file_name(format!("{stem}-split"))
+    });
+    std::fs::create_dir_all(&out)?;
+    let width = parts.len().to_string().len().max(4);
+    let mut manifest = EdgeManifest {
+        kind: KIND.into(),
+        file: std::fs::canonicalize(&args.file)?.display().to_string(),
+        depth: args.depth,
+        weight,
+        symmetry: symmetry.clone(),
+        parts: Vec::with_capacity(parts.len()),
+    };
+    for (k, fixed) in parts.iter().enumerate() {
+        let name = format!("part-{:0width$}.txt", k + 1);
+        let header = [
+            format!("emx split: part {} of {} of {file}, {} cells fixed (scan order)", k + 1, parts.len(), args.depth),
+            format!("weight {weight}: each board of this part stands for {weight} boards of the puzzle"),
+        ];
+        let part = part_puzzle(puzzle, fixed, &format!("{}-part-{}", puzzle.name, k + 1));
+        write_part(&out.join(&name), &write_emx(&part, &header))?;
+        manifest.parts.push(EdgePart { file: name, fixed: fixed.clone() });
+    }
+    let manifest_path = out.join("manifest.json");
+    write_atomically(&manifest_path, &serde_json::to_string_pretty(&manifest)?)?;
+    if args.format == Format::Json {
+        let v = json!({
+            "command": "split",
+            "file": file,
+            "puzzle": puzzle.name,
+            "kind": "edgematch",
+            "depth": args.depth,
+            "parts": parts.len(),
+            "weight": weight,
+            "symmetry": symmetry,
+            "directory": out.display().to_string(),
+            "manifest": manifest_path.display().to_string(),
+        });
+        println!("{v}");
+        return Ok(EXIT_OK);
+    }
+    println!(
+        "{file}: {} parts with {} cells fixed in {}{}; solve each with\n  emx solve PART --format json [--all] > PART.json\nthen: emx merge {}",
+        parts.len(),
+        args.depth,
+        out.display(),
+        symmetry.map_or(String::new(), |s| format!(" ({s}; each part board stands for {weight})")),
         manifest_path.display()
     );
     Ok(EXIT_OK)

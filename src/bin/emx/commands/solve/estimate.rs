@@ -2,14 +2,14 @@
 //! Knuth's tree-size estimate with the polycube engines, and the estimate
 //! of cp and scan on edge matching ([`run_edge`]).
 
-use crate::solve::SolveArgs;
-use crate::{Format, EXIT_LIMIT, EXIT_OK};
+use super::args::SolveArgs;
+use crate::args::Format;
+use crate::report::stop_words;
+use crate::usage::{EXIT_LIMIT, EXIT_OK};
 use emx::backend::BackendConfig;
 use emx::input::{Instance, InstanceKind};
 use emx::ir::Solution;
-use emx::poly::sample::SampleSpec;
 use emx::poly::PolyEngine;
-use emx::search::EstimateSpec;
 use emx::search::{Engine, Flow, Limits};
 use serde_json::json;
 use std::time::Duration;
@@ -21,7 +21,7 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
         instance.file
     );
     crate::usage_ensure!(
-        args.poly.sample.is_some() || (args.node_limit.is_none() && args.solution_limit.is_none()),
+        args.sample.is_some() || (args.node_limit.is_none() && args.solution_limit.is_none()),
         "--estimate makes random probes, not a search: --node-limit and --solution-limit do not apply (--time-limit ends the probes)"
     );
     let mut poly = config.poly.clone();
@@ -29,8 +29,7 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
     let engine =
         PolyEngine::new(instance.problem(), &poly).map_err(|e| crate::usage_error!("{}: {e}", instance.file))?;
     let problem = instance.problem();
-    if let Some(text) = &args.poly.sample {
-        let spec = SampleSpec::parse(text).map_err(|e| crate::usage_error!("--sample: {e}"))?;
+    if let Some(spec) = args.sample {
         let mut failure = None;
         let report = engine
             .sample(spec, limits, &mut |options| {
@@ -74,8 +73,9 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
         }
         return Ok(if report.stopped.is_some() { EXIT_LIMIT } else { EXIT_OK });
     }
-    let text = args.poly.estimate.as_deref().expect("sample or estimate");
-    let spec = EstimateSpec::parse(text).map_err(|e| crate::usage_error!("--estimate: {e}"))?;
+    let Some(spec) = args.estimate else {
+        crate::usage_bail!("emx solve estimates with --estimate or samples with --sample")
+    };
     let run = engine.estimate(spec, limits, RATE_WINDOW);
     let e = &run.estimate;
     let threads = poly.threads.max(1);
@@ -115,7 +115,7 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
                 .collect();
             println!("nodes by pieces left after the placement: {}", levels.join(" "));
             if let Some(r) = run.stopped {
-                let why = crate::solve::stop_words(r);
+                let why = stop_words(r);
                 println!("stopped: {why} (the estimate of {} of {} probes)", e.probes, spec.probes);
             }
         }
@@ -137,8 +137,9 @@ pub fn run_edge(args: &SolveArgs, instance: &Instance, backend: &str, config: &B
         args.node_limit.is_none() && args.solution_limit.is_none() && args.time_limit.is_none(),
         "--estimate of the edge-matching engines takes no limit: drop --node-limit/--solution-limit/--time-limit (fewer PROBES take less time)"
     );
-    let text = args.poly.estimate.as_deref().expect("--estimate");
-    let spec = EstimateSpec::parse(text).map_err(|e| crate::usage_error!("--estimate: {e}"))?;
+    let Some(spec) = args.estimate else {
+        crate::usage_bail!("--sample runs Busche's trials with the polycube engines; on edge matching use --estimate")
+    };
     let (mut engine, decision) = emx::backend::make_explained(backend, instance, config)?;
     let Some(e) = engine.knuth_estimate(spec.probes, spec.seed) else {
         crate::usage_bail!("--estimate: {} cannot estimate its search (use --backend cp or scan)", engine.describe());
