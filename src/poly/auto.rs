@@ -24,48 +24,34 @@ pub const MCH_MAX_CELLS: usize = 64;
 
 /// The schedule `auto` picks before the filters run (for a flat puzzle,
 /// [`flat_schedule`] replaces it once the redundancy filter has run).
+///
+/// On 3-D puzzles DLX places the first piece (its min-fit choice runs over
+/// the pieces as well as the holes, which a hole engine cannot), or the
+/// first two up to [`MCH_MAX_CELLS`] cells with [`SECOND_DLX_FROM`] pieces
+/// or more, where the second min-fit choice cuts the tree most; widened
+/// EMCH ([`WIDEN_EMCH`]) places the rest, its hole choice nearly as good
+/// as MCH's at a fraction of the counting. Every figure behind these
+/// choices: docs/tried/poly.md.
 pub fn schedule(images: &Images) -> Schedule {
     let n = images.n_pieces();
-    let text = if n <= 2 {
-        "debruijn".to_string()
+    if n <= 2 {
+        Schedule::single(Stage::DeBruijn)
     } else if is_flat(images) {
-        format!("dlx:min-fit,debruijn@{}", n - 1)
+        Schedule::dlx_then(Heuristic::MinFit, Stage::DeBruijn, n - 1)
     } else {
-        // Widened EMCH below the first pieces (`emch+6`: when the fewest
-        // fits among the cells with fewest empty neighbours exceed 6, the
-        // next neighbour level is counted too; round 6: on the Tetris Cube
-        // 42.6 M nodes against 51.3 M with plain EMCH).
-        //
-        // Up to 64 cells with 10 pieces or more, DLX places the second
-        // piece too (its min-fit choice, over the pieces as well as the
-        // holes): on the solid pentominoes in 3x4x5 (X constrained) 19.9 M
-        // nodes against 61.0 M with a hole engine from the second piece;
-        // the Tetris Cube's tree is the same (DLX branches on the hole),
-        // 2x3x10 0.21 M against 0.19 M (round 8). Until round 34 MCH ran
-        // from the third piece to 8 left (`mch@N-2,emch+6@8`: exact counts
-        // at every hole, 22% fewer nodes than EMCH alone over the whole
-        // Tetris Cube but not where MCH ran: 42.82 M against 42.85 M
-        // nodes); since the bottom 8 pieces are searched over bit columns
-        // (`hole_kernel::universe`), MCH's counts over the keyed lists are
-        // the dearest part left above them, and EMCH there saves 5% of
-        // the Tetris Cube's time (2.03 s against 2.14 s) and 7% of the
-        // 3x4x5's, the same without AVX-512 (2.63 s against 2.62 s).
-        // Above 64 cells (Conway's 5x5x5) and with fewer pieces, DLX
-        // places the first piece only.
         let dlx = if images.n_cells > MCH_MAX_CELLS || n < SECOND_DLX_FROM { 1 } else { 2 };
-        solid_text(n, dlx)
-    };
-    Schedule::parse(&text).expect("auto schedules parse")
+        solid(n, dlx)
+    }
 }
 
 /// Pieces from which `auto`'s 3-D schedule has DLX place the second
 /// piece (up to 64 cells).
 const SECOND_DLX_FROM: u32 = 10;
 
-/// `auto`'s 3-D schedule text for `n` pieces: DLX for the first `dlx`,
-/// widened EMCH for the rest.
-fn solid_text(n: u32, dlx: u32) -> String {
-    format!("dlx:min-fit,emch+{WIDEN_EMCH}@{}", n - dlx)
+/// `auto`'s 3-D schedule for `n` pieces: DLX for the first `dlx`, widened
+/// EMCH for the rest.
+fn solid(n: u32, dlx: u32) -> Schedule {
+    Schedule::dlx_then(Heuristic::MinFit, Stage::Emch(Widen { threshold: WIDEN_EMCH, levels: 1 }), n - dlx)
 }
 
 /// `auto`'s 3-D schedule with DLX for the third piece too (`emch+6@N-3`), for
@@ -82,7 +68,7 @@ pub fn third_piece_schedule(images: &Images) -> Option<Schedule> {
     if is_flat(images) || images.n_cells > MCH_MAX_CELLS || n < 4 {
         return None;
     }
-    (n >= THIRD_DLX_FROM).then(|| Schedule::parse(&solid_text(n, 3)).expect("auto schedules parse"))
+    (n >= THIRD_DLX_FROM).then(|| solid(n, 3))
 }
 
 /// The configuration the piece choice's estimates run under when `auto`'s
@@ -166,16 +152,16 @@ const ESTIMATE_EMCH_FROM: u32 = 8;
 /// 15x4 71 M against 146 M).
 pub fn flat_schedule(images: &Images, constrained: Option<u16>, nested: bool) -> Schedule {
     let n = images.n_pieces();
-    let text = if n > 3 && nested && is_wide_flat(images) {
-        format!("dlx:min-fit,emch+{WIDEN_EMCH}@{}", n - 2)
+    let emch = Stage::Emch(Widen { threshold: WIDEN_EMCH, levels: 1 });
+    if n > 3 && nested && is_wide_flat(images) {
+        Schedule::dlx_then(Heuristic::MinFit, emch, n - 2)
     } else if n > 2 && is_wide_flat(images) {
-        format!("dlx:min-fit,emch+{WIDEN_EMCH}@{}", n - 1)
+        Schedule::dlx_then(Heuristic::MinFit, emch, n - 1)
     } else if n > 2 && constrained.is_some_and(|g| confined(images, g)) {
-        format!("dlx:min-fit,debruijn@{}", n - 1)
+        Schedule::dlx_then(Heuristic::MinFit, Stage::DeBruijn, n - 1)
     } else {
-        "debruijn".to_string()
-    };
-    Schedule::parse(&text).expect("auto schedules parse")
+        Schedule::single(Stage::DeBruijn)
+    }
 }
 
 /// The shortest side (in cells) from which a flat board counts as wide
@@ -354,6 +340,17 @@ pub fn flat_redundancy(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The schedules `auto` builds as values are the ones their grammar
+    /// names (the engine descriptions print them in that grammar).
+    #[test]
+    fn schedules_are_the_ones_their_text_names() {
+        let parse = |t: &str| Schedule::parse(t).unwrap();
+        assert_eq!(solid(12, 2), parse("dlx:min-fit,emch+6@10"));
+        assert_eq!(solid(12, 2).to_string(), "dlx:min-fit,emch+6@10");
+        assert_eq!(Schedule::dlx_then(Heuristic::MinFit, Stage::DeBruijn, 11), parse("dlx:min-fit,debruijn@11"));
+        assert_eq!(Schedule::single(Stage::DeBruijn), parse("debruijn"));
+    }
 
     fn load(file: &str) -> (Problem, Images) {
         let text = std::fs::read_to_string(format!("instances/polycube/{file}_def.txt")).unwrap();

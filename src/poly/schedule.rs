@@ -129,6 +129,21 @@ impl ScheduleSpec {
 }
 
 impl Schedule {
+    /// One stage from the start.
+    pub fn single(stage: Stage) -> Schedule {
+        Schedule { stages: vec![(None, stage)] }
+    }
+
+    /// DLX with `heuristic` from the start, handing over to the bit-field
+    /// engine `then` when `at` pieces are left (`dlx:H,then@at`).
+    ///
+    /// # Panics
+    /// When `then` is a DLX stage or `at` is 0: the schedule's invariant.
+    pub fn dlx_then(heuristic: Heuristic, then: Stage, at: u32) -> Schedule {
+        assert!(then.is_bitfield() && at >= 1, "DLX hands over to a bit-field engine at 1 or more pieces left");
+        Schedule { stages: vec![(None, Stage::Dlx(heuristic)), (Some(at), then)] }
+    }
+
     /// Parses a fixed schedule (see the module documentation).
     pub fn parse(text: &str) -> Result<Schedule, ScheduleError> {
         let err = |token: &str, reason: String| ScheduleError {
