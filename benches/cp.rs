@@ -23,7 +23,7 @@
 //! other on one thread; run on an idle machine, or compare nodes.
 
 use emx::backend::{self, BackendConfig, BackendError};
-use emx::cp::{CpConfig, COMPONENTS};
+use emx::edgematch::cp::{CpConfig, COMPONENTS};
 use emx::edgematch::generate::{generate, GenerateSpec, Style};
 use emx::input;
 use emx::search::Limits;
@@ -172,7 +172,7 @@ fn estimate(file: &str, short: &str, specs: &[String], probes: u64) {
     };
     for spec in specs {
         let cfg = CpConfig::parse(spec).expect("--cp spec");
-        let mut engine = emx::cp::CpEngine::new(&e.puzzle, inst.problem(), cfg);
+        let mut engine = emx::edgematch::cp::CpEngine::new(&e.puzzle, inst.problem(), cfg);
         let cpu0 = cpu_seconds();
         let est = engine.estimate(probes, 1);
         let cpu = cpu_seconds().zip(cpu0).map_or("-".to_string(), |(b, a)| format!("{:.2}", b - a));

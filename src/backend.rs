@@ -2,8 +2,8 @@
 //! [`Instance`]. A back-end that does not apply to an instance says so
 //! with an error; none silently falls back to another.
 
-use crate::cp::{CpConfig, CpEngine};
 use crate::dlx::Dlx;
+use crate::edgematch::cp::{CpConfig, CpEngine};
 use crate::edgematch::scan::{Scan, ScanConfig};
 use crate::input::{Instance, InstanceKind};
 use crate::ir::Equivalence;

@@ -9,7 +9,6 @@
 
 pub mod backend;
 pub mod bench;
-pub mod cp;
 pub mod cpu;
 pub mod dlx;
 pub mod edgematch;
@@ -20,7 +19,6 @@ pub mod fuzz;
 pub mod geometry;
 pub mod input;
 pub mod ir;
-pub mod local;
 pub mod poly;
 pub mod render;
 pub mod search;

@@ -18,7 +18,7 @@
 //! round 23), without the estimates' 30-50 ms. `--auto-pick estimate`
 //! keeps this pick.
 
-use crate::cp::{inner_colour_bound, prefer_cp};
+use crate::edgematch::cp::{inner_colour_bound, prefer_cp};
 use crate::edgematch::EdgePuzzle;
 
 /// How `auto` picks between cp and scan (`--auto-pick`).

@@ -1,5 +1,17 @@
-//! The edge-matching model shared by every edge-matching component (readers,
-//! the IR builder, the scan backtracker, the CP engine, local search).
+//! Edge matching (Eternity II and its relatives): the model every
+//! edge-matching component shares (readers, the IR builder, the engines),
+//! laid out as polycube is: the puzzle and its boards here ([`board`],
+//! [`score`], [`ir`]: the IR builder), the engines [`scan`] (the row-scan
+//! backtracker), [`cp`] (Benoist & Bourreau's CP engine) and [`local`]
+//! (local search for the matched-edge score), and the puzzle-level
+//! services [`generate`] and [`split`]. The readers and writers are in
+//! [`crate::frontend::edgematch`].
+//!
+//! cp hands a filtered root to scan's walk through one interface,
+//! [`scan::Scan::restricted`] (per-cell candidate lists; scan's tables,
+//! fast walk, thread split and estimate behind it), and orders its own
+//! completion walker by [`scan::cell_order`]; it uses nothing else of
+//! scan's.
 //!
 //! Conventions (those of the seed data and of Eternity II solvers):
 //! * a tile lists its four colours clockwise from the top: `[N, E, S, W]`;
@@ -10,8 +22,10 @@
 //!   left; cell index `row * cols + col`.
 
 mod board;
+pub mod cp;
 pub mod generate;
 pub mod ir;
+pub mod local;
 pub mod option_table;
 pub mod pivot;
 pub mod scan;

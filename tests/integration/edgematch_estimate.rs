@@ -46,7 +46,8 @@ fn assert_unbiased(what: &str, engine: &mut dyn Engine, probes: u64, sigmas: f64
 /// cp without its completion walker (`bottom=0`): Knuth's estimator models
 /// cp's own branching, not the walker's.
 fn engines(inst: &Instance) -> Vec<(&'static str, Box<dyn Engine + '_>)> {
-    let cfg = BackendConfig { cp: emx::cp::CpConfig::parse("bottom=0").unwrap(), ..BackendConfig::default() };
+    let cfg =
+        BackendConfig { cp: emx::edgematch::cp::CpConfig::parse("bottom=0").unwrap(), ..BackendConfig::default() };
     ["cp", "scan"].into_iter().map(|b| (b, backend::make(b, inst, &cfg).unwrap())).collect()
 }
 

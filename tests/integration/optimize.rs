@@ -2,8 +2,8 @@
 
 use crate::repo_path;
 use emx::edgematch::generate::{generate, GenerateSpec, Style};
+use emx::edgematch::local::{self, Clock, Config, Control, Method, Params, Start, Stop};
 use emx::frontend::edgematch::parse_board;
-use emx::local::{self, Clock, Config, Control, Method, Params, Start, Stop};
 use std::process::{Command, Output};
 
 fn emx(args: &[&str]) -> Output {

@@ -5,7 +5,7 @@ use crate::args::poly::PolyArgs;
 use crate::args::{parse_seconds, parse_threads, Format, PuzzleArgs};
 use clap::Args;
 use emx::backend::pick::AutoPick;
-use emx::cp::CpConfig;
+use emx::edgematch::cp::CpConfig;
 use emx::edgematch::scan::ScanConfig;
 use emx::ir::Equivalence;
 use emx::poly::sample::SampleSpec;

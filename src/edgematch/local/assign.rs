@@ -158,8 +158,8 @@ pub fn checkerboard(model: &Model, state: &mut State, mut rng: Option<&mut crate
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::local::construct;
-    use crate::local::tests::meta;
+    use crate::edgematch::local::construct;
+    use crate::edgematch::local::tests::meta;
 
     #[test]
     fn assignment_never_lowers_the_score_and_keeps_the_board_valid() {

@@ -281,8 +281,8 @@ pub fn border_cells(model: &Model) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::local::construct;
-    use crate::local::tests::meta;
+    use crate::edgematch::local::construct;
+    use crate::edgematch::local::tests::meta;
 
     #[test]
     fn region_resolve_never_lowers_the_score() {

@@ -174,7 +174,7 @@ pub fn cp_relaxed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::local::tests::meta;
+    use crate::edgematch::local::tests::meta;
 
     #[test]
     fn starts_are_valid_boards() {

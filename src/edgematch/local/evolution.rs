@@ -249,8 +249,8 @@ pub fn immune(w: &mut Worker, start: State) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::local::construct;
-    use crate::local::tests::meta;
+    use crate::edgematch::local::construct;
+    use crate::edgematch::local::tests::meta;
 
     #[test]
     fn operators_keep_boards_valid() {

@@ -19,7 +19,7 @@ impl Searcher {
     }
 
     /// Picks the branching cell (or detects a failure while shaving).
-    pub(in crate::cp) fn choose(&mut self) -> Choice {
+    pub(in crate::edgematch::cp) fn choose(&mut self) -> Choice {
         self.fr.invalidate();
         if self.core.cfg.patterns {
             for k in [4, 3] {
@@ -76,7 +76,7 @@ impl Searcher {
     /// surrounded cell, else a surrounded cell next to a cell with one
     /// known side and two surrounded neighbours. Ties: fewest available
     /// tiles in the cell's pair.
-    pub(in crate::cp) fn pattern(&self) -> Option<u32> {
+    pub(in crate::edgematch::cp) fn pattern(&self) -> Option<u32> {
         let (m, st) = (&self.core.m, &self.core.st);
         let mut best3 = (u32::MAX, NONE);
         let mut best4 = (u32::MAX, NONE);
@@ -119,7 +119,7 @@ impl Searcher {
     /// a tile of `p` is expected to stay available for `p` with
     /// probability `prod over its other demanded pairs q of (1 - |D_q| /
     /// |O_q|)`; the expected offer `E` is the sum over `p`'s tiles.
-    pub(in crate::cp) fn urgent_pair(&self) -> u32 {
+    pub(in crate::edgematch::cp) fn urgent_pair(&self) -> u32 {
         let tags = self.core.use_tags();
         let h = self.core.cfg.heuristic;
         let mut best = (f64::INFINITY, u32::MAX, NONE);
@@ -134,7 +134,7 @@ impl Searcher {
 
     /// The urgency of demanded pair `p` under heuristic `h` (smaller is
     /// more urgent) and its available tiles.
-    pub(in crate::cp) fn pair_score(&self, p: u32, tags: bool, h: Heuristic) -> (f64, u32) {
+    pub(in crate::edgematch::cp) fn pair_score(&self, p: u32, tags: bool, h: Heuristic) -> (f64, u32) {
         let (m, st) = (&self.core.m, &self.core.st);
         let pi = p as usize;
         let d = st.dem_len[pi];

@@ -4,9 +4,9 @@
 
 use super::Domains;
 #[cfg(test)]
-use crate::cp::model::Model;
-use crate::cp::model::NONE;
-use crate::cp::state::State;
+use crate::edgematch::cp::model::Model;
+use crate::edgematch::cp::model::NONE;
+use crate::edgematch::cp::state::State;
 
 impl Domains {
     /// Test helper: recomputes sizes, counters and tile counts from the

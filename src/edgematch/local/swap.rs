@@ -198,8 +198,8 @@ pub fn late_acceptance(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::local::construct;
-    use crate::local::tests::meta;
+    use crate::edgematch::local::construct;
+    use crate::edgematch::local::tests::meta;
 
     #[test]
     fn swap_deltas_equal_full_rescoring() {

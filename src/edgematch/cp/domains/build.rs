@@ -2,8 +2,8 @@
 //! and the root's domains made edge consistent ([`Domains::init`]).
 
 use super::Domains;
-use crate::cp::model::{Model, NONE};
-use crate::cp::state::State;
+use crate::edgematch::cp::model::{Model, NONE};
+use crate::edgematch::cp::state::State;
 
 impl Domains {
     #[allow(clippy::needless_range_loop, reason = "a side indexes several parallel arrays")]

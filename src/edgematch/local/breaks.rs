@@ -400,7 +400,7 @@ mod tests {
 
     #[test]
     fn tables_list_every_look_under_its_keys() {
-        let p = crate::local::tests::meta("brendan_set2/pieces_05x05.txt");
+        let p = crate::edgematch::local::tests::meta("brendan_set2/pieces_05x05.txt");
         let model = Model::new(&p).unwrap();
         let t = Tables::new(&model).unwrap();
         for m in 0..t.slots {

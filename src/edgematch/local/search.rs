@@ -330,8 +330,8 @@ pub fn multi(w: &mut Worker, start: State) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::edgematch::local::{construct, evolution, region, swap, tests::meta};
     use crate::edgematch::Clue;
-    use crate::local::{construct, evolution, region, swap, tests::meta};
 
     /// Every kind of move, in a random sequence, on a puzzle with a clue:
     /// the incremental score always equals a full rescoring and the board
