@@ -48,8 +48,8 @@ SCHEDULES = [
     "emch",
     "emch+6/2",
     "debruijn",
-    "dlx:min-fit@12,mch@11,emch@6,debruijn@4",
-    "dlx:min-fit@8,bdlx@7,debruijn@3",
+    "dlx:min-fit,mch@11,emch@6,debruijn@4",
+    "dlx:min-fit,bdlx@7,debruijn@3",
 ]
 
 # Puzzles of tens of thousands of images, where a node costs up to 40 us in
