@@ -14,8 +14,8 @@
 use emx::backend::{self, BackendConfig};
 use emx::input::{self, Instance};
 use emx::ir::Equivalence;
-use emx::poly::redundancy::RedundancyMode;
-use emx::poly::schedule::ScheduleSpec;
+use emx::poly::filters::redundancy::RedundancyMode;
+use emx::poly::plan::schedule::ScheduleSpec;
 use emx::poly::{PolyConfig, Threshold};
 use emx::search::Limits;
 use emx::solve::{solve, Mode, SolveOptions, SolveReport};

@@ -596,8 +596,8 @@ impl Matrix {
 mod tests {
     use super::Matrix;
     use crate::frontend::polycube;
-    use crate::poly::hybrid::{image_matrix, image_problem};
     use crate::poly::model::Images;
+    use crate::poly::walk::{image_matrix, image_problem};
 
     fn same(a: &Matrix, b: &Matrix) -> bool {
         format!("{:?}", a.nodes) == format!("{:?}", b.nodes)

@@ -18,44 +18,26 @@
 //! [`redundancy`], `choice` (the constrained piece), [`sample`], [`parallel`],
 //! [`split`], [`auto`].
 
-pub mod auto;
-pub mod bdlx;
-pub mod bits;
-mod choice;
-pub mod cover;
-pub mod debruijn;
-mod dlx_stage;
-pub mod emch;
-pub mod estimate;
 pub mod filters;
-pub mod hole_kernel;
-pub mod hybrid;
-pub mod mch;
-pub mod memo;
 pub mod model;
-pub mod multiset;
-pub mod neighbours;
-pub mod parallel;
-pub mod parity;
-pub mod redundancy;
-pub mod sample;
-pub mod schedule;
-pub mod split;
-pub mod tables;
-pub mod volume;
+pub mod plan;
+pub mod run;
+pub mod stages;
+pub mod walk;
 
 use crate::ir::{Equivalence, OptionId, Problem};
 use crate::search::EstimateSpec;
 use crate::search::{Engine, Flow, Limits, Reporter, SearchStats};
-use bits::{Bits, Wide};
-use estimate::EstimateRun;
-use hybrid::{Knobs, Shared, Task};
+use filters::redundancy::{self, Redundancy, RedundancyMode};
+use model::bits::{Bits, Wide};
 use model::{CellOrder, Images};
-use parallel::Outcome;
-use redundancy::{Redundancy, RedundancyMode};
-use sample::{Probes, SampleReport, SampleSpec};
-use schedule::{Schedule, ScheduleSpec};
+use plan::auto;
+use plan::schedule::{Schedule, ScheduleSpec};
+use run::estimate::{self, EstimateRun};
+use run::parallel::{self, Outcome};
+use run::sample::{self, Probes, SampleReport, SampleSpec};
 use std::time::{Duration, Instant};
+use walk::{Knobs, Shared, Task};
 
 /// A constraint threshold: off, or active while at least `N` pieces remain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -207,11 +189,11 @@ impl<B: Bits> Runner for Shared<B> {
         if parallel {
             use rayon::prelude::*;
             jobs.par_iter_mut().for_each_init(
-                || self.walker(&none, hybrid::Walk::All),
+                || self.walker(&none, walk::Walk::All),
                 |w, (probes, roots)| probes.extend_rooted(w, roots, total),
             );
         } else {
-            let mut w = self.walker(&none, hybrid::Walk::All);
+            let mut w = self.walker(&none, walk::Walk::All);
             for (probes, roots) in jobs {
                 probes.extend_rooted(&mut w, roots, total);
             }
@@ -265,7 +247,7 @@ pub struct PolyEngine<'a> {
 /// only DLX can hide the dropped images and branch on the piece there.
 /// The others are dropped from `redundancy` too, so that its weights stay
 /// those of the search.
-fn nested_images(images: &Images, plan: &Plan, redundancy: Option<&mut Redundancy>) -> Vec<hybrid::NestedImages> {
+fn nested_images(images: &Images, plan: &Plan, redundancy: Option<&mut Redundancy>) -> Vec<walk::NestedImages> {
     let Some(red) = redundancy else { return Vec::new() };
     let deep = dlx_depths(&plan.schedule, images.n_pieces());
     red.keep_nested(|n| n.prefix.len() <= deep);
@@ -277,7 +259,7 @@ fn nested_images(images: &Images, plan: &Plan, redundancy: Option<&mut Redundanc
             let prefix = nest.prefix.iter().map(|o| image_of.get(o).copied()).collect::<Option<Vec<u32>>>()?;
             let mut dropped: Vec<u32> = nest.dropped.iter().filter_map(|o| image_of.get(o).copied()).collect();
             dropped.sort_unstable();
-            Some(hybrid::NestedImages { prefix, group: nest.group, dropped })
+            Some(walk::NestedImages { prefix, group: nest.group, dropped })
         })
         .collect()
 }
@@ -292,7 +274,7 @@ fn dlx_at_depth_one(schedule: &Schedule, n: u32) -> bool {
 /// places the pieces at depths `1..=k` (with at least two pieces left
 /// below; `k = 0` when depth 1 is not DLX).
 fn dlx_depths(schedule: &Schedule, n: u32) -> usize {
-    (1..n.saturating_sub(1)).take_while(|&d| matches!(schedule.stage_for(n - d), schedule::Stage::Dlx(_))).count()
+    (1..n.saturating_sub(1)).take_while(|&d| matches!(schedule.stage_for(n - d), plan::schedule::Stage::Dlx(_))).count()
 }
 
 fn build_runner<B: Bits>(images: Images, plan: &Plan, knobs: Knobs) -> Result<Box<dyn Runner>, String> {
@@ -359,13 +341,15 @@ impl<'a> PolyEngine<'a> {
         }
         let one_shot = |t: Option<u32>| t.is_some_and(|t| t <= n_pieces.max(1));
         if one_shot(plan.parity_filter) {
-            let table = parity::ParityTable::new(&images).map_err(|e| format!("parity filter unavailable: {e}"))?;
+            let table =
+                filters::parity::ParityTable::new(&images).map_err(|e| format!("parity filter unavailable: {e}"))?;
             let keep = filters::parity(&images, &table);
             images = images.into_kept(&keep);
         }
         counts.after_parity = images.len();
         if one_shot(plan.volume_filter) {
-            let table = volume::VolumeTable::new(&images).map_err(|e| format!("volume filter unavailable: {e}"))?;
+            let table =
+                filters::volume::VolumeTable::new(&images).map_err(|e| format!("volume filter unavailable: {e}"))?;
             let keep = match images.n_cells {
                 0..=64 => filters::volume::<u64>(&images, &table),
                 65..=128 => filters::volume::<u128>(&images, &table),

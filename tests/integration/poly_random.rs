@@ -8,8 +8,8 @@ use crate::poly::{base, counts, load, sched, try_counts, variants};
 use emx::backend::{self, BackendConfig};
 use emx::input;
 use emx::ir::Equivalence;
+use emx::poly::filters::redundancy::RedundancyMode;
 use emx::poly::model::CellOrder;
-use emx::poly::redundancy::RedundancyMode;
 use emx::poly::{FitFilter, PolyConfig, Threshold};
 use emx::search::Rng;
 use std::path::Path;
@@ -260,9 +260,9 @@ fn split_parts_with_identical_pieces_add_up() {
             let mut total = above;
             for (options, weight) in parts {
                 assert_eq!(weight, 1);
-                let placed = emx::poly::split::placed_pieces(problem, &options);
+                let placed = emx::poly::run::split::placed_pieces(problem, &options);
                 let emx::input::InstanceKind::Polycube(pc) = &inst.kind else { panic!("polycube") };
-                let part = emx::poly::split::part_text(&pc.puzzle, &placed, "part");
+                let part = emx::poly::run::split::part_text(&pc.puzzle, &placed, "part");
                 let part_path = dir.join(format!("w{t}-part.txt"));
                 std::fs::write(&part_path, part).unwrap();
                 let part_inst = input::load(&part_path, None, 1).unwrap();

@@ -7,7 +7,7 @@ use crate::poly::{base, check_all, counts, load, sched};
 use emx::backend::{self, BackendConfig};
 use emx::input::Instance;
 use emx::ir::Equivalence;
-use emx::poly::redundancy::RedundancyMode;
+use emx::poly::filters::redundancy::RedundancyMode;
 use emx::poly::PolyConfig;
 
 const NONE: Equivalence = Equivalence::None;

@@ -16,11 +16,15 @@
 //! The per-step versions of the parity and volume filters run inside the
 //! DLX stages (see `hybrid`).
 
-use super::bits::Bits;
-use super::debruijn::Rows;
-use super::model::Images;
-use super::parity::ParityTable;
-use super::volume::{regions_ok, regions_ok_rows, Splitter, VolumeTable};
+pub mod parity;
+pub mod redundancy;
+pub mod volume;
+
+use crate::poly::filters::parity::ParityTable;
+use crate::poly::filters::volume::{regions_ok, regions_ok_rows, Splitter, VolumeTable};
+use crate::poly::model::bits::Bits;
+use crate::poly::model::Images;
+use crate::poly::stages::debruijn::Rows;
 
 fn masks<B: Bits>(images: &Images) -> Vec<B> {
     images.cells.iter().map(|cs| cs.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize)))).collect()

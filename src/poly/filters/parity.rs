@@ -6,8 +6,8 @@
 //! (grouped by magnitude), the achievable parities, so the check after a
 //! placement is one table lookup.
 
-use super::model::Images;
-use super::multiset::{StateTable, TooLarge};
+use crate::poly::model::multiset::{StateTable, TooLarge};
+use crate::poly::model::Images;
 
 /// Achievable parities per remaining-piece state.
 #[derive(Clone, Debug)]
@@ -52,8 +52,8 @@ impl ParityTable {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::frontend::polycube;
+    use crate::poly::filters::parity::*;
 
     #[test]
     fn hexominoes_cannot_fill_a_rectangle() {

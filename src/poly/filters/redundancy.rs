@@ -15,8 +15,8 @@
 //! and plain enumeration see every class, [`Redundancy::expand`] maps a
 //! found solution to the copies a caller must see.
 
-use super::model::Images;
 use crate::ir::{Equivalence, OptionId, Problem};
+use crate::poly::model::Images;
 
 /// Which symmetries to break.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,10 +5,10 @@
 //! remaining pieces (grouped by size); [`regions_ok`] flood-fills the empty
 //! cells and checks each region.
 
-use super::bits::Bits;
-use super::debruijn::Rows;
-use super::model::Images;
-use super::multiset::{StateTable, TooLarge};
+use crate::poly::model::bits::Bits;
+use crate::poly::model::multiset::{StateTable, TooLarge};
+use crate::poly::model::Images;
+use crate::poly::stages::debruijn::Rows;
 
 /// Achievable volumes per remaining-piece state.
 #[derive(Clone, Debug)]

@@ -1,5 +1,5 @@
 //! Bit-field occupancy: one bit per free cell of the box, in the engines'
-//! cell order (see [`super::model::CellOrder`]). Puzzles with at most 64 free
+//! cell order (see [`crate::poly::model::CellOrder`]). Puzzles with at most 64 free
 //! cells use a plain `u64` (Busche's "greasy fast" layout mask); up to 128 a
 //! `u128`; above that a fixed-size array of words. An image is a mask; it
 //! fits when `mask & occupied == 0`.
@@ -337,7 +337,7 @@ impl<const N: usize> Bits for Wide<N> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::poly::model::bits::*;
 
     fn exercise<B: Bits>() {
         let n = B::CAPACITY;

@@ -6,6 +6,12 @@
 //! An image *is* an option: image `k` carries the IR option id it stands
 //! for, so every engine reports solutions as option ids.
 
+pub mod bits;
+pub mod image_matrix;
+pub mod multiset;
+pub mod neighbours;
+pub mod tables;
+
 use crate::ir::{ItemId, OptionId, Problem};
 
 /// Why a problem cannot be searched by the polycube engines.
@@ -407,8 +413,8 @@ pub fn color(p: [i32; 3]) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::frontend::polycube;
+    use crate::poly::model::*;
 
     /// The set-up moves kept images out of the full set; it must keep what
     /// the copying filter keeps, in the same order, header included.

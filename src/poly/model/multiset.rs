@@ -119,7 +119,7 @@ impl StateTable {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::poly::model::multiset::*;
 
     #[test]
     fn parity_sums() {

@@ -9,8 +9,8 @@
 //! each axis: a few dozen word operations for the whole board. Otherwise
 //! each cell's neighbours are counted one by one.
 
-use super::bits::Bits;
-use super::model::Images;
+use crate::poly::model::bits::Bits;
+use crate::poly::model::Images;
 
 /// How to count empty neighbours.
 ///
@@ -184,8 +184,8 @@ fn sliced_counts<B: Bits>(up: &[(u32, B); 3], down: &[(u32, B); 3], free: B) -> 
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::frontend::polycube;
+    use crate::poly::model::neighbours::*;
 
     fn check(text: &str) {
         let puzzle = polycube::parse(text, "t").unwrap().remove(0);

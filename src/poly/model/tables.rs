@@ -2,12 +2,12 @@
 //! per cell, per piece group, the masks of the images whose root (least
 //! cell in bit order) is the cell (de Bruijn), each list contiguous and next
 //! to its image ids. (MCH and EMCH read the images covering a cell from
-//! their own [`super::cover::CoverIndex`]; only the longest such list is
+//! their own [`crate::poly::stages::hole::cover::CoverIndex`]; only the longest such list is
 //! kept here, to size the candidate buffers.)
 
-use super::bits::Bits;
-use super::model::Images;
-use super::neighbours::NeighbourCounter;
+use crate::poly::model::bits::Bits;
+use crate::poly::model::neighbours::NeighbourCounter;
+use crate::poly::model::Images;
 
 /// A per-cell, per-group family of image lists in one flat array.
 ///

@@ -2,12 +2,12 @@
 //! and filters picked from the puzzle's size, dimension and piece
 //! complexity.
 
-use super::model::{CellOrder, Images};
-use super::redundancy::{self, Redundancy, RedundancyMode};
-use super::schedule::{Schedule, ScheduleSpec, Stage, Widen};
-use super::{FitFilter, Plan, PolyConfig, Threshold};
 use crate::dlx::Heuristic;
 use crate::ir::Problem;
+use crate::poly::filters::redundancy::{self, Redundancy, RedundancyMode};
+use crate::poly::model::{CellOrder, Images};
+use crate::poly::plan::schedule::{Schedule, ScheduleSpec, Stage, Widen};
+use crate::poly::{FitFilter, Plan, PolyConfig, Threshold};
 
 /// Whether the puzzle is flat (one cell thick on some axis).
 pub fn is_flat(images: &Images) -> bool {
@@ -56,7 +56,7 @@ fn solid(n: u32, dlx: u32) -> Schedule {
 
 /// `auto`'s 3-D schedule with DLX for the third piece too (`emch+6@N-3`), for
 /// a puzzle whose redundancy filter constrains a third piece under a pair
-/// of kept images ([`super::redundancy::Nested`]): the solid pentominoes in
+/// of kept images ([`crate::poly::filters::redundancy::Nested`]): the solid pentominoes in
 /// 3x4x5 search 10.7 M nodes instead of 13.0 M (docs/poly.md, round 33).
 /// `None` where `auto` runs no MCH (above 64 cells) or the pieces are too
 /// few for three DLX depths before EMCH.
@@ -121,7 +121,7 @@ const ESTIMATE_EMCH_FROM: u32 = 8;
 /// The schedule `auto` picks for a flat puzzle once the redundancy filter
 /// has run (`constrained`: the group it constrained, indexing
 /// `images.groups`; `nested`: the filter constrains a second piece under
-/// some kept image, [`super::redundancy::Nested`]).
+/// some kept image, [`crate::poly::filters::redundancy::Nested`]).
 ///
 /// On a wide board with a second piece, DLX places two pieces, since only
 /// DLX can place it right after the first (docs/poly.md, round 32: the
@@ -339,7 +339,7 @@ pub fn flat_redundancy(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::poly::plan::auto::*;
 
     /// The schedules `auto` builds as values are the ones their grammar
     /// names (the engine descriptions print them in that grammar).

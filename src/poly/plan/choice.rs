@@ -2,10 +2,11 @@
 //! measurement: [`PolyEngine::new`] compares Knuth estimates of the trees
 //! the uniquely shaped pieces give.
 
-use super::redundancy::{self, RedundancyMode};
-use super::sample::Probes;
-use super::{auto, schedule, PolyConfig, PolyEngine};
 use crate::ir::Problem;
+use crate::poly::filters::redundancy::{self, RedundancyMode};
+use crate::poly::plan::{auto, schedule};
+use crate::poly::run::sample::Probes;
+use crate::poly::{PolyConfig, PolyEngine};
 use std::cmp::Ordering;
 
 /// A constrained piece the piece choice compares.

@@ -112,7 +112,7 @@ pub struct ScheduleError {
 /// What the user asked for: a fixed schedule or `auto`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ScheduleSpec {
-    /// Let [`super::auto`] choose.
+    /// Let [`crate::poly::plan::auto`] choose.
     Auto,
     /// This schedule.
     Fixed(Schedule),
@@ -269,7 +269,7 @@ fn parse_body(body: &str) -> Result<Stage, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::poly::plan::schedule::*;
 
     #[test]
     fn busche_style_schedule() {

@@ -10,13 +10,13 @@
 //! chunks are added in order at the end, so one thread and several give the
 //! same estimate to the last bit.
 //!
-//! The piece choice's screening probes ([`super::sample::Probes`]) are a
+//! The piece choice's screening probes ([`crate::poly::run::sample::Probes`]) are a
 //! different sequence (one generator carried from probe to probe) and are
 //! left as they are: the choices of `auto` do not move with this module.
 
-use super::bits::Bits;
-use super::hybrid::{Shared, Walk};
-use super::parallel;
+use crate::poly::model::bits::Bits;
+use crate::poly::run::parallel;
+use crate::poly::walk::{Shared, Walk};
 use crate::search::knuth::Tally;
 use crate::search::pool::each_task;
 use crate::search::{Estimate, EstimateSpec, Rng};
@@ -145,8 +145,8 @@ pub fn estimate<B: Bits>(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::frontend::polycube;
+    use crate::poly::run::estimate::*;
     use crate::poly::{PolyConfig, PolyEngine};
 
     fn engine(file: &str, threads: usize) -> (crate::ir::Problem, PolyConfig) {

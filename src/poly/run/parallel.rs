@@ -10,9 +10,9 @@
 //! ([`crate::search::pool::Outbox`]), so the caller's visitor (verification,
 //! `--unique`) runs on one thread.
 
-use super::bits::Bits;
-use super::hybrid::{Shared, Stop, Task, Walk, Walker};
-use super::memo::DeadStates;
+use crate::poly::model::bits::Bits;
+use crate::poly::stages::debruijn::memo::DeadStates;
+use crate::poly::walk::{Shared, Stop, Task, Walk, Walker};
 use crate::search::pool::{deliver, each_task, outboxes, take_outbox, Batch, Outbox};
 use crate::search::{Flow, Limits, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -188,10 +188,10 @@ pub fn parallel<B: Bits>(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::poly::hybrid::Knobs;
     use crate::poly::model::{CellOrder, Images};
-    use crate::poly::schedule::Schedule;
+    use crate::poly::plan::schedule::Schedule;
+    use crate::poly::run::parallel::*;
+    use crate::poly::walk::Knobs;
 
     fn shared(file: &str, schedule: &str, knobs: Knobs) -> Shared<u64> {
         let text = std::fs::read_to_string(format!("instances/polycube/{file}")).unwrap();

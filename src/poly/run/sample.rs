@@ -1,6 +1,6 @@
 //! Monte-Carlo sampling (Busche's `-s TRIALS,REMAINING,SEED`), the Knuth
 //! probes of the piece choice, and the generator and specs they share with
-//! the tree-size estimate of [`super::estimate`] (`--estimate`), with which
+//! the tree-size estimate of [`crate::poly::run::estimate`] (`--estimate`), with which
 //! a user can ask how long a full enumeration would take before starting it.
 //!
 //! * A *trial* searches with the children of every node in random order and
@@ -14,8 +14,8 @@
 //!   `d_1 ... d_n` (when the path ends in a solution) of the number of
 //!   solutions. The mean over many probes is the estimate.
 
-use super::bits::Bits;
-use super::hybrid::{Kind, Shared, Stop, Walk, Walker};
+use crate::poly::model::bits::Bits;
+use crate::poly::walk::{Kind, Shared, Stop, Walk, Walker};
 use crate::search::pool::{deliver, each_task, outboxes, take_outbox, Batch, Outbox};
 use crate::search::{Flow, Limits, Rng, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -143,7 +143,7 @@ pub fn sample<B: Bits>(
                 w.abort = Some(&abort);
                 let r = w.run(&mut |p| outbox.send(p.to_vec()));
                 // The walker added its nodes in steps of a poll interval.
-                polled.fetch_add(w.nodes & super::hybrid::POLL_MASK, Ordering::Relaxed);
+                polled.fetch_add(w.nodes & crate::poly::walk::POLL_MASK, Ordering::Relaxed);
                 nodes.fetch_add(w.nodes, Ordering::Relaxed);
                 found.fetch_add(w.solutions, Ordering::Relaxed);
                 trials.fetch_add(1, Ordering::Relaxed);
@@ -174,7 +174,7 @@ pub fn sample<B: Bits>(
 /// same random sequence (one generator carried from probe to probe), so `n`
 /// probes and then `m` more give what `n + m` probes at once give (the
 /// choice screens every candidate with a few probes and extends the best
-/// ones). `--estimate` draws its probes otherwise ([`super::estimate`]).
+/// ones). `--estimate` draws its probes otherwise ([`crate::poly::run::estimate`]).
 ///
 /// Invariant: `nodes[i]` is probe `i`'s estimate of the placements of the
 /// full search; `rng` is the generator the next probe starts from.
@@ -312,7 +312,7 @@ impl Probes {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::poly::run::sample::*;
 
     #[test]
     fn specs_parse() {
@@ -330,7 +330,7 @@ mod tests {
     /// ties go to the first).
     #[test]
     fn trials_below_the_dive_are_the_same_whatever_the_engine() {
-        use crate::poly::schedule::{Schedule, ScheduleSpec};
+        use crate::poly::plan::schedule::{Schedule, ScheduleSpec};
         use crate::poly::{PolyConfig, PolyEngine};
         let text = std::fs::read_to_string("instances/polycube/pentominoes_10x6_def.txt").unwrap();
         let puzzle = crate::frontend::polycube::parse(&text, "t").unwrap().remove(0);
@@ -404,7 +404,8 @@ mod tests {
     /// (the piece choice extends its finalists' screening probes).
     #[test]
     fn probes_extended_in_steps_equal_one_run() {
-        use crate::poly::{redundancy::RedundancyMode, PolyConfig, PolyEngine};
+        use crate::poly::filters::redundancy::RedundancyMode;
+        use crate::poly::{PolyConfig, PolyEngine};
         let text = std::fs::read_to_string("instances/polycube/tetriscube_def.txt").unwrap();
         let puzzle = crate::frontend::polycube::parse(&text, "t").unwrap().remove(0);
         let built = crate::frontend::polycube::build(&puzzle, "t").unwrap();
@@ -440,8 +441,8 @@ mod tests {
     }
 
     fn rooted_probes_equal_under(built: &crate::ir::Problem, schedule: &str) {
-        use crate::poly::redundancy::{self, RedundancyMode};
-        use crate::poly::schedule::{Schedule, ScheduleSpec};
+        use crate::poly::filters::redundancy::{self, RedundancyMode};
+        use crate::poly::plan::schedule::{Schedule, ScheduleSpec};
         use crate::poly::{PolyConfig, PolyEngine};
         let schedule = Some(ScheduleSpec::Fixed(Schedule::parse(schedule).unwrap()));
         let full_cfg =

@@ -17,11 +17,11 @@
 //! keeps only the group's images after it, so each set of copies is placed
 //! once (the exclusions a DLX stage above made arrive as `lo`).
 
-use super::bits::Bits;
-use super::debruijn::Entry;
-use super::hybrid::{Kind, Stop, Visit, Walker};
-use super::model::Images;
-use super::tables::Tables;
+use crate::poly::model::bits::Bits;
+use crate::poly::model::tables::Tables;
+use crate::poly::model::Images;
+use crate::poly::stages::debruijn::Entry;
+use crate::poly::walk::{Kind, Stop, Visit, Walker};
 use crate::search::{Flow, StopReason};
 
 /// Per-cell counts of live images, bit-sliced: cell `c` is covered by
@@ -195,7 +195,7 @@ impl<B: Bits> Walker<'_, B> {
     /// Runs bdlx from this node (every branch searched) down to the leaves
     /// or the next stage. Needs at most 64 groups (`avail` is a `u128`
     /// with the upper half unused).
-    pub(super) fn bdlx_kernel<const TRIG: bool>(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {
+    pub(in crate::poly) fn bdlx_kernel<const TRIG: bool>(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {
         let s = self.s;
         let handover = (1..self.n_left).rev().find(|&n| s.stage_of[n as usize] != Kind::Bdlx).unwrap_or(0);
         let start = self.lbuf_used;

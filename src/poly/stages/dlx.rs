@@ -4,10 +4,10 @@
 //! states are kept by [`Walker::place`] as in the bit-field stages, so the
 //! hand-over to them costs nothing.
 
-use super::bits::Bits;
-use super::hybrid::{Kind, Stop, Visit, Walk, Walker};
-use super::volume::regions_ok;
 use crate::dlx::Matrix;
+use crate::poly::filters::volume::regions_ok;
+use crate::poly::model::bits::Bits;
+use crate::poly::walk::{Kind, Stop, Visit, Walk, Walker};
 
 /// The cell item with the fewest branches, if any is active.
 fn min_fit_cell(m: &Matrix, n_cells: u32) -> Option<u32> {
@@ -15,7 +15,7 @@ fn min_fit_cell(m: &Matrix, n_cells: u32) -> Option<u32> {
 }
 
 impl<B: Bits> Walker<'_, B> {
-    pub(super) fn dlx_node(&mut self, h: usize, visit: &mut Visit<'_>) -> Result<(), Stop> {
+    pub(in crate::poly) fn dlx_node(&mut self, h: usize, visit: &mut Visit<'_>) -> Result<(), Stop> {
         let depth = self.depth;
         let mark = self.hidden.len();
         if depth > 0 {
@@ -78,7 +78,7 @@ impl<B: Bits> Walker<'_, B> {
 
     /// Collects the rows of column `i` into this depth's candidate slice,
     /// ordered as the walk wants them.
-    pub(super) fn collect_rows(&mut self, i: u32) -> (usize, usize) {
+    pub(in crate::poly) fn collect_rows(&mut self, i: u32) -> (usize, usize) {
         let base = self.depth * self.s.stride;
         let m = self.m.as_ref().expect("matrix");
         let mut n = 0;
@@ -95,7 +95,7 @@ impl<B: Bits> Walker<'_, B> {
     }
 
     /// Which of `n` children to try at this depth.
-    pub(super) fn children(&mut self, n: usize) -> std::ops::Range<usize> {
+    pub(in crate::poly) fn children(&mut self, n: usize) -> std::ops::Range<usize> {
         let depth = self.depth;
         match &mut self.walk {
             Walk::Guided(guide) => match guide.get(depth) {

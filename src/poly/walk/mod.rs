@@ -10,23 +10,23 @@
 //! Nothing is allocated in the search loop: candidates go to a per-depth
 //! slice of one buffer.
 
-use super::bdlx::LiveSource;
-use super::bits::Bits;
-use super::cover::{self, CoverIndex};
-use super::debruijn::{Entry, Frame, RootIndex};
-use super::hole_kernel::HoleFrame;
-use super::memo::DeadStates;
-use super::model::Images;
-use super::parity::ParityTable;
-use super::schedule::{Schedule, Stage};
-use super::tables::Tables;
-use super::volume::{regions_ok, VolumeTable};
-use super::{bdlx, debruijn, emch, hole_kernel, mch};
+use crate::poly::filters::parity::ParityTable;
+use crate::poly::filters::volume::{regions_ok, VolumeTable};
+use crate::poly::model::bits::Bits;
+use crate::poly::model::tables::Tables;
+use crate::poly::model::Images;
+use crate::poly::plan::schedule::{Schedule, Stage};
+use crate::poly::stages::bdlx::LiveSource;
+use crate::poly::stages::debruijn::memo::DeadStates;
+use crate::poly::stages::debruijn::{Entry, Frame, RootIndex};
+use crate::poly::stages::hole::cover::{self, CoverIndex};
+use crate::poly::stages::hole::HoleFrame;
+use crate::poly::stages::hole::{self as hole_kernel, emch, mch};
+use crate::poly::stages::{bdlx, debruijn};
 
-mod image_matrix;
 mod node;
 mod restart;
-pub use image_matrix::{image_matrix, image_problem};
+pub use crate::poly::model::image_matrix::{image_matrix, image_problem};
 
 /// Window of de Bruijn's root index (bits after the hole).
 const BRUIJN_WINDOW: u32 = 7;
@@ -52,12 +52,12 @@ pub struct Knobs {
     /// Group placed first, whatever the engine.
     pub force_first: Option<u16>,
     /// Pieces constrained under images of the first
-    /// ([`super::redundancy::Nested`]), applied by the DLX stage at the
+    /// ([`crate::poly::filters::redundancy::Nested`]), applied by the DLX stage at the
     /// depth after their prefix.
     pub nested: Vec<NestedImages>,
 }
 
-/// [`super::redundancy::Nested`] in image indices: when the images
+/// [`crate::poly::filters::redundancy::Nested`] in image indices: when the images
 /// `prefix` were placed at depths `0..prefix.len()`, depth `prefix.len()`
 /// branches on group `group` with the images `dropped` (sorted) hidden.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -72,10 +72,10 @@ pub struct NestedImages {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Kind {
+pub(in crate::poly) enum Kind {
     Dlx(usize),
     Mch,
-    Emch(super::schedule::Widen),
+    Emch(crate::poly::plan::schedule::Widen),
     DeBruijn,
     Bdlx,
 }
@@ -86,24 +86,24 @@ pub struct Shared<B> {
     pub images: Images,
     /// Bit-field tables of `images`.
     pub tables: Tables<B>,
-    pub(super) matrix: Option<Matrix>,
+    pub(in crate::poly) matrix: Option<Matrix>,
     /// de Bruijn's root lists by window pattern (when a stage uses it).
-    pub(super) bruijn: Option<RootIndex<B>>,
+    pub(in crate::poly) bruijn: Option<RootIndex<B>>,
     /// The images covering each cell by neighbour occupancy (when an MCH
     /// or EMCH stage runs).
-    pub(super) cover: Option<CoverIndex<B>>,
+    pub(in crate::poly) cover: Option<CoverIndex<B>>,
     /// The images by group for bdlx's first live list (when a stage uses it).
-    pub(super) live: Option<LiveSource<B>>,
-    pub(super) heuristics: Vec<Heuristic>,
-    pub(super) keys: Vec<Vec<f64>>,
-    pub(super) stage_of: Vec<Kind>,
-    pub(super) parity: Option<ParityTable>,
-    pub(super) volume: Option<VolumeTable>,
-    pub(super) knobs: Knobs,
-    pub(super) has_triggers: bool,
+    pub(in crate::poly) live: Option<LiveSource<B>>,
+    pub(in crate::poly) heuristics: Vec<Heuristic>,
+    pub(in crate::poly) keys: Vec<Vec<f64>>,
+    pub(in crate::poly) stage_of: Vec<Kind>,
+    pub(in crate::poly) parity: Option<ParityTable>,
+    pub(in crate::poly) volume: Option<VolumeTable>,
+    pub(in crate::poly) knobs: Knobs,
+    pub(in crate::poly) has_triggers: bool,
     /// Some group has identical copies.
     multi: bool,
-    pub(super) stride: usize,
+    pub(in crate::poly) stride: usize,
 }
 
 impl<B: Bits> Shared<B> {
@@ -160,7 +160,7 @@ impl<B: Bits> Shared<B> {
         let bruijn = (stage_of.contains(&Kind::DeBruijn) && images.groups.len() <= 64)
             .then(|| RootIndex::new(&images, &tables.mask, BRUIJN_WINDOW));
         let multi = images.groups.iter().any(|g| g.count > 1);
-        let width = if super::hole_kernel::sets_below(&tables, &stage_of, multi) {
+        let width = if crate::poly::stages::hole::sets_below(&tables, &stage_of, multi) {
             cover::WIDTH_ABOVE_SETS
         } else {
             cover::FULL_WIDTH
@@ -192,7 +192,7 @@ impl<B: Bits> Shared<B> {
     /// An empty de Bruijn dead-state cache for this puzzle: its clones
     /// share its table when it is the one-word kind ([`DeadStates`]). Never
     /// to be shared with a search of another puzzle.
-    pub(super) fn dead_states(&self) -> DeadStates<B> {
+    pub(in crate::poly) fn dead_states(&self) -> DeadStates<B> {
         self.bruijn.as_ref().map_or_else(DeadStates::default, |idx| {
             DeadStates::new(self.images.n_cells, self.images.groups.len(), idx.width())
         })
@@ -311,63 +311,63 @@ pub enum Stop {
     TrialEnd,
 }
 
-pub(super) const POLL_MASK: u64 = 0x3ff;
+pub(in crate::poly) const POLL_MASK: u64 = 0x3ff;
 
 /// The mutable state of one search (one per thread).
 pub struct Walker<'s, B> {
-    pub(super) s: &'s Shared<B>,
-    pub(super) m: Option<Matrix>,
-    pub(super) occ: B,
-    pub(super) left: Vec<u32>,
-    pub(super) avail: u128,
-    pub(super) n_left: u32,
-    pub(super) pstate: usize,
-    pub(super) prem: i64,
-    pub(super) vstate: usize,
+    pub(in crate::poly) s: &'s Shared<B>,
+    pub(in crate::poly) m: Option<Matrix>,
+    pub(in crate::poly) occ: B,
+    pub(in crate::poly) left: Vec<u32>,
+    pub(in crate::poly) avail: u128,
+    pub(in crate::poly) n_left: u32,
+    pub(in crate::poly) pstate: usize,
+    pub(in crate::poly) prem: i64,
+    pub(in crate::poly) vstate: usize,
     /// Images placed, `path[..depth]`.
-    pub(super) path: Vec<u32>,
+    pub(in crate::poly) path: Vec<u32>,
     /// Sibling index of each placement (for split searches).
-    pub(super) branch: Vec<u32>,
-    pub(super) depth: usize,
-    pub(super) cand: Vec<u32>,
-    pub(super) hidden: Vec<u32>,
+    pub(in crate::poly) branch: Vec<u32>,
+    pub(in crate::poly) depth: usize,
+    pub(in crate::poly) cand: Vec<u32>,
+    pub(in crate::poly) hidden: Vec<u32>,
     /// Least image id group `g` may still use: a DLX branch on a group
     /// with copies left excludes the rows before the one it takes, and the
     /// bit-field engines below must respect that (or the same set of
     /// placements is found once per order of the copies).
-    pub(super) lo: Vec<u32>,
+    pub(in crate::poly) lo: Vec<u32>,
     /// Groups with `lo[g] > 0`.
-    pub(super) lo_mask: u128,
+    pub(in crate::poly) lo_mask: u128,
     /// The de Bruijn kernel's stack.
-    pub(super) frames: Vec<Frame>,
+    pub(in crate::poly) frames: Vec<Frame>,
     /// The lean de Bruijn loop's stack.
-    pub(super) lean_frames: Vec<debruijn::LeanFrame>,
+    pub(in crate::poly) lean_frames: Vec<debruijn::LeanFrame>,
     /// The lean loop's cache tags of the live children of each depth
     /// (`debruijn::lean`'s `State::tags`), kept between its calls.
-    pub(super) lean_tags: Vec<u64>,
+    pub(in crate::poly) lean_tags: Vec<u64>,
     /// The MCH / EMCH kernel's stack and candidate slots.
-    pub(super) hole_frames: Vec<HoleFrame>,
+    pub(in crate::poly) hole_frames: Vec<HoleFrame>,
     /// The hole kernel's search over subtree image sets: `None` until
     /// first asked for, then `Some(None)` where it cannot run.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code, reason = "the set search is x86-64 AVX-512 only"))]
-    pub(super) universe: Option<Option<Box<super::hole_kernel::Universe>>>,
-    pub(super) hole_buf: Vec<u32>,
-    /// The two candidate slots of [`super::hole_kernel::node_candidates`] at the
+    pub(in crate::poly) universe: Option<Option<Box<crate::poly::stages::hole::Universe>>>,
+    pub(in crate::poly) hole_buf: Vec<u32>,
+    /// The two candidate slots of [`crate::poly::stages::hole::node_candidates`] at the
     /// recursive walks' MCH and EMCH nodes.
-    pub(super) probe_buf: Vec<u32>,
+    pub(in crate::poly) probe_buf: Vec<u32>,
     /// The de Bruijn kernel's cache of dead states.
-    pub(super) dead: DeadStates<B>,
+    pub(in crate::poly) dead: DeadStates<B>,
     /// The candidates of the states probes met above [`PROBE_MEMO_DEPTH`]
     /// (filled only by `Walk::Probe`; a state's candidates do not depend
     /// on the path to it).
-    pub(super) probe_memo: HashMap<ProbeKey<B>, Vec<u32>, FxBuildHasher>,
+    pub(in crate::poly) probe_memo: HashMap<ProbeKey<B>, Vec<u32>, FxBuildHasher>,
     /// bdlx's live lists, one after the other along the current path.
-    pub(super) lbuf: Vec<Entry<B>>,
+    pub(in crate::poly) lbuf: Vec<Entry<B>>,
     /// bdlx's segments: at `depth * (groups + 1) + g`, where group `g`'s
     /// live images start in `lbuf` (the last entry ends the list).
-    pub(super) lseg: Vec<u32>,
+    pub(in crate::poly) lseg: Vec<u32>,
     /// The part of `lbuf` in use by enclosing bdlx stages.
-    pub(super) lbuf_used: usize,
+    pub(in crate::poly) lbuf_used: usize,
     /// Above this depth DLX never branches on a group with copies left (a
     /// split into files cannot express the excluded rows).
     pub cell_branch_above: usize,
@@ -391,15 +391,15 @@ pub struct Walker<'s, B> {
 /// Probes keep the candidates of the nodes above this depth
 /// ([`Walker::probe_memo`]): the states there are few and their counts,
 /// with many pieces left, the most expensive of a probe.
-pub(super) const PROBE_MEMO_DEPTH: usize = 4;
+pub(in crate::poly) const PROBE_MEMO_DEPTH: usize = 4;
 
 /// A node's state as far as its candidates go: the occupancy, the groups
 /// left and how many pieces are left (which picks the stage).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct ProbeKey<B> {
-    pub(super) occ: B,
-    pub(super) avail: u128,
-    pub(super) n_left: u32,
+pub(in crate::poly) struct ProbeKey<B> {
+    pub(in crate::poly) occ: B,
+    pub(in crate::poly) avail: u128,
+    pub(in crate::poly) n_left: u32,
 }
 
 impl<B: Bits> std::hash::Hash for ProbeKey<B> {
@@ -410,13 +410,13 @@ impl<B: Bits> std::hash::Hash for ProbeKey<B> {
     }
 }
 
-pub(super) type Visit<'v> = dyn FnMut(&[u32]) -> Flow + 'v;
+pub(in crate::poly) type Visit<'v> = dyn FnMut(&[u32]) -> Flow + 'v;
 
 /// The iterative kernels' bookkeeping when an image of group `g` is
 /// placed: one copy fewer left (`MULTI`: groups with several copies), and
 /// the group leaves `avail` when none is left.
 #[inline(always)]
-pub(super) fn take_group<const MULTI: bool>(left: &mut [u32; 64], avail: &mut u64, g: usize) {
+pub(in crate::poly) fn take_group<const MULTI: bool>(left: &mut [u32; 64], avail: &mut u64, g: usize) {
     if MULTI {
         left[g] -= 1;
         if left[g] == 0 {
@@ -431,7 +431,7 @@ impl<B: Bits> Walker<'_, B> {
     /// `left` and `lo` copied into fixed arrays, for the iterative
     /// kernels' locals (at most 64 groups: `avail` is a `u64`).
     #[inline]
-    pub(super) fn group_arrays(&self) -> ([u32; 64], [u32; 64]) {
+    pub(in crate::poly) fn group_arrays(&self) -> ([u32; 64], [u32; 64]) {
         let (mut left, mut lo) = ([0; 64], [0; 64]);
         for (g, (&n, &l)) in self.left.iter().zip(&self.lo).enumerate() {
             left[g] = n;
@@ -446,7 +446,7 @@ impl<B: Bits> Walker<'_, B> {
         self.node(visit)
     }
 
-    pub(super) fn tick(&mut self) -> Result<(), Stop> {
+    pub(in crate::poly) fn tick(&mut self) -> Result<(), Stop> {
         if self.nodes & POLL_MASK != 0 || self.nodes == self.polled {
             return Ok(());
         }
@@ -467,7 +467,7 @@ impl<B: Bits> Walker<'_, B> {
     }
 
     #[inline(always)]
-    pub(super) fn place(&mut self, k: u32) {
+    pub(in crate::poly) fn place(&mut self, k: u32) {
         let t = &self.s.tables;
         let ku = k as usize;
         let g = t.group[ku] as usize;
@@ -492,7 +492,7 @@ impl<B: Bits> Walker<'_, B> {
     }
 
     #[inline(always)]
-    pub(super) fn unplace(&mut self, k: u32) {
+    pub(in crate::poly) fn unplace(&mut self, k: u32) {
         let t = &self.s.tables;
         let ku = k as usize;
         let g = t.group[ku] as usize;
@@ -513,7 +513,15 @@ impl<B: Bits> Walker<'_, B> {
     /// Stores the state of a search loop that keeps it in locals (`left`
     /// only read when some group has copies; otherwise `avail` says it).
     #[inline]
-    pub(super) fn sync(&mut self, occ: B, avail: u64, left: &[u32; 64], n_left: u32, depth: usize, nodes: u64) {
+    pub(in crate::poly) fn sync(
+        &mut self,
+        occ: B,
+        avail: u64,
+        left: &[u32; 64],
+        n_left: u32,
+        depth: usize,
+        nodes: u64,
+    ) {
         self.occ = occ;
         self.avail = avail as u128;
         let multi = self.s.multi || self.lo_mask != 0;
@@ -528,7 +536,7 @@ impl<B: Bits> Walker<'_, B> {
     /// The parity and volume state after placing image `k` (the rest of
     /// the state is kept by the caller).
     #[inline]
-    pub(super) fn constraints_place(&mut self, k: u32) {
+    pub(in crate::poly) fn constraints_place(&mut self, k: u32) {
         let g = self.s.tables.group[k as usize] as usize;
         if let Some(p) = &self.s.parity {
             self.pstate -= p.table.delta(g);
@@ -541,7 +549,7 @@ impl<B: Bits> Walker<'_, B> {
 
     /// Inverse of [`Walker::constraints_place`].
     #[inline]
-    pub(super) fn constraints_unplace(&mut self, k: u32) {
+    pub(in crate::poly) fn constraints_unplace(&mut self, k: u32) {
         let g = self.s.tables.group[k as usize] as usize;
         if let Some(p) = &self.s.parity {
             self.pstate += p.table.delta(g);
@@ -552,7 +560,7 @@ impl<B: Bits> Walker<'_, B> {
         }
     }
 
-    pub(super) fn triggers_ok(&self) -> bool {
+    pub(in crate::poly) fn triggers_ok(&self) -> bool {
         let k = &self.s.knobs;
         if let (Some(min), Some(p)) = (k.parity_trigger, &self.s.parity) {
             if self.n_left >= min && !p.table.achievable(self.pstate, self.prem) {

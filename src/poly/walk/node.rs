@@ -2,7 +2,7 @@
 //! left (DLX, MCH/EMCH through the hole kernel, de Bruijn), the fast path
 //! for the bit-field engines, and the sampling trial's end.
 
-use super::*;
+use crate::poly::walk::*;
 
 impl<B: Bits> Walker<'_, B> {
     pub(in crate::poly) fn node(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {

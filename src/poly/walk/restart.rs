@@ -3,7 +3,7 @@
 //! back up), so the next run needs only its walk and fresh counts, not a
 //! new copy of the DLX matrix and buffers.
 
-use super::*;
+use crate::poly::walk::*;
 
 impl<B: Bits> Walker<'_, B> {
     /// Prepares a walker whose last run returned `Ok` for a run of `walk`

@@ -5,9 +5,9 @@
 
 use clap::Args;
 use emx::ir::Equivalence;
+use emx::poly::filters::redundancy::RedundancyMode;
 use emx::poly::model::CellOrder;
-use emx::poly::redundancy::RedundancyMode;
-use emx::poly::schedule::ScheduleSpec;
+use emx::poly::plan::schedule::ScheduleSpec;
 use emx::poly::{FitFilter, PolyConfig, Threshold};
 
 /// Settings of the polycube engines. Each defaults to `auto`'s choice.

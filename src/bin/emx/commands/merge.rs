@@ -6,7 +6,7 @@ use crate::usage::{EXIT_LIMIT, EXIT_OK};
 use clap::Args;
 use emx::edgematch::split::{EdgeManifest, EdgePartResult};
 use emx::input::{self, InputFormat};
-use emx::poly::split::{merge, Manifest, PartResult};
+use emx::poly::run::split::{merge, Manifest, PartResult};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 

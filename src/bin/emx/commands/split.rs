@@ -9,8 +9,8 @@ use emx::edgematch::split::{part_puzzle, split, EdgeManifest, EdgePart, EdgeSpli
 use emx::edgematch::EdgePuzzle;
 use emx::frontend::edgematch::write_emx;
 use emx::input::{self, InstanceKind};
-use emx::poly::redundancy::RedundancyMode;
-use emx::poly::split::{part_text, placed_pieces, write_atomically, write_part, Found, Manifest, Part};
+use emx::poly::filters::redundancy::RedundancyMode;
+use emx::poly::run::split::{part_text, placed_pieces, write_atomically, write_part, Found, Manifest, Part};
 use emx::poly::PolyEngine;
 use emx::search::{Engine, Flow};
 use serde_json::json;

@@ -2,8 +2,8 @@
 //! boxes with and without stationary cells and holes, 2-D and 3-D, with
 //! image-like and scattered removed cells and several piece-size mixes.
 
-use super::*;
-use crate::poly::bits::Wide;
+use crate::poly::filters::volume::*;
+use crate::poly::model::bits::Wide;
 use crate::search::Rng;
 
 /// The face neighbours of the cells of a `dims` box without `gone`.

@@ -39,10 +39,10 @@
 //! `lean/kernel.rs`, the per-node passes in `lean/pass.rs` and
 //! `lean/pass512.rs`.
 
-use super::super::hybrid::{Stop, Visit, Walker, POLL_MASK};
-use super::super::memo::{Kernel, PairTable};
-use super::Entry;
-use crate::poly::bits::Bits;
+use crate::poly::model::bits::Bits;
+use crate::poly::stages::debruijn::memo::{Kernel, PairTable};
+use crate::poly::stages::debruijn::Entry;
+use crate::poly::walk::{Stop, Visit, Walker, POLL_MASK};
 use crate::search::{Flow, StopReason};
 
 mod kernel;
@@ -84,7 +84,7 @@ pub struct LeanFrame {
 impl<B: Bits> Walker<'_, B> {
     /// Whether [`Self::debruijn_lean`] applies (given no triggers and no
     /// copies or excluded rows).
-    pub(super) fn lean_applies(&self) -> bool {
+    pub(in crate::poly::stages::debruijn) fn lean_applies(&self) -> bool {
         let idx = self.s.bruijn.as_ref().expect("de Bruijn stages have a root index");
         idx.rows.is_some() && idx.prune_single && idx.n_groups <= 64
     }
@@ -92,10 +92,13 @@ impl<B: Bits> Walker<'_, B> {
     /// [`Self::debruijn_kernel`] for no triggers, one copy per group, no
     /// excluded rows, a box in rows and no piece of one cell: the rare
     /// events handled here, the search in [`run`].
-    pub(super) fn debruijn_lean(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {
+    pub(in crate::poly::stages::debruijn) fn debruijn_lean(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {
         let s = self.s;
         let idx = s.bruijn.as_ref().expect("de Bruijn stages have a root index");
-        let handover = (1..self.n_left).rev().find(|&n| s.stage_of[n as usize] != super::Kind::DeBruijn).unwrap_or(0);
+        let handover = (1..self.n_left)
+            .rev()
+            .find(|&n| s.stage_of[n as usize] != crate::poly::stages::debruijn::Kind::DeBruijn)
+            .unwrap_or(0);
         let k = Consts {
             entries: &idx.entries,
             gstart: &idx.gstart,

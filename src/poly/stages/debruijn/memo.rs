@@ -18,7 +18,7 @@
 //! table of one-word slots ([`Pack`]), where a slot cannot tear: a racing
 //! write replaces a whole entry. docs/poly.md, round 19.
 
-use super::bits::Bits;
+use crate::poly::model::bits::Bits;
 use slots::Slots;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};
@@ -110,7 +110,7 @@ impl<B> Default for Table<B> {
 /// (a stage above may place a piece far ahead). Cached states have pieces
 /// left, hence a group bit: their keys are never 0.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Pack<B> {
+pub(in crate::poly) struct Pack<B> {
     /// The bits from `n_cells` on (set in every occupancy).
     padding: B,
     pos: u32,
@@ -126,7 +126,7 @@ impl<B: Bits> Pack<B> {
     /// The packing for `n_cells` cells (at most `B::CAPACITY`) and
     /// `n_groups` groups, or `None` if fewer than `min_window` cells fit
     /// after the hole.
-    pub(super) fn new(n_cells: usize, n_groups: usize, min_window: u32) -> Option<Self> {
+    pub(in crate::poly) fn new(n_cells: usize, n_groups: usize, min_window: u32) -> Option<Self> {
         if n_cells < 2 || n_cells > B::CAPACITY || n_groups > 64 {
             return None;
         }
@@ -143,7 +143,7 @@ impl<B: Bits> Pack<B> {
     /// The key of a state, 0 if it has none (`avail` must be below
     /// `1 << n_groups`).
     #[inline(always)]
-    pub(super) fn key(&self, occ: &B, avail: u64) -> u64 {
+    pub(in crate::poly) fn key(&self, occ: &B, avail: u64) -> u64 {
         let Some(h) = occ.not().lowest() else { return 0 };
         let x = occ.andnot(self.padding).shr(h as u32);
         if !x.shr(self.window + 1).is_zero() {
@@ -166,7 +166,7 @@ impl<B: Bits> Pack<B> {
 /// and then reused for the prefetch, the look-up and the insertion of the
 /// same state (the kernel keeps it: see `debruijn::lean`). A tag is only
 /// meaningful for the state it was computed from, with the same table.
-pub(super) trait Probe<B> {
+pub(in crate::poly) trait Probe<B> {
     /// The tag of a state: what [`Self::prefetch`], [`Self::find`] and
     /// [`Self::put`] are given for it.
     fn tag(&self, occ: &B, avail: u64) -> u64;
@@ -179,14 +179,14 @@ pub(super) trait Probe<B> {
 }
 
 /// The two-word table: `mask + 1` slots (none: `mask` 0, never probed).
-pub(super) struct PairTable<'a, B> {
+pub(in crate::poly) struct PairTable<'a, B> {
     slots: &'a mut [(B, u64)],
     mask: usize,
 }
 
 impl<B> PairTable<'_, B> {
     /// A table that is never probed (a kernel without the cache).
-    pub(super) fn none() -> Self {
+    pub(in crate::poly) fn none() -> Self {
         PairTable { slots: &mut [], mask: 0 }
     }
 }
@@ -236,7 +236,7 @@ fn slot_of<B: Bits>(mask: usize, occ: &B, avail: u64) -> usize {
 }
 
 /// The one-word table, [`WORDS`] slots.
-pub(super) struct WordTable<'a, B> {
+pub(in crate::poly) struct WordTable<'a, B> {
     slots: &'a [AtomicU64],
     pack: Pack<B>,
 }
@@ -268,7 +268,7 @@ impl<B: Bits> Probe<B> for WordTable<'_, B> {
 }
 
 /// The table in the layout of the puzzle ([`DeadStates::table`]).
-pub(super) enum Kernel<'a, B> {
+pub(in crate::poly) enum Kernel<'a, B> {
     Pairs(PairTable<'a, B>),
     Words(WordTable<'a, B>),
 }
@@ -334,7 +334,7 @@ impl<B: Bits> DeadStates<B> {
 
     /// The table (allocated if still empty), for a kernel that probes it
     /// inline. Hits found there are reported by [`Self::add_hits`].
-    pub(super) fn table(&mut self) -> Kernel<'_, B> {
+    pub(in crate::poly) fn table(&mut self) -> Kernel<'_, B> {
         match &mut self.table {
             Table::Pairs(s) => {
                 if s.is_empty() {
@@ -351,7 +351,7 @@ impl<B: Bits> DeadStates<B> {
     }
 
     /// Counts hits found by probing [`Self::table`] directly.
-    pub(super) fn add_hits(&mut self, n: u64) {
+    pub(in crate::poly) fn add_hits(&mut self, n: u64) {
         self.hits += n;
     }
 
@@ -371,7 +371,7 @@ impl<B: Bits> DeadStates<B> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::poly::stages::debruijn::memo::*;
 
     #[test]
     fn remembers_exact_states_only() {
@@ -404,8 +404,8 @@ mod tests {
 
     #[test]
     fn mapped_tables_start_empty_and_clone() {
-        let mut d = DeadStates::<crate::poly::bits::Wide<3>>::default();
-        let s = crate::poly::bits::Wide([1, 0, 1 << 63]);
+        let mut d = DeadStates::<crate::poly::model::bits::Wide<3>>::default();
+        let s = crate::poly::model::bits::Wide([1, 0, 1 << 63]);
         d.insert(s, 5);
         let Table::Pairs(slots) = &d.table else { panic!("two words by default") };
         assert!(slots.iter().filter(|(o, _)| !o.is_zero()).count() == 1);

@@ -13,6 +13,7 @@
 //! have identical copies).
 
 mod lean;
+pub mod memo;
 mod root_index;
 
 pub use lean::LeanFrame;
@@ -20,9 +21,9 @@ pub(crate) use root_index::Rows;
 pub use root_index::{Entry, RootIndex};
 use root_index::{LastPiece, Soa, SOA_PAD};
 
-use super::bits::Bits;
-use super::hybrid::{take_group, Kind, Stop, Walker};
-use super::tables::Tables;
+use crate::poly::model::bits::Bits;
+use crate::poly::model::tables::Tables;
+use crate::poly::walk::{take_group, Kind, Stop, Walker};
 use crate::search::{Flow, StopReason};
 
 /// Writes the images that fill the first empty cell and fit into `out`;
@@ -53,7 +54,7 @@ pub fn candidates<B: Bits>(t: &Tables<B>, occ: B, avail: u128, out: &mut [u32]) 
 /// crate's minimum is older).
 #[cold]
 #[inline(never)]
-pub(super) fn cold_path() {}
+pub(in crate::poly) fn cold_path() {}
 
 /// Least number of pieces left at which a node's state is looked up in
 /// (and, when dead, added to) the cache of dead states.
@@ -84,9 +85,9 @@ impl<B: Bits> Walker<'_, B> {
     ///
     /// The last piece is placed by looking the empty cells up among the
     /// images instead of scanning the hole's lists.
-    pub(super) fn debruijn_kernel<const TRIG: bool, const MULTI: bool>(
+    pub(in crate::poly) fn debruijn_kernel<const TRIG: bool, const MULTI: bool>(
         &mut self,
-        visit: &mut super::hybrid::Visit<'_>,
+        visit: &mut crate::poly::walk::Visit<'_>,
     ) -> Result<(), Stop> {
         if !TRIG && !MULTI && self.lean_applies() {
             return self.debruijn_lean(visit);
@@ -103,7 +104,7 @@ impl<B: Bits> Walker<'_, B> {
     /// [`Self::debruijn_kernel`], `MEMO`: with the cache of dead states.
     fn debruijn_loop<const TRIG: bool, const MULTI: bool, const MEMO: bool>(
         &mut self,
-        visit: &mut super::hybrid::Visit<'_>,
+        visit: &mut crate::poly::walk::Visit<'_>,
     ) -> Result<(), Stop> {
         let s = self.s;
         let idx = s.bruijn.as_ref().expect("de Bruijn stages have a root index");
@@ -219,7 +220,7 @@ impl<B: Bits> Walker<'_, B> {
                         unsafe { *frames.get_unchecked_mut(d) = f };
                         // The common case first: an inner node, no triggers,
                         // no hand-over, no poll.
-                        if !TRIG && n_left != 0 && n_left != handover && nodes & super::hybrid::POLL_MASK != 0 {
+                        if !TRIG && n_left != 0 && n_left != handover && nodes & crate::poly::walk::POLL_MASK != 0 {
                             d += 1;
                             continue 'search;
                         }
@@ -262,7 +263,7 @@ impl<B: Bits> Walker<'_, B> {
                                 self.constraints_unplace(e.img);
                             }
                         }
-                        if nodes & super::hybrid::POLL_MASK == 0 {
+                        if nodes & crate::poly::walk::POLL_MASK == 0 {
                             cold_path();
                             self.nodes = nodes;
                             if MEMO {
@@ -336,7 +337,7 @@ impl<B: Bits> Walker<'_, B> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::poly::stages::debruijn::*;
 
     /// Neighbour lists of the cells of a `w` x `h` x `d` box, `x` fastest,
     /// without the cells in `holes` (the others renumbered in order).

@@ -2,8 +2,8 @@
 //! structure-of-arrays copy for the AVX2 fit test, the flat-box rows of the
 //! single-cell check, and the last piece's lookup table.
 
-use super::super::bits::Bits;
-use super::super::model::Images;
+use crate::poly::model::bits::Bits;
+use crate::poly::model::Images;
 /// One image of a root list: its cells and id, side by side.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
@@ -30,28 +30,28 @@ pub struct Entry<B> {
 /// below 64.
 #[derive(Clone, Debug)]
 pub struct RootIndex<B> {
-    pub(super) width: u32,
-    pub(super) n_groups: usize,
-    pub(super) groups: Vec<u64>,
-    pub(super) gstart: Vec<u32>,
-    pub(super) entries: Vec<Entry<B>>,
+    pub(in crate::poly::stages::debruijn) width: u32,
+    pub(in crate::poly::stages::debruijn) n_groups: usize,
+    pub(in crate::poly::stages::debruijn) groups: Vec<u64>,
+    pub(in crate::poly::stages::debruijn) gstart: Vec<u32>,
+    pub(in crate::poly::stages::debruijn) entries: Vec<Entry<B>>,
     /// The images by exact cell set, to place a last piece by one lookup.
-    pub(super) last: LastPiece<B>,
+    pub(in crate::poly::stages::debruijn) last: LastPiece<B>,
     /// Cells next to each image.
-    pub(super) halo: Vec<B>,
+    pub(in crate::poly::stages::debruijn) halo: Vec<B>,
     /// Whether an empty cell with no empty neighbour is a dead end (no
     /// piece has a single cell).
-    pub(super) prune_single: bool,
+    pub(in crate::poly::stages::debruijn) prune_single: bool,
     /// Whether two empty cells next to each other with no other empty
     /// neighbour are a dead end (every piece has at least three cells).
-    pub(super) prune_pair: bool,
+    pub(in crate::poly::stages::debruijn) prune_pair: bool,
     /// The cells as rows of a flat box, when they are: the single-cell
     /// check is then a few shifts instead of a walk over the halo.
-    pub(super) rows: Option<Rows<B>>,
+    pub(in crate::poly::stages::debruijn) rows: Option<Rows<B>>,
     /// The entries' cells and groups as a structure of arrays for the
     /// AVX2 fit test of [`lean`], when it applies (the processor has AVX2,
     /// at most 128 cells, no key with more than 64 entries).
-    pub(super) simd: Option<Soa>,
+    pub(in crate::poly::stages::debruijn) simd: Option<Soa>,
 }
 
 /// Entry `i` of [`RootIndex::entries`] as a structure of arrays: `lo[i]`
@@ -62,34 +62,34 @@ pub struct RootIndex<B> {
 /// from any entry, and from the end, are inside: the AVX-512 pass reads a
 /// list's 64 group bytes at once); `img` has the entries' length.
 #[derive(Clone, Debug)]
-pub(super) struct Soa {
-    pub(super) lo: Vec<u64>,
-    pub(super) hi: Vec<u64>,
-    pub(super) grp: Vec<u8>,
-    pub(super) img: Vec<u32>,
+pub(in crate::poly::stages::debruijn) struct Soa {
+    pub(in crate::poly::stages::debruijn) lo: Vec<u64>,
+    pub(in crate::poly::stages::debruijn) hi: Vec<u64>,
+    pub(in crate::poly::stages::debruijn) grp: Vec<u8>,
+    pub(in crate::poly::stages::debruijn) img: Vec<u32>,
     /// Per key, its whole list (all groups): the first entry's index in
     /// the low 32 bits, the list's length (at most 64) in the high ones.
-    pub(super) keys: Vec<u64>,
-    /// The lean loop runs its AVX-512 copy ([`super::lean`]'s `run_avx512`):
+    pub(in crate::poly::stages::debruijn) keys: Vec<u64>,
+    /// The lean loop runs its AVX-512 copy ([`crate::poly::stages::debruijn::lean`]'s `run_avx512`):
     /// the SIMD level allows it ([`crate::cpu::avx512`]). Otherwise the
     /// AVX2 copy.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code, reason = "only x86-64 has an AVX-512 copy"))]
-    pub(super) avx512: bool,
+    pub(in crate::poly::stages::debruijn) avx512: bool,
 }
 
 /// Padding words after the [`Soa`] arrays.
-pub(super) const SOA_PAD: usize = 64;
+pub(in crate::poly::stages::debruijn) const SOA_PAD: usize = 64;
 
 /// The widest window when the lean loop's AVX2 copy applies: a key's fit
 /// bits cost little per entry there, and the narrower index misses the
 /// caches less (docs/poly.md, round 10: 10x6 41.3 against 41.5 ms, 12x5
 /// 19.1 against 20.3 ms, one-sided 30x3 15.8 against 16.4 ms at width 7).
-pub(super) const SIMD_WINDOW: u32 = 6;
+pub(in crate::poly::stages::debruijn) const SIMD_WINDOW: u32 = 6;
 
 /// Whether the processor and masks `B` allow a [`Soa`]: at most 128
 /// cells, AVX2 and the bit instructions (`EMX_NO_AVX2` in the environment
 /// says no).
-pub(super) fn simd_possible<B: Bits>() -> bool {
+pub(in crate::poly::stages::debruijn) fn simd_possible<B: Bits>() -> bool {
     B::CAPACITY <= 128 && crate::cpu::avx2()
 }
 
@@ -100,9 +100,9 @@ pub(super) fn simd_possible<B: Bits>() -> bool {
 /// width`, the free set having no bit past the last cell.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Rows<B> {
-    pub(super) right: B,
-    pub(super) left: B,
-    pub(super) width: u32,
+    pub(in crate::poly::stages::debruijn) right: B,
+    pub(in crate::poly::stages::debruijn) left: B,
+    pub(in crate::poly::stages::debruijn) width: u32,
 }
 
 impl<B: Bits> Rows<B> {
@@ -160,13 +160,13 @@ impl<B: Bits> Rows<B> {
 
     /// The members of `free` with a member of `free` next to them.
     #[inline(always)]
-    pub(super) fn with_free_neighbour(&self, free: B) -> B {
+    pub(in crate::poly::stages::debruijn) fn with_free_neighbour(&self, free: B) -> B {
         free.shr(1).and(self.right).or(free.shl(1).and(self.left)).or(free.shr(self.width)).or(free.shl(self.width))
     }
 }
 
 /// Memory the index may take (bytes); the window narrows to stay below.
-pub(super) const INDEX_BUDGET: usize = 24 << 20;
+pub(in crate::poly::stages::debruijn) const INDEX_BUDGET: usize = 24 << 20;
 
 impl<B: Bits> RootIndex<B> {
     /// Builds the index with the widest window (at most `max_width` bits,
@@ -323,13 +323,13 @@ impl<B: Bits> RootIndex<B> {
 /// (linear probing from `hash(mask)`). Masks of distinct images differ
 /// (identical pieces form one group; distinct groups differ in shape).
 #[derive(Clone, Debug)]
-pub(super) struct LastPiece<B> {
-    pub(super) slots: Vec<(B, u32)>,
-    pub(super) shift: u32,
+pub(in crate::poly::stages::debruijn) struct LastPiece<B> {
+    pub(in crate::poly::stages::debruijn) slots: Vec<(B, u32)>,
+    pub(in crate::poly::stages::debruijn) shift: u32,
 }
 
 impl<B: Bits> LastPiece<B> {
-    pub(super) fn new(images: &Images, masks: &[B]) -> Self {
+    pub(in crate::poly::stages::debruijn) fn new(images: &Images, masks: &[B]) -> Self {
         let bits = (2 * images.len().max(1)).next_power_of_two().trailing_zeros().max(1);
         let mut t = LastPiece { slots: vec![(B::default(), u32::MAX); 1 << bits], shift: 64 - bits };
         for (k, m) in masks.iter().enumerate() {
@@ -348,13 +348,13 @@ impl<B: Bits> LastPiece<B> {
     }
 
     #[inline(always)]
-    pub(super) fn slot(&self, m: &B) -> usize {
+    pub(in crate::poly::stages::debruijn) fn slot(&self, m: &B) -> usize {
         (m.hash64().wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
     }
 
     /// The image covering exactly `cells`, if any.
     #[inline(always)]
-    pub(super) fn find(&self, cells: &B) -> Option<u32> {
+    pub(in crate::poly::stages::debruijn) fn find(&self, cells: &B) -> Option<u32> {
         let mut i = self.slot(cells);
         loop {
             // SAFETY: `i` is masked to the table size.

@@ -1,16 +1,16 @@
 //! How the MCH and EMCH stages choose a hole: the fit counts of the
-//! candidate holes (scalar, or AVX2 in [`super::simd`]), written into two
+//! candidate holes (scalar, or AVX2 in [`crate::poly::stages::hole::simd`]), written into two
 //! candidate slots so that the winner's list is ready, and the choice for
 //! the recursive walks ([`node_candidates`]). The search loop that uses
 //! them is [`super`].
 
-use super::super::bits::Bits;
-use super::super::cover::{CoverIndex, SIMD_PAD};
-use super::super::hybrid::Kind;
-use super::super::schedule::Widen;
-use super::super::tables::Tables;
+use crate::poly::model::bits::Bits;
+use crate::poly::model::tables::Tables;
+use crate::poly::plan::schedule::Widen;
+use crate::poly::stages::hole::cover::{CoverIndex, SIMD_PAD};
 #[cfg(target_arch = "x86_64")]
-use super::simd;
+use crate::poly::stages::hole::simd;
+use crate::poly::walk::Kind;
 
 /// Entries tested between two checks of a count against its limit.
 pub(in crate::poly) const CHUNK: usize = 8;
@@ -25,7 +25,7 @@ pub(in crate::poly) const CHUNK: usize = 8;
 /// current count). `SIMD` needs the index's AVX2 arrays and a caller
 /// compiled with AVX2 ([`Walker::hole_kernel`] checks both).
 #[inline(always)]
-pub(super) fn fits_into<B: Bits, const CHUNKED: bool, const SIMD: bool>(
+pub(in crate::poly::stages::hole) fn fits_into<B: Bits, const CHUNKED: bool, const SIMD: bool>(
     ci: &CoverIndex<B>,
     cell: usize,
     occ: B,
@@ -97,10 +97,10 @@ pub(super) fn fits_into<B: Bits, const CHUNKED: bool, const SIMD: bool>(
 
 /// Two candidate slots of `stride` entries: the best list so far and the
 /// scratch one.
-pub(super) struct Slots<'a> {
-    pub(super) buf: &'a mut [u32],
-    pub(super) stride: usize,
-    pub(super) best: usize,
+pub(in crate::poly::stages::hole) struct Slots<'a> {
+    pub(in crate::poly::stages::hole) buf: &'a mut [u32],
+    pub(in crate::poly::stages::hole) stride: usize,
+    pub(in crate::poly::stages::hole) best: usize,
 }
 
 impl Slots<'_> {
@@ -138,10 +138,10 @@ fn fewest_of<B: Bits, const CHUNKED: bool, const SIMD: bool>(
     (best_cell, best)
 }
 
-/// MCH's choice (as [`super::mch::candidates`]): returns the count, the
+/// MCH's choice (as [`crate::poly::stages::hole::mch::candidates`]): returns the count, the
 /// images in the best slot.
 #[inline(always)]
-pub(super) fn choose_mch<B: Bits, const SIMD: bool>(
+pub(in crate::poly::stages::hole) fn choose_mch<B: Bits, const SIMD: bool>(
     t: &Tables<B>,
     ci: &CoverIndex<B>,
     occ: B,
@@ -179,14 +179,14 @@ pub(super) fn choose_mch<B: Bits, const SIMD: bool>(
     best
 }
 
-/// EMCH's choice (as [`super::emch::candidates`]), widened by `widen_of()`.
+/// EMCH's choice (as [`crate::poly::stages::hole::emch::candidates`]), widened by `widen_of()`.
 ///
 /// The widening is read only after the first pass: held in registers
 /// across that pass's count loop, it pushed the loop's constants and the
 /// cover row out of registers (reloaded for every group: +5% instructions
 /// for plain EMCH on the Tetris Cube, docs/poly.md "Round 6").
 #[inline(always)]
-pub(super) fn choose_emch<B: Bits, const SIMD: bool>(
+pub(in crate::poly::stages::hole) fn choose_emch<B: Bits, const SIMD: bool>(
     t: &Tables<B>,
     ci: &CoverIndex<B>,
     occ: B,
@@ -246,7 +246,7 @@ fn widen<B: Bits, const SIMD: bool>(
 }
 
 /// The candidates of one MCH or EMCH node (`kind`), written to `out`
-/// exactly as [`super::mch::candidates`] and [`super::emch::candidates`]
+/// exactly as [`crate::poly::stages::hole::mch::candidates`] and [`crate::poly::stages::hole::emch::candidates`]
 /// write them (the same hole, the same images in the same order: the
 /// kernel's choice, tested against them), counted with the kernel's
 /// counts, AVX2 ones when the index has its arrays. For the recursive

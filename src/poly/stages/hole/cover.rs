@@ -11,9 +11,9 @@
 //! the holes EMCH counts the keyed lists of the remaining pieces hold about
 //! 11 images in 3 groups (measured over the first 10 M nodes).
 
-use super::bits::Bits;
-use super::debruijn::Entry;
-use super::model::Images;
+use crate::poly::model::bits::Bits;
+use crate::poly::model::Images;
+use crate::poly::stages::debruijn::Entry;
 
 /// Memory the index may take (bytes); fewer neighbours are used above it.
 const INDEX_BUDGET: usize = 32 << 20;
@@ -386,8 +386,8 @@ fn subsets(free: u64, mut f: impl FnMut(usize)) {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::*;
     use crate::frontend::polycube;
+    use crate::poly::stages::hole::cover::*;
 
     /// The Tetris Cube's images and their cover index (on u64 masks), for
     /// the tests that compare two ways of reading the index.

@@ -1,18 +1,18 @@
 //! Estimated most constrained hole (Busche's EMCH): count fits only at the
 //! empty cells with the fewest empty neighbours, and fill the one of them
 //! with the fewest fits. The neighbour counts of all cells come at once
-//! from [`super::neighbours::NeighbourCounter`].
+//! from [`crate::poly::model::neighbours::NeighbourCounter`].
 //!
 //! Widened ([`Widen`], `emch+T/L`): while the best count is above `T`,
 //! the cells of up to `L` further neighbour levels are counted too, in
 //! cell order, only strictly fewer fits winning. This is the reference the
 //! iterative kernel's choice is tested against.
 
-use super::bits::Bits;
-use super::cover::CoverIndex;
-use super::mch;
-use super::schedule::Widen;
-use super::tables::Tables;
+use crate::poly::model::bits::Bits;
+use crate::poly::model::tables::Tables;
+use crate::poly::plan::schedule::Widen;
+use crate::poly::stages::hole::cover::CoverIndex;
+use crate::poly::stages::hole::mch;
 
 /// The chosen hole and its fit count (`u32::MAX`: no empty cell).
 #[inline]

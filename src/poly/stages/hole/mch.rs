@@ -4,9 +4,9 @@
 //! found so far (Busche's "early MCH fit count exit"), and only looks at
 //! the images whose cells next to the hole are free ([`CoverIndex`]).
 
-use super::bits::Bits;
-use super::cover::CoverIndex;
-use super::tables::Tables;
+use crate::poly::model::bits::Bits;
+use crate::poly::model::tables::Tables;
+use crate::poly::stages::hole::cover::CoverIndex;
 
 /// Number of fitting images of groups `avail` covering `cell`, or any
 /// number `>= limit` once it reaches `limit` (checked after each group, and
@@ -27,7 +27,7 @@ pub fn count_fits<B: Bits, const CHUNKED: bool>(
         gs &= gs - 1;
         let list = ci.list(key, g);
         if CHUNKED {
-            for chunk in list.chunks(super::hole_kernel::CHUNK) {
+            for chunk in list.chunks(crate::poly::stages::hole::CHUNK) {
                 n += chunk.iter().map(|e| e.mask.disjoint(&occ) as u32).sum::<u32>();
                 if n >= limit {
                     return n;

@@ -8,20 +8,23 @@
 //! that does not hold the best list so far, and the slots swap roles when
 //! it wins. A count stops early once it reaches the best so far (the list
 //! is then incomplete, but it lost). The holes chosen, their tie-breaking
-//! and so the nodes are exactly those of [`super::mch::candidates`] and
-//! [`super::emch::candidates`].
+//! and so the nodes are exactly those of [`crate::poly::stages::hole::mch::candidates`] and
+//! [`crate::poly::stages::hole::emch::candidates`].
 //!
 //! The counts and the choice of a hole are in [`choose`], the AVX2 counts
 //! in `simd`; this file holds the loop.
 
-use super::bits::Bits;
-use super::cover::SIMD_PAD;
-use super::hybrid::{take_group, Kind, Stop, Walker, POLL_MASK};
-use super::schedule::Widen;
-use super::volume::regions_ok;
+use crate::poly::filters::volume::regions_ok;
+use crate::poly::model::bits::Bits;
+use crate::poly::plan::schedule::Widen;
+use crate::poly::stages::hole::cover::SIMD_PAD;
+use crate::poly::walk::{take_group, Kind, Stop, Walker, POLL_MASK};
 use crate::search::{Flow, StopReason};
 
 mod choose;
+pub mod cover;
+pub mod emch;
+pub mod mch;
 /// The bottom of the tree over subtree image sets (in `hole_kernel/universe.rs`).
 #[cfg(target_arch = "x86_64")]
 mod universe;
@@ -38,14 +41,18 @@ mod simd;
 #[cfg(test)]
 use choose::fits_into;
 use choose::{choose_emch, choose_mch, Slots};
-pub(super) use choose::{node_candidates, CHUNK};
+pub(in crate::poly) use choose::{node_candidates, CHUNK};
 
 /// Whether the walkers of tables `t` search the subtrees below
 /// `universe::SWITCH` pieces left over their own image sets (a search of
 /// more pieces, MCH or EMCH at every stage down there, no group with
 /// copies, and `Universe::new` allowing it): the cover index then serves
 /// only the stages above.
-pub(super) fn sets_below<B: Bits>(t: &super::tables::Tables<B>, stage_of: &[Kind], multi: bool) -> bool {
+pub(in crate::poly) fn sets_below<B: Bits>(
+    t: &crate::poly::model::tables::Tables<B>,
+    stage_of: &[Kind],
+    multi: bool,
+) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         let n = universe::SWITCH as usize;
@@ -75,9 +82,9 @@ impl<B: Bits> Walker<'_, B> {
     /// the schedule reaches another engine. Groups must be at most 64.
     /// `MULTI`: some group has copies (or rows excluded by a DLX branch),
     /// so remaining counts are kept per group.
-    pub(super) fn hole_kernel<const TRIG: bool, const MULTI: bool>(
+    pub(in crate::poly) fn hole_kernel<const TRIG: bool, const MULTI: bool>(
         &mut self,
-        visit: &mut super::hybrid::Visit<'_>,
+        visit: &mut crate::poly::walk::Visit<'_>,
     ) -> Result<(), Stop> {
         #[cfg(target_arch = "x86_64")]
         if self.s.cover.as_ref().is_some_and(|ci| ci.has_simd()) {
@@ -107,7 +114,7 @@ impl<B: Bits> Walker<'_, B> {
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
     unsafe fn hole_loop_avx2<const TRIG: bool, const MULTI: bool, const WIDE: bool>(
         &mut self,
-        visit: &mut super::hybrid::Visit<'_>,
+        visit: &mut crate::poly::walk::Visit<'_>,
     ) -> Result<(), Stop> {
         self.hole_loop::<TRIG, MULTI, true, WIDE>(visit)
     }
@@ -118,7 +125,7 @@ impl<B: Bits> Walker<'_, B> {
     #[inline(always)]
     fn hole_loop<const TRIG: bool, const MULTI: bool, const SIMD: bool, const WIDE: bool>(
         &mut self,
-        visit: &mut super::hybrid::Visit<'_>,
+        visit: &mut crate::poly::walk::Visit<'_>,
     ) -> Result<(), Stop> {
         let s = self.s;
         let t = &s.tables;

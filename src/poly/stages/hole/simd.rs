@@ -3,8 +3,8 @@
 //! Compiled into the kernel copy built for AVX2 and chosen at run time;
 //! `simd_counts_equal_scalar_counts` checks them against the scalar loop.
 
-use crate::poly::bits::Bits;
-use crate::poly::cover::CoverIndex;
+use crate::poly::model::bits::Bits;
+use crate::poly::stages::hole::cover::CoverIndex;
 use std::arch::x86_64::*;
 
 /// Byte shuffles packing the 32-bit lanes set in a 4-bit mask to the
@@ -34,7 +34,7 @@ static PACKS: Packs = {
     Packs(t)
 };
 
-/// [`super::fits_into`] for `gs` (the available groups with a list
+/// [`crate::poly::stages::hole::fits_into`] for `gs` (the available groups with a list
 /// under the key whose row of padded list starts is `row`) with
 /// occupancy `occ`, at the cell whose bit is `cell`.
 ///
@@ -43,9 +43,9 @@ static PACKS: Packs = {
 /// key's row of [`CoverIndex::simd_key_unchecked`], `gs` has only bits of
 /// groups with a list under it, `cell` is the bit of a cell every image
 /// of those lists covers and `occ` does not hold, and `out` holds the
-/// longest list of one cell plus [`crate::poly::cover::SIMD_PAD`].
+/// longest list of one cell plus [`crate::poly::stages::hole::cover::SIMD_PAD`].
 #[inline(always)]
-pub(super) unsafe fn fits_into<B: Bits, const CHUNKED: bool>(
+pub(in crate::poly::stages::hole) unsafe fn fits_into<B: Bits, const CHUNKED: bool>(
     ci: &CoverIndex<B>,
     row: &[u32],
     mut gs: u64,

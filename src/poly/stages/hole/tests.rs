@@ -1,14 +1,14 @@
 //! Tests of the hole kernel's counts and choices against the scalar
 //! counts and the reference engines.
 
-use super::*;
-use crate::poly::cover::tests::tetris_index;
-use crate::poly::emch;
-use crate::poly::tables::Tables;
+use crate::poly::model::tables::Tables;
+use crate::poly::stages::hole::cover::tests::tetris_index;
+use crate::poly::stages::hole::emch;
+use crate::poly::stages::hole::*;
 
 /// The kernel's EMCH choice, plain and widened, scalar and AVX2, picks
 /// the same hole with the same images in the same order as the
-/// reference [`crate::poly::emch::candidates`] (so the same nodes).
+/// reference [`crate::poly::stages::hole::emch::candidates`] (so the same nodes).
 #[test]
 fn emch_choice_equals_reference() {
     let (images, ci) = tetris_index();
@@ -96,8 +96,8 @@ fn simd_counts_equal_scalar_counts() {
 }
 
 /// The recursive walks' candidates ([`node_candidates`], AVX2 counts when
-/// the index has them) are those of the references [`crate::poly::mch::candidates`]
-/// and [`crate::poly::emch::candidates`]: the same images in the same
+/// the index has them) are those of the references [`crate::poly::stages::hole::mch::candidates`]
+/// and [`crate::poly::stages::hole::emch::candidates`]: the same images in the same
 /// order, so a probe takes the same branch with the same weight.
 #[test]
 fn node_candidates_equal_reference() {
@@ -113,7 +113,7 @@ fn node_candidates_equal_reference() {
         for kind in [Kind::Mch, Kind::Emch(Widen::default()), Kind::Emch(w)] {
             let m = match kind {
                 Kind::Emch(w) => emch::candidates(&t, &ci, occ, avail as u128, w, &mut want),
-                _ => crate::poly::mch::candidates(&t, &ci, occ, avail as u128, &mut want),
+                _ => crate::poly::stages::hole::mch::candidates(&t, &ci, occ, avail as u128, &mut want),
             };
             let n = node_candidates(&t, &ci, occ, avail, kind, &mut scratch, &mut got);
             assert_eq!(n, m, "occupancy {occ:#x}, groups {avail:#x}, {kind:?}");
@@ -127,7 +127,7 @@ fn node_candidates_equal_reference() {
 /// A random partial packing of the Tetris Cube: `pieces` times, the first
 /// of up to 200 random images that fits and whose piece is left is placed.
 /// Returns the occupancy and the groups left.
-pub(super) fn random_packing(
+pub(in crate::poly::stages::hole) fn random_packing(
     t: &Tables<u64>,
     n_groups: usize,
     rng: &mut crate::search::Rng,

@@ -14,7 +14,7 @@
 //!   `live` (the child's set, in registers);
 //! * the hole's images are the bits of `live & row[cell]`.
 //!
-//! The holes chosen are exactly those of [`super::choose`] (the same
+//! The holes chosen are exactly those of [`crate::poly::stages::hole::choose`] (the same
 //! neighbour levels, the same counts, the same ties), and the images are
 //! tried in the same order, so the tree, its nodes and its solutions are
 //! those of the hole kernel; the node costs less (no keyed lists, whose
@@ -26,11 +26,11 @@
 //!
 //! It runs only at [`crate::cpu::Level::Avx512`].
 
-use super::super::bits::Bits;
-use super::super::hybrid::{Kind, Stop, Walker, POLL_MASK};
-use super::super::schedule::Widen;
-use super::super::tables::Tables;
-use super::super::volume::regions_ok;
+use crate::poly::filters::volume::regions_ok;
+use crate::poly::model::bits::Bits;
+use crate::poly::model::tables::Tables;
+use crate::poly::plan::schedule::Widen;
+use crate::poly::walk::{Kind, Stop, Walker, POLL_MASK};
 use crate::search::{Flow, StopReason};
 use std::arch::x86_64::*;
 use transpose::transpose64;
@@ -41,13 +41,13 @@ mod transpose;
 /// Words of an image set.
 const WORDS: usize = 16;
 /// The most images a subtree's set holds.
-pub(super) const CAPACITY: usize = WORDS * 64;
+pub(in crate::poly::stages::hole) const CAPACITY: usize = WORDS * 64;
 /// Pieces left at the states whose subtrees are searched over their own
 /// set. On the Tetris Cube (`--redundancy rot:L`, CPU medians of 3): 8
 /// gives 2.21 s; 9 2.52 s (the sets often exceed [`CAPACITY`]); 7 2.60 s
 /// and 6 4.97 s (seven and 35 times as many sets to build, 350 k and
 /// 1.7 M, at about 1.5 to 2 microseconds each).
-pub(super) const SWITCH: u32 = 8;
+pub(in crate::poly::stages::hole) const SWITCH: u32 = 8;
 /// The cell index of the empty row (the padding of [`Universe`]'s cells).
 const NO_CELL: u8 = 64;
 
@@ -247,8 +247,8 @@ impl Universe {
         n
     }
 
-    /// The hole of [`super::choose::choose_emch`] (by `kind`'s widening)
-    /// or [`super::choose::choose_mch`] at `occ` with images `live`: the
+    /// The hole of [`crate::poly::stages::hole::choose::choose_emch`] (by `kind`'s widening)
+    /// or [`crate::poly::stages::hole::choose::choose_mch`] at `occ` with images `live`: the
     /// cell and its fits (0: none, or no fit).
     #[inline(always)]
     fn choose<B: Bits, const W: usize>(&self, t: &Tables<B>, live: &Set, occ: u64, kind: Kind) -> (usize, u32) {
@@ -362,7 +362,7 @@ fn set_range(s: &mut Set, a: usize, b: usize) {
 
 /// The state a subtree over its own set starts from (its placement
 /// counted already).
-pub(super) struct Root {
+pub(in crate::poly::stages::hole) struct Root {
     pub occ: u64,
     pub avail: u64,
     pub n_left: u32,
@@ -382,13 +382,13 @@ impl<B: Bits> Walker<'_, B> {
     #[target_feature(
         enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq,avx512bitalg,gfni"
     )]
-    pub(super) unsafe fn universe_search<const TRIG: bool>(
+    pub(in crate::poly::stages::hole) unsafe fn universe_search<const TRIG: bool>(
         &mut self,
         u: &mut Universe,
         root: Root,
         nodes: &mut u64,
         path: &mut [u32],
-        visit: &mut super::super::hybrid::Visit<'_>,
+        visit: &mut crate::poly::walk::Visit<'_>,
     ) -> Result<bool, Stop> {
         if !u.build(root.occ, root.avail) {
             return Ok(false);
@@ -411,7 +411,7 @@ impl<B: Bits> Walker<'_, B> {
         root: Root,
         nodes: &mut u64,
         path: &mut [u32],
-        visit: &mut super::super::hybrid::Visit<'_>,
+        visit: &mut crate::poly::walk::Visit<'_>,
     ) -> Result<(), Stop> {
         let s = self.s;
         let t = &s.tables;

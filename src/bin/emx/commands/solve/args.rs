@@ -8,7 +8,7 @@ use emx::backend::pick::AutoPick;
 use emx::edgematch::cp::CpConfig;
 use emx::edgematch::scan::ScanConfig;
 use emx::ir::Equivalence;
-use emx::poly::sample::SampleSpec;
+use emx::poly::run::sample::SampleSpec;
 use emx::search::EstimateSpec;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;

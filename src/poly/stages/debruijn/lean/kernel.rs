@@ -1,57 +1,57 @@
 //! The lean loop's search itself ([`run`] and its AVX2 copy [`run_avx2`]):
 //! what it reads ([`Consts`]), the state it keeps between two calls
 //! ([`State`]), where it resumes ([`Resume`]) and why it returns
-//! ([`Event`]). The driver, [`super::super::super::hybrid::Walker::debruijn_lean`]
+//! ([`Event`]). The driver, [`crate::poly::walk::Walker::debruijn_lean`]
 //! in `lean.rs`, handles the events; the per-node passes are in `pass.rs`.
 
-use super::super::super::hybrid::POLL_MASK;
-use super::super::super::memo::Probe;
-use super::super::{Entry, LastPiece, Rows, Soa, MEMO_MIN};
-use super::pass::{fit_alive_bits, fit_bits, pair_cells, Halo};
-use super::pass512::{fit_alive_bits512, fit_bits512};
-use super::LeanFrame;
-use crate::poly::bits::Bits;
+use crate::poly::model::bits::Bits;
+use crate::poly::stages::debruijn::lean::pass::{fit_alive_bits, fit_bits, pair_cells, Halo};
+use crate::poly::stages::debruijn::lean::pass512::{fit_alive_bits512, fit_bits512};
+use crate::poly::stages::debruijn::lean::LeanFrame;
+use crate::poly::stages::debruijn::memo::Probe;
+use crate::poly::stages::debruijn::{Entry, LastPiece, Rows, Soa, MEMO_MIN};
+use crate::poly::walk::POLL_MASK;
 
 /// What the loop reads and never changes.
-pub(super) struct Consts<'a, B> {
-    pub(super) entries: &'a [Entry<B>],
-    pub(super) gstart: &'a [u32],
-    pub(super) groups: &'a [u64],
-    pub(super) halo: &'a [B],
-    pub(super) group_of: &'a [u16],
-    pub(super) last: &'a LastPiece<B>,
-    pub(super) rows: Rows<B>,
-    pub(super) width: u32,
-    pub(super) g1: usize,
+pub(in crate::poly::stages::debruijn::lean) struct Consts<'a, B> {
+    pub(in crate::poly::stages::debruijn::lean) entries: &'a [Entry<B>],
+    pub(in crate::poly::stages::debruijn::lean) gstart: &'a [u32],
+    pub(in crate::poly::stages::debruijn::lean) groups: &'a [u64],
+    pub(in crate::poly::stages::debruijn::lean) halo: &'a [B],
+    pub(in crate::poly::stages::debruijn::lean) group_of: &'a [u16],
+    pub(in crate::poly::stages::debruijn::lean) last: &'a LastPiece<B>,
+    pub(in crate::poly::stages::debruijn::lean) rows: Rows<B>,
+    pub(in crate::poly::stages::debruijn::lean) width: u32,
+    pub(in crate::poly::stages::debruijn::lean) g1: usize,
     /// Pieces left at which the next stage takes over (0: none).
-    pub(super) handover: u32,
+    pub(in crate::poly::stages::debruijn::lean) handover: u32,
     /// Depth of the kernel's root.
-    pub(super) base: usize,
+    pub(in crate::poly::stages::debruijn::lean) base: usize,
     /// The entries as arrays for [`run_avx2`], when the index has them.
-    pub(super) soa: Option<&'a Soa>,
+    pub(in crate::poly::stages::debruijn::lean) soa: Option<&'a Soa>,
     /// Two-cell pockets are dead ends too (boxes of at most 64 cells; every
     /// piece has at least three cells).
-    pub(super) pair: bool,
+    pub(in crate::poly::stages::debruijn::lean) pair: bool,
 }
 
 /// The search state between two calls of [`run`]. At an event the scan
 /// position of depth `d` is in `frames[d]` (written by the placement).
-pub(super) struct State<B> {
-    pub(super) occ: B,
-    pub(super) avail: u64,
+pub(in crate::poly::stages::debruijn::lean) struct State<B> {
+    pub(in crate::poly::stages::debruijn::lean) occ: B,
+    pub(in crate::poly::stages::debruijn::lean) avail: u64,
     /// Pieces left at the node of depth `d` (before its placement).
-    pub(super) n_left: u32,
-    pub(super) nodes: u64,
-    pub(super) d: usize,
+    pub(in crate::poly::stages::debruijn::lean) n_left: u32,
+    pub(in crate::poly::stages::debruijn::lean) nodes: u64,
+    pub(in crate::poly::stages::debruijn::lean) d: usize,
     /// Cache hits since the last report to the cache's `add_hits`
     /// (counted in memory: rare, and kept out of the loop's registers).
-    pub(super) hits: u64,
+    pub(in crate::poly::stages::debruijn::lean) hits: u64,
     /// At [`Event::PollScan`]: the node's candidates still to try and its
     /// list's index (`gs` and `lbase` of [`run_avx2`]).
-    pub(super) scan: (u64, usize),
+    pub(in crate::poly::stages::debruijn::lean) scan: (u64, usize),
     /// `iso` and `iso2` of [`Halo`] at the kernel's root (AVX2 pass on
     /// one-word boxes).
-    pub(super) iso: (u64, u64),
+    pub(in crate::poly::stages::debruijn::lean) iso: (u64, u64),
     /// [`TAGS`] words per depth: in [`run_avx2`] on one-word boxes, with
     /// the cache, `tags[d * TAGS + j]` is the cache tag of the state after
     /// the placement of the `j`-th entry of the list of the node at depth
@@ -59,15 +59,15 @@ pub(super) struct State<B> {
     /// their slots are prefetched) and read when they are placed. The
     /// cache only switches off, never on: a node that started without the
     /// cache never looks its children up.
-    pub(super) tags: Vec<u64>,
+    pub(in crate::poly::stages::debruijn::lean) tags: Vec<u64>,
 }
 
 /// Tags per depth in [`State::tags`]: a list has at most 64 entries.
-pub(super) const TAGS: usize = 64;
+pub(in crate::poly::stages::debruijn::lean) const TAGS: usize = 64;
 
 /// Where [`run`] resumes.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Resume {
+pub(in crate::poly::stages::debruijn::lean) enum Resume {
     /// A node at depth `d` with pieces left: scan it from the start.
     Start,
     /// Take back the placement of `frames[d]` and go on with its list.
@@ -80,7 +80,7 @@ pub(super) enum Resume {
 
 /// Why [`run`] returned.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Event {
+pub(in crate::poly::stages::debruijn::lean) enum Event {
     /// The kernel's root node is done; the state is as on entry.
     Done,
     /// A placement at depth `d` left `handover` pieces (frame written).
@@ -104,7 +104,7 @@ pub(super) enum Event {
 /// left, the node count, the scan position and bound, the groups to try,
 /// the key's row and the frame are its values.
 #[inline(never)]
-pub(super) fn run<B: Bits, T: Probe<B>, const MEMO: bool>(
+pub(in crate::poly::stages::debruijn::lean) fn run<B: Bits, T: Probe<B>, const MEMO: bool>(
     k: &Consts<'_, B>,
     st: &mut State<B>,
     frames: &mut [LeanFrame],
@@ -123,7 +123,7 @@ pub(super) fn run<B: Bits, T: Probe<B>, const MEMO: bool>(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 #[inline(never)]
-pub(super) unsafe fn run_avx2<B: Bits, T: Probe<B>, const MEMO: bool>(
+pub(in crate::poly::stages::debruijn::lean) unsafe fn run_avx2<B: Bits, T: Probe<B>, const MEMO: bool>(
     k: &Consts<'_, B>,
     st: &mut State<B>,
     frames: &mut [LeanFrame],
@@ -143,7 +143,7 @@ pub(super) unsafe fn run_avx2<B: Bits, T: Probe<B>, const MEMO: bool>(
     enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq,avx512bitalg,gfni"
 )]
 #[inline(never)]
-pub(super) unsafe fn run_avx512<B: Bits, T: Probe<B>, const MEMO: bool>(
+pub(in crate::poly::stages::debruijn::lean) unsafe fn run_avx512<B: Bits, T: Probe<B>, const MEMO: bool>(
     k: &Consts<'_, B>,
     st: &mut State<B>,
     frames: &mut [LeanFrame],
@@ -258,7 +258,10 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool, const W512
                         // the way to the list).
                         let kw = unsafe { *sk.add(key) };
                         let (from, n) = (kw as u32 as usize, (kw >> 32) as usize);
-                        debug_assert!(n <= 64 && from + n + super::super::SOA_PAD <= k.soa.map_or(0, |s| s.lo.len()));
+                        debug_assert!(
+                            n <= 64
+                                && from + n + crate::poly::stages::debruijn::SOA_PAD <= k.soa.map_or(0, |s| s.lo.len())
+                        );
                         lbase = from;
                         if !two && (fp as usize) < f_single {
                             // The single-cell check of every fitting entry

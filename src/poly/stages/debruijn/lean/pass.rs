@@ -1,10 +1,10 @@
-//! The per-node passes of the lean loop's AVX2 copy ([`super::run_avx2`]):
+//! The per-node passes of the lean loop's AVX2 copy ([`crate::poly::stages::debruijn::lean::run_avx2`]):
 //! a node's fit bits over its whole list, 4 entries per instruction, and on
 //! boxes of at most 64 cells the single-cell and two-cell-pocket check of
 //! the fitting entries. Apart from the loop itself (`lean.rs`) so that each
 //! file stays readable; both are `#[inline(always)]` into the loop.
 
-/// The fit bits of the `n` entries (`1..=64`) whose [`super::Soa`] words start at
+/// The fit bits of the `n` entries (`1..=64`) whose [`crate::poly::stages::debruijn::lean::Soa`] words start at
 /// `lo`, `hi`, `grp` (its group, a byte): bit `i` set iff entry `i` misses `occ` (as its words
 /// `occ_lo`, `occ_hi`; the high words only when `two`) and its group is in
 /// `avail`. No branch per entry: 4 entries per AVX2 instruction; `n` may
@@ -13,11 +13,11 @@
 /// # Safety
 /// AVX2 and BMI2 are present (the caller is compiled for them) and the
 /// arrays hold `max(n, 8)` words rounded up to 4 from the pointers
-/// ([`super::super::SOA_PAD`]).
+/// ([`crate::poly::stages::debruijn::SOA_PAD`]).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn fit_bits(
+pub(in crate::poly::stages::debruijn::lean) unsafe fn fit_bits(
     lo: *const u64,
     hi: *const u64,
     grp: *const u8,
@@ -71,19 +71,19 @@ pub(super) unsafe fn fit_bits(
 /// free cells already in a two-cell pocket ([`pair_cells`]), or all cells
 /// when two-cell pockets are not dead ends.
 #[derive(Clone, Copy, Debug)]
-pub(in crate::poly::debruijn) struct Halo {
-    pub(super) right: u64,
-    pub(super) left: u64,
-    pub(super) w: u32,
-    pub(super) iso: u64,
-    pub(super) iso2: u64,
+pub(in crate::poly::stages::debruijn) struct Halo {
+    pub(in crate::poly::stages::debruijn::lean) right: u64,
+    pub(in crate::poly::stages::debruijn::lean) left: u64,
+    pub(in crate::poly::stages::debruijn::lean) w: u32,
+    pub(in crate::poly::stages::debruijn::lean) iso: u64,
+    pub(in crate::poly::stages::debruijn::lean) iso2: u64,
 }
 
 /// The free cells `f` (no bit past the last cell) that lie in a two-cell
 /// pocket: two free cells next to each other, each with no other free
 /// neighbour. `right`, `left`, `w` as in [`Halo`].
 #[inline(always)]
-pub(in crate::poly::debruijn) fn pair_cells(f: u64, right: u64, left: u64, w: u32) -> u64 {
+pub(in crate::poly::stages::debruijn) fn pair_cells(f: u64, right: u64, left: u64, w: u32) -> u64 {
     let (nr, nl, nd, nu) = (f >> 1 & right, f << 1 & left, f >> w, f << w);
     let (h, v) = (nr | nl, nd | nu);
     let one = f & (h | v) & !(nr & nl | h & v | nd & nu);
@@ -99,14 +99,14 @@ pub(in crate::poly::debruijn) fn pair_cells(f: u64, right: u64, left: u64, w: u3
 /// among them, the bits of the entries whose placement leaves no free cell
 /// without a free neighbour that `iso` (the free cells already without
 /// one) does not hold. A free cell isolated by a placement is next to it,
-/// so this is the halo test of [`super::run`]'s placement. `occ` has the bits
+/// so this is the halo test of [`crate::poly::stages::debruijn::lean::run`]'s placement. `occ` has the bits
 /// past the last cell set.
 ///
 /// # Safety
 /// As [`fit_bits`].
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(super) unsafe fn fit_alive_bits(
+pub(in crate::poly::stages::debruijn::lean) unsafe fn fit_alive_bits(
     lo: *const u64,
     grp: *const u8,
     n: usize,
@@ -174,11 +174,11 @@ pub(super) unsafe fn fit_alive_bits(
     (fits, alive)
 }
 
-/// [`fit_bits`] where there is no AVX2 (never called: [`super::Soa`] is only
+/// [`fit_bits`] where there is no AVX2 (never called: [`crate::poly::stages::debruijn::lean::Soa`] is only
 /// built with AVX2). `n` in `0..=64`.
 #[cfg(not(target_arch = "x86_64"))]
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn fit_bits(
+pub(in crate::poly::stages::debruijn::lean) unsafe fn fit_bits(
     lo: *const u64,
     hi: *const u64,
     grp: *const u8,
@@ -197,7 +197,7 @@ pub(super) unsafe fn fit_bits(
 /// [`fit_alive_bits`] where there is no AVX2 (never called, as
 /// [`fit_bits`] there).
 #[cfg(not(target_arch = "x86_64"))]
-pub(super) unsafe fn fit_alive_bits(
+pub(in crate::poly::stages::debruijn::lean) unsafe fn fit_alive_bits(
     lo: *const u64,
     grp: *const u8,
     n: usize,

@@ -1,6 +1,6 @@
 //! The per-node passes of the lean loop's AVX-512 copy
-//! ([`super::kernel::run_avx512`]): the same results as the AVX2 passes of
-//! `pass.rs` ([`super::pass::fit_bits`], [`super::pass::fit_alive_bits`]),
+//! ([`crate::poly::stages::debruijn::lean::kernel::run_avx512`]): the same results as the AVX2 passes of
+//! `pass.rs` ([`crate::poly::stages::debruijn::lean::pass::fit_bits`], [`crate::poly::stages::debruijn::lean::pass::fit_alive_bits`]),
 //! bit for bit, so the search makes the same nodes in the same order.
 //!
 //! What AVX-512 changes: 8 entries per instruction instead of 4, the
@@ -15,7 +15,7 @@
 //! level there is [`crate::cpu::Level::Scalar`].
 
 #[cfg(target_arch = "x86_64")]
-use super::pass::Halo;
+use crate::poly::stages::debruijn::lean::pass::Halo;
 
 /// The truth tables of `vpternlogq`'s three inputs: a function of them
 /// written with these as its operands is its immediate.
@@ -26,18 +26,18 @@ const B: i32 = 0xcc;
 #[cfg(target_arch = "x86_64")]
 const C: i32 = 0xaa;
 
-/// [`super::pass::fit_bits`] with AVX-512: bit `i` set iff entry `i` (of
+/// [`crate::poly::stages::debruijn::lean::pass::fit_bits`] with AVX-512: bit `i` set iff entry `i` (of
 /// `n`, `0..=64`) misses `occ` and its group is in `avail`.
 ///
 /// # Safety
 /// AVX-512 F, BW and BITALG, and BMI2, are present (the caller
 /// is compiled for them), the words of `lo` (and `hi` when `two`) are
 /// readable 8 at a time up to `n` rounded up to 8, and 64 bytes of `grp`
-/// are readable ([`super::super::SOA_PAD`]).
+/// are readable ([`crate::poly::stages::debruijn::SOA_PAD`]).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn fit_bits512(
+pub(in crate::poly::stages::debruijn::lean) unsafe fn fit_bits512(
     lo: *const u64,
     hi: *const u64,
     grp: *const u8,
@@ -72,7 +72,7 @@ pub(super) unsafe fn fit_bits512(
     _bzhi_u64(bits & free_group, n as u32)
 }
 
-/// [`super::pass::fit_alive_bits`] with AVX-512: the fit bits and, among
+/// [`crate::poly::stages::debruijn::lean::pass::fit_alive_bits`] with AVX-512: the fit bits and, among
 /// them, the entries whose placement isolates no new free cell and makes
 /// no new two-cell pocket (`halo` as there). Unlike the AVX2 pass, the
 /// halo and pocket test runs on every entry of the list, 8 per vector,
@@ -85,7 +85,7 @@ pub(super) unsafe fn fit_bits512(
 /// As [`fit_bits512`].
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(super) unsafe fn fit_alive_bits512(
+pub(in crate::poly::stages::debruijn::lean) unsafe fn fit_alive_bits512(
     lo: *const u64,
     grp: *const u8,
     n: usize,
@@ -136,4 +136,6 @@ pub(super) unsafe fn fit_alive_bits512(
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-pub(super) use super::pass::{fit_alive_bits as fit_alive_bits512, fit_bits as fit_bits512};
+pub(in crate::poly::stages::debruijn::lean) use crate::poly::stages::debruijn::lean::pass::{
+    fit_alive_bits as fit_alive_bits512, fit_bits as fit_bits512,
+};

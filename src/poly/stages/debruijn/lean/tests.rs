@@ -2,8 +2,8 @@
 //! and whole searches of the lean loop's AVX2 and AVX-512 copies against
 //! each other.
 
-use super::pass::{fit_alive_bits, fit_bits, pair_cells, Halo};
-use super::pass512::{fit_alive_bits512, fit_bits512};
+use crate::poly::stages::debruijn::lean::pass::{fit_alive_bits, fit_bits, pair_cells, Halo};
+use crate::poly::stages::debruijn::lean::pass512::{fit_alive_bits512, fit_bits512};
 
 /// `unsafe fn NAME(ARGS) -> RET` calling `INNER(ARGS)`, compiled with the
 /// target features `FEATURES`, as the kernel's own copies (`run_avx2`,
@@ -52,7 +52,7 @@ fn fit_bits_equal_the_entrywise_test() {
     let mut rng = crate::search::Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut next = || rng.next_u64();
     const LEN: usize = 200;
-    const PAD: usize = super::super::SOA_PAD;
+    const PAD: usize = crate::poly::stages::debruijn::SOA_PAD;
     // Sparse masks (about 8 cells), so that both outcomes are common.
     let lo: Vec<u64> = (0..LEN + PAD).map(|i| if i < LEN { next() & next() & next() } else { 0 }).collect();
     let hi: Vec<u64> = (0..LEN + PAD).map(|i| if i < LEN { next() & next() & next() } else { 0 }).collect();
@@ -105,8 +105,8 @@ compiled_for!("avx2,bmi1,bmi2,popcnt,lzcnt", fit_alive_bits_avx2 = fit_alive_bit
 
 #[test]
 fn fit_alive_bits_equal_the_halo_test() {
-    use super::super::Rows;
-    use crate::poly::bits::Bits;
+    use crate::poly::model::bits::Bits;
+    use crate::poly::stages::debruijn::Rows;
     if crate::cpu::detected() < crate::cpu::Level::Avx2 {
         eprintln!("skipped: no AVX2 on this processor");
         return;
@@ -143,7 +143,7 @@ fn fit_alive_bits_equal_the_halo_test() {
         let r = Rows::<u64>::of(&nb).expect("a box in rows");
         let past = if cells == 64 { 0 } else { !0u64 << cells };
         const LEN: usize = 100;
-        const PAD: usize = super::super::SOA_PAD;
+        const PAD: usize = crate::poly::stages::debruijn::SOA_PAD;
         // Pieces of 2 to 5 cells in a row or column, anywhere.
         let lo: Vec<u64> = (0..LEN + PAD)
             .map(|i| {
@@ -237,10 +237,10 @@ fn fit_alive_bits_equal_the_halo_test() {
 /// Which copy runs is the index's choice (`Soa::avx512`), set here.
 #[test]
 fn avx512_and_avx2_copies_search_alike() {
-    use crate::poly::bits::Bits;
-    use crate::poly::hybrid::{Knobs, Shared};
+    use crate::poly::model::bits::Bits;
     use crate::poly::model::{CellOrder, Images};
-    use crate::poly::schedule::Schedule;
+    use crate::poly::plan::schedule::Schedule;
+    use crate::poly::walk::{Knobs, Shared};
     use crate::poly::Runner;
     use crate::search::{Flow, Limits};
     if crate::cpu::detected() < crate::cpu::Level::Avx2 || !avx512_tested() {

@@ -1,19 +1,21 @@
 //! The memory of the dead-state tables: zero-filled slots in a huge-page
 //! mapping of their own when the table is a whole number of huge pages.
 
-use super::super::bits::Bits;
+use crate::poly::model::bits::Bits;
 use std::sync::atomic::AtomicU64;
 
 /// Size and alignment of a transparent huge page (x86-64).
 #[cfg(target_os = "linux")]
-pub(super) const HUGE_PAGE: usize = 2 << 20;
+pub(in crate::poly::stages::debruijn::memo) const HUGE_PAGE: usize = 2 << 20;
 
 /// A slot type whose all-zero bytes are a valid value, the empty slot.
 ///
 /// # Safety
 /// All-zero bytes must be a valid `Self` equal to [`Zeroed::zero`], and
 /// `Self` must have no drop glue (slots are unmapped, never dropped).
-pub(super) unsafe trait Zeroed: Sized {
+pub(in crate::poly::stages::debruijn::memo) unsafe trait Zeroed:
+    Sized
+{
     fn zero() -> Self;
 }
 
@@ -47,7 +49,7 @@ unsafe impl Zeroed for AtomicU64 {
 /// `len * size_of::<T>()` bytes at `ptr` (from `mmap`, unmapped on drop),
 /// its `len` slots initialised (zero bytes, which are `T::zero()`).
 #[derive(Debug)]
-pub(super) enum Slots<T> {
+pub(in crate::poly::stages::debruijn::memo) enum Slots<T> {
     Heap(Vec<T>),
     #[cfg(target_os = "linux")]
     Mapped {
@@ -91,7 +93,7 @@ impl<T: Clone> Clone for Slots<T> {
 
 impl<T: Zeroed> Slots<T> {
     /// `len` slots `T::zero()`.
-    pub(super) fn zeroed(len: usize) -> Self {
+    pub(in crate::poly::stages::debruijn::memo) fn zeroed(len: usize) -> Self {
         #[cfg(target_os = "linux")]
         if let Some(ptr) = map_huge(len * std::mem::size_of::<T>()) {
             debug_assert!(std::mem::size_of::<T>().is_multiple_of(8));

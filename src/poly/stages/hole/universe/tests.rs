@@ -1,8 +1,8 @@
 //! The set search's choices against the MCH and EMCH references.
 
-use super::*;
-use crate::poly::cover::tests::tetris_index;
-use crate::poly::{emch, mch};
+use crate::poly::stages::hole::cover::tests::tetris_index;
+use crate::poly::stages::hole::universe::*;
+use crate::poly::stages::hole::{emch, mch};
 
 /// The images of `set` as ids, in bit order.
 fn ids_of(u: &Universe, set: &Set) -> Vec<u32> {
@@ -52,7 +52,7 @@ fn choices_equal_the_references() {
     let (mut built, mut children, mut wide) = (0, 0, 0);
     for round in 0..5000 {
         let placed = 4 + round % 8;
-        let (occ, avail) = super::super::tests::random_packing(&t, images.groups.len(), &mut rng, placed);
+        let (occ, avail) = crate::poly::stages::hole::tests::random_packing(&t, images.groups.len(), &mut rng, placed);
         // SAFETY: the processor has the parts (checked above).
         if avail.count_ones() > SWITCH || !unsafe { u.build(occ, avail) } {
             continue;

@@ -1,5 +1,5 @@
 //! The 64 x 64 bit transpose that turns a block of 64 image masks into
-//! 64 cell rows (one bit per image) for [`super::Universe::build`].
+//! 64 cell rows (one bit per image) for [`crate::poly::stages::hole::universe::Universe::build`].
 #![allow(clippy::incompatible_msrv)]
 
 use std::arch::x86_64::*;
@@ -43,7 +43,7 @@ static SPREAD: ByteIndex = ByteIndex({
 #[target_feature(
     enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq,avx512bitalg,gfni"
 )]
-pub(super) unsafe fn transpose64(masks: *const u64, out: *mut u64) {
+pub(in crate::poly::stages::hole::universe) unsafe fn transpose64(masks: *const u64, out: *mut u64) {
     let gather = _mm512_loadu_si512(GATHER.0.as_ptr() as *const __m512i);
     let spread = _mm512_loadu_si512(SPREAD.0.as_ptr() as *const __m512i);
     let units = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
@@ -96,7 +96,7 @@ unsafe fn transpose_words(z: [__m512i; 8]) -> [__m512i; 8] {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::poly::stages::hole::universe::transpose::*;
 
     #[test]
     fn transpose_is_a_transpose() {
