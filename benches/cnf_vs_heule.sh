@@ -10,7 +10,7 @@
 # variables renamed, clauses and literals reordered, seed s). Heule's em_*
 # puzzles list their tiles in solved order and emx numbers its variables in
 # option order, so an unshuffled emx CNF is solved by cadical's first
-# decisions (0.01 s on em_7_3_6); shuffling takes numbering luck out of the
+# decisions, at once; shuffling takes numbering luck out of the
 # comparison. Seed 0 means "the file as written" (Heule's anchor run).
 #
 # Per run: `ulimit -t LIMIT` (CPU seconds; the machine is shared, so wall
@@ -35,7 +35,7 @@ ROOT=$(pwd)
 
 # Defaults: one run in about 20 minutes on a shared 2-core machine (~7 CPU
 # minutes): the anchor em_7_3_6 and em_8_4_5, Heule's best encoding (`all`;
-# his `cmp` times out at 30 s on em_7_4_8 and em_8_4_5), five shuffles.
+# his `cmp` does not finish em_7_4_8 and em_8_4_5 in the limit), five shuffles.
 LIMIT=60
 SEEDS="1 2 3 4 5"
 INSTANCES="em_7_3_6 em_8_4_5"
@@ -110,8 +110,8 @@ for amo in pairwise sequential commander product; do
         ALL_CONFIGS+=("$amo/conflicts/$sites" "$amo/conflicts/$sites/pin")
     done
 done
-# (`conflicts` is left out: 25-40x the clauses and the slowest in the
-# 2026-11-22 run, 33.6 s median on em_8_4_5; see docs/encoders.md.)
+# (`conflicts` is left out of `main`: many times the clauses of the others
+# and the slowest of them; the figures are in docs/encoders.md.)
 MAIN_CONFIGS=(default no-support sites/exactly-one sites/exactly-one/totals/no-support)
 case "$CONFIGS" in
     all) SELECTED=("${ALL_CONFIGS[@]}") ;;

@@ -260,8 +260,9 @@ fn main() {
             for spec in heuristics.iter().map(|h| format!("heuristic={h}")).chain(["tile-slack=0".to_string()]) {
                 configs.push((format!("cp {spec}"), CpConfig::parse(&spec).expect("spec")));
             }
-            // The completion walker off (round 20), and the round-21
-            // schedule of edge filtering (forward checking below 70% empty).
+            // The completion walker off, and a schedule of edge filtering by
+            // depth (forward checking below 70% empty), both departures
+            // from the defaults (docs/tried/cp.md).
             for spec in ["bottom=0", "edge-filter-above=70%"] {
                 configs.push((format!("cp {spec}"), CpConfig::parse(spec).expect("spec")));
             }

@@ -8,7 +8,7 @@ For every generated puzzle (`emx generate edgematch --size N --colors K --seed S
 it enumerates all solutions once with each variant, one after the other:
   scan     --backend scan
   cp       --backend cp                       (the default, bottom=auto)
-  search   --backend cp --cp bottom=60%       (cp's search, round 20)
+  search   --backend cp --cp bottom=60%       (cp's search with its completion walker)
   walk     --backend cp --cp bottom=100%,bottom-order=row   (the root walk forced)
 and asks `--backend auto` for its pick (`--time-limit 0.0001`: the pick, then stop).
 Each run is a child reaped with os.wait4: CPU ms = user + sys of the child. A run

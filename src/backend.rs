@@ -96,17 +96,17 @@ pub fn make_explained<'a>(
     let engine: Result<Box<dyn Engine + 'a>, BackendError> = match name {
         // The best engine for the instance. Polycubes: the polycube engines
         // when they handle the puzzle (an error in the user's poly settings
-        // is reported, not bypassed). Edge matching: the scan backtracker
-        // enumerates set-2 6x6 about 30 times faster than DLX
-        // (benches/edgematch.rs); DLX when scan's colour table would be too
-        // large. Plain DLX otherwise.
+        // is reported, not bypassed). Edge matching: the scan backtracker,
+        // far faster than DLX on every bundled board (benches/edgematch.rs);
+        // DLX when scan's colour table would be too large. Plain DLX
+        // otherwise.
         "auto" => match &instance.kind {
             InstanceKind::Polycube(_) if instance.poly_handles() => {
                 poly().map(|e| Box::new(e) as Box<dyn Engine>).map_err(not_applicable)
             }
-            // The CP engine where it was measured faster (docs/cp.md):
-            // boards of 64+ cells with few inner colours (`prefer_cp`;
-            // Benoist 8x8 K=8: 0.59 s against scan's 1.9 s); near the
+            // The CP engine where it is faster: boards of 64+ cells with few
+            // inner colours (`prefer_cp`, docs/tried/cp.md, "`auto`'s pick
+            // between cp and scan"); with `--auto-pick estimate`, at the
             // rule's bound the cheaper by estimates (`pick`).
             InstanceKind::EdgeMatch(e) => {
                 return auto_edge(e, instance, config, cp);

@@ -106,7 +106,7 @@ pub struct PolycubeInstance {
     /// The puzzle-level verifier, prepared once, at the first solution
     /// checked ([`PolycubeInstance::verifier`]): on several threads that is
     /// on the calling thread while the workers search, not before they
-    /// start (round 25).
+    /// start, so preparing it delays no worker.
     verifier: std::sync::OnceLock<polycube::Verifier>,
     /// Whether the polycube engines take `built.problem`
     /// ([`crate::poly::handles`]), found out once by

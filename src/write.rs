@@ -189,7 +189,8 @@ pub fn text_atomically(path: &Path, guard: &OutputGuard, text: &str) -> io::Resu
 /// like [`text_atomically`] (never a truncated file under `path`), but
 /// without syncing it to disk: for the many part files of a split, whose
 /// manifest, written last with [`text_atomically`], is the commit point
-/// (one sync per part made a 178 000-part split take 8.5 minutes).
+/// (a sync per part would make a split into a hundred thousand parts take
+/// minutes instead of seconds: docs/tried/scan.md).
 pub fn small_text_unsynced(path: &Path, text: &str) -> io::Result<()> {
     let (tmp, mut file) = create_listed(path)?;
     let written = file.write_all(text.as_bytes());

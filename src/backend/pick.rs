@@ -1,22 +1,21 @@
 //! `auto`'s choice between the edge-matching engines cp and scan.
 //!
 //! The colour-count rule ([`prefer_cp`]) is right in sum over a group of
-//! puzzles of one size and colour count, but near its bound the faster
-//! engine flips from puzzle to puzzle by large factors (docs/cp.md, rounds
-//! 13 and 14: 9x9 K=10 seed 3 scan 24 s against cp 0.28 s, seed 6 scan
-//! 9.5 s against cp 23.5 s). In that band `auto` estimates both search
-//! trees (Knuth's estimator, a fixed seed: the same file always gets the
-//! same pick), turns nodes into predicted seconds with per-node costs
-//! measured on the sweep machine, and takes the cheaper engine. Outside the
-//! band, and when only the first solutions are wanted (the estimates are of
-//! the whole tree), the rule decides at no cost.
+//! puzzles of one size and colour count, but at its bound the faster
+//! engine flips from puzzle to puzzle, either way and by large factors.
+//! In that band `--auto-pick estimate` estimates both search trees
+//! (Knuth's estimator, a fixed seed: the same file always gets the same
+//! pick), turns nodes into predicted seconds with calibrated per-node
+//! costs, and takes the cheaper engine. Outside the band, and when only
+//! the first solutions are wanted (the estimates are of the whole tree),
+//! the rule decides at no cost.
 //!
-//! Since round 23 the rule is the default (`--auto-pick rule`): in the band
-//! it gives cp, whose own root rule (`--cp bottom=auto`) walks the board on
-//! scan's kernel where that is cheap and searches otherwise, and that beat
-//! this pick in sum in all three band groups over 24 puzzles (docs/cp.md,
-//! round 23), without the estimates' 30-50 ms. `--auto-pick estimate`
-//! keeps this pick.
+//! The rule is the default (`--auto-pick rule`): in the band it gives cp,
+//! whose own root rule (`--cp bottom=auto`) walks the board on scan's
+//! kernel where that is cheap and searches otherwise. That beat the
+//! estimated pick in sum on every band group, without the tens of
+//! milliseconds the estimates cost (docs/tried/cp.md, "`auto`'s pick
+//! between cp and scan").
 
 use crate::edgematch::cp::{inner_colour_bound, prefer_cp};
 use crate::edgematch::EdgePuzzle;
@@ -27,8 +26,7 @@ pub enum AutoPick {
     /// In the band around the rule's bound, both trees are estimated and
     /// the engine with the smaller predicted time runs; the rule elsewhere.
     Estimate,
-    /// The colour-count rule everywhere, with no estimate (the default
-    /// since round 23).
+    /// The colour-count rule everywhere, with no estimate (the default).
     #[default]
     Rule,
 }
@@ -64,38 +62,36 @@ impl Engine {
 }
 
 /// Random probes of the cp estimate: a probe costs about one cp node per
-/// level (tens of microseconds on 10x10). 200 probes are a few tens of
-/// percent off, which is enough to see the factors that matter (docs/cp.md,
-/// round 14: 1000 probes picked no better).
+/// level. 200 probes are a few tens of percent off, which is enough to see
+/// the factors that matter; five times as many picked no better.
 pub const CP_PROBES: u64 = 200;
-/// Random probes of the scan estimate: a probe is a walk of a few hundred
-/// nanoseconds; scan's tree is heavy-tailed and 20 000 probes still
-/// underestimated it several-fold on some 9x9/10x10 puzzles.
+/// Random probes of the scan estimate: a probe is one cheap walk through
+/// scan's tables, and scan's tree is heavy-tailed, so a fifth of this many
+/// probes can still underestimate it several-fold on 9x9 and 10x10 boards.
 pub const SCAN_PROBES: u64 = 100_000;
 /// Seed of both estimates.
 pub const SEED: u64 = 1;
 
-/// cp nodes per CPU second on a board of `cells` cells. Measured in the
-/// round-13/14 sweeps (benches/cp_sweep.sh, one core of the 2-core sweep
-/// machine, generated uniform puzzles): about 65 k/s on 8x8, 40 k/s on
-/// 9x9, 28 k/s on 10x10, i.e. close to 65 k * (64 / cells)^2 (a cp node
-/// filters and shaves a frontier that grows with the board).
+/// cp nodes per CPU second on a board of `cells` cells, `65 000 · (64 /
+/// cells)^2`: a fit to one core on generated uniform 8x8 to 10x10 puzzles
+/// (`benches/cp_sweep.sh`). The rate falls with the square of the board
+/// because a cp node filters a frontier that grows with the board.
 pub fn cp_nodes_per_sec(cells: usize) -> f64 {
     let c = cells.max(1) as f64;
     65_000.0 * (64.0 / c) * (64.0 / c)
 }
 
-/// Scan's fast-walk nodes per CPU second: 70-90 M/s on 8x8 to 10x10 in the
-/// same sweeps, with no trend in the board size.
+/// Scan's fast-walk nodes per CPU second, from the same sweeps: the rate
+/// shows no trend in the board size, so it is one constant.
 pub const SCAN_NODES_PER_SEC: f64 = 75e6;
 
 /// Whether the pick estimates on `puzzle`: boards of 64+ cells whose
 /// inner-colour count is exactly the rule's bound (8x8 with 8, 9x9 with 10,
 /// 10x10 with 12 inner colours), where the sweeps saw the winner flip per
 /// puzzle by large factors. One colour above the bound (where the rule
-/// gives scan) the estimates were tried and lost: scan won 17 of 18
-/// puzzles there, mostly in well under a second, and a pick from estimates
-/// cost more than it saved (docs/cp.md, round 14).
+/// gives scan) estimates are not made: scan wins there nearly always,
+/// mostly in well under a second, so a pick from estimates costs more than
+/// it saves.
 pub fn in_band(puzzle: &EdgePuzzle) -> bool {
     let inner = puzzle.n_colors().saturating_sub(1);
     inner_colour_bound(puzzle) == Some(inner)
@@ -197,8 +193,8 @@ mod tests {
 
     #[test]
     fn the_cheaper_predicted_engine_is_picked() {
-        // 9x9 K=10 seed 3 of the round-14 sweep: scan's tree is 150 times
-        // larger than cp's 1000 times cheaper nodes can make up.
+        // The estimates of a generated 9x9 K=10 (seed 3): scan's tree is
+        // larger than its cheaper nodes can make up.
         let e = Estimates::new(7.8e3, 2.07e8, 81);
         assert!((e.cp_seconds - 7.8e3 / cp_nodes_per_sec(81)).abs() < 1e-12);
         assert!((e.scan_seconds - 2.07e8 / SCAN_NODES_PER_SEC).abs() < 1e-12);

@@ -1,3 +1,7 @@
+//! Unit tests of `emx bench`: backend lists, counts, skips, errors and
+//! disagreements, limits, and per-instance settings, with a fake external
+//! backend standing in for a real program.
+
 use super::external::{Answer, ExternalBackend, Job, ProcessRun};
 use super::*;
 use crate::input;

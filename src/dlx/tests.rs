@@ -1,3 +1,7 @@
+//! Unit tests of the DLX engine: Knuth's examples, agreement with brute
+//! force on random problems, limits that leave the matrix restored, and
+//! the tree-size estimate.
+
 use super::*;
 use crate::ir::{verify, Entry, ProblemBuilder, NO_COLOR};
 use std::collections::HashSet;

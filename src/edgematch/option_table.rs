@@ -11,8 +11,9 @@ use crate::ir::OptionId;
 /// `tile` in `cell` with the look of rotation `r` (rotations that look the
 /// same share the option), or [`NO_OPTION`] when the IR has none (the tile
 /// does not fit there). A flat table: one write per entry to build, one read
-/// per cell to use, where a hash map cost the set-up several million
-/// instructions on a 10x10 board (docs/cp.md, round 23).
+/// per cell to use, where a hash map made a measurable part of cp's and
+/// scan's set-up (docs/tried/cp.md, "The bottom of the tree and the root
+/// walk").
 #[derive(Clone, Debug)]
 pub struct OptionTable {
     tiles: usize,

@@ -6,8 +6,9 @@
 //!   so when a cell is reached its west and north colours are known.
 //! * Rows run along the shorter side: a board wider than tall is searched
 //!   turned a quarter ([`EdgePuzzle::quarter_turn`]), which keeps the open
-//!   frontier short (set-2 9x4: 7.6 M nodes instead of 294 M). Boards are
-//!   reported on the puzzle as given.
+//!   frontier short (on oblong boards the tree shrinks by orders of
+//!   magnitude: docs/tried/scan.md). Boards are reported on the puzzle as
+//!   given.
 //! * Candidate lists are precomputed for every (border class, west colour,
 //!   north colour): the (tile, rotation) pairs showing exactly those colours
 //!   on W and N, and grey on E / S exactly when the cell is in the last

@@ -75,10 +75,11 @@ fn info_reports_groups_and_symmetries() {
 
 #[test]
 fn threads_share_the_dead_states() {
-    // One-word dead-state slots hold more states than two-word ones (one
-    // thread: 925 412 nodes with two words), and the workers of a run share
-    // them (two threads with a table per worker: 1.20-1.26 M nodes). Node
-    // counts on two threads vary from run to run: the bound is loose.
+    // One-word dead-state slots hold more states than two-word ones, so one
+    // thread searches fewer nodes than with two-word slots (925 412), and
+    // the workers of a run share them, so two threads stay below what a
+    // table per worker gives (over 1.2 M). Node counts on two threads vary
+    // from run to run: the bound is loose.
     let f = "instances/polycube/pentominoes_10x6_def.txt";
     let mut nodes = Vec::new();
     for threads in ["1", "2"] {

@@ -129,7 +129,7 @@ fn scan_runs_its_rows_along_the_shorter_side_unless_told_not_to() {
     assert!(!long["engine"].as_str().unwrap().contains("turned"), "{long}");
 }
 
-/// Two parts of set-2 8x8's `emx split --depth 8` (docs/cp.md, round 25):
+/// Two parts of set-2 8x8's `emx split --depth 8` (docs/engines.md, "scan"):
 /// part 1445 holds a board (the one part with a board among the first
 /// 13 630), part 12386 none, small enough for DLX. cp's default (the root
 /// walk after `bottom=auto`'s estimates), scan and, on the small part, DLX

@@ -65,10 +65,10 @@ fn split_errors_are_clear() {
     assert!(!dir.exists(), "nothing written on an error");
 }
 
-/// Minutes on 2 cores (about 18 CPU minutes in release): Brendan's set-2
-/// 7x7, split after its first row and every part enumerated by `scan`,
-/// each board checked against the original puzzle: 19 216 boards, 4 804 up
-/// to rotation (emx's own count; docs/edgematch.md). Run with `cargo test
+/// Minutes on 2 cores in release: Brendan's set-2 7x7, split after its
+/// first row and every part enumerated by `scan`, each board checked
+/// against the original puzzle: 19 216 boards, 4 804 up to rotation
+/// (emx's own count; docs/engines.md, "scan"). Run with `cargo test
 /// --release --test integration -- --ignored set2_7x7`.
 #[test]
 #[ignore]

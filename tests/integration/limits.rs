@@ -144,10 +144,11 @@ fn scratch(name: &str) -> crate::Scratch {
 }
 
 /// Ctrl-C at spread-out moments of a clique encode (the graph, then its
-/// node map) never leaves a temporary file behind. Before the temporary
-/// files were made under the removal list's lock, the handler could empty
-/// the list between a name's listing and its file's creation: 20 of 150
-/// such runs left `.g.clq.map.emx-tmp-*` behind (docs/reliability.md).
+/// node map) never leaves a temporary file behind. Temporary files are
+/// made under the removal list's lock; without it the handler could empty
+/// the list between a name's listing and its file's creation, and some of
+/// these runs would leave `.g.clq.map.emx-tmp-*` behind
+/// (docs/reliability.md).
 #[test]
 #[ignore = "a stress test of about 20 s: cargo test --release --test integration -- --ignored interrupts_at_spread_out_moments"]
 fn interrupts_at_spread_out_moments_leave_no_temporary_file() {

@@ -179,8 +179,9 @@ fn solid_pentominoes_2x3x10_every_configuration() {
 }
 
 /// `auto` chooses the constrained piece by estimate under rotations and
-/// reflections too: on the solid pentominoes in 2x5x6 the static choice
-/// (V) searches 5.7 M nodes, X 1.1 M. Counts as Bouwkamp's 264.
+/// reflections too: on the solid pentominoes in 2x5x6 it takes X, whose
+/// tree is several times smaller than the static choice V's. Counts as
+/// Bouwkamp's 264.
 #[test]
 fn solid_pentominoes_2x5x6_auto_piece_choice() {
     let inst = load("solid_pentominoes_2x5x6_def.txt");
@@ -208,9 +209,9 @@ fn piece_choice_does_not_depend_on_threads() {
     }
 }
 
-/// Round 32: under the kept images of X whose stabiliser is not trivial,
-/// a second piece is constrained by the stabiliser and placed right after
-/// X. The counts (fixed box, up to rotation, up to rotation and
+/// Under the kept images of X whose stabiliser is not trivial, a second
+/// piece is constrained by the stabiliser and placed right after X. The
+/// counts (fixed box, up to rotation, up to rotation and
 /// reflection) equal those of the search that cannot do it (MCH from the
 /// second piece on: no DLX at depth 1), on one and two threads, and
 /// listing every fixed-box solution gives each once (the two orbit maps
@@ -256,9 +257,9 @@ fn every_copy(inst: &Instance, poly: PolyConfig) -> (usize, usize) {
 }
 
 /// A third piece under the pairs of kept images whose stabiliser is still
-/// not trivial (round 33): the solid pentominoes in 3x4x5, where `auto`
-/// then has DLX place three pieces. Counts with and without it, on one
-/// and two threads, and every fixed-box copy listed once and verified.
+/// not trivial: the solid pentominoes in 3x4x5, where `auto` then has DLX
+/// place three pieces. Counts with and without it, on one and two
+/// threads, and every fixed-box copy listed once and verified.
 #[test]
 fn third_piece_under_symmetric_pairs() {
     let inst = load("solid_pentominoes_3x4x5_def.txt");
@@ -325,7 +326,7 @@ fn tetris_cube_hybrid() {
     let engine = backend::make("poly", &inst, &BackendConfig { poly: base(), ..BackendConfig::default() }).unwrap();
     assert!(engine.describe().starts_with("poly dlx:min-fit,emch+6@10, rotational redundancy on L"));
     // 11 of the 12 pieces carry a parity: `auto` leaves the trigger off
-    // (docs/poly.md, round 22); with it on, the same counts.
+    // (docs/engines.md, "`--schedule auto`"); with it on, the same counts.
     assert!(!engine.describe().contains("parity trigger"), "{}", engine.describe());
     let parity = PolyConfig { parity_trigger: Some(Threshold::From(1)), ..base() };
     assert_eq!(counts(&inst, "poly", parity, Equivalence::Rotations), (9839, 236136));
@@ -429,8 +430,8 @@ mod cli {
     }
 
     /// Count-mode part results list only their first solution: the merge
-    /// adds the counts and claims no classes (it used to count the classes
-    /// of those first solutions: 20 for Soma instead of 240).
+    /// adds the counts and claims no classes (the classes of those first
+    /// solutions would be 20 for Soma instead of 240).
     #[test]
     fn merge_of_counts_claims_no_classes() {
         let v = soma_split_solve_merge("count", false);

@@ -32,10 +32,10 @@ crate::error_snapshots!(
     too_large,
 );
 
-/// The puzzle-level verifier is prepared at the first check, not at load
-/// (round 25): whatever the first check is, a wrong solution first or a
-/// right one, each gets the verdict it got before, and so does a copy of
-/// the instance made after the verifier was prepared.
+/// The puzzle-level verifier is prepared at the first check, not at load:
+/// whatever the first check is, a wrong solution first or a right one,
+/// each gets the verdict it would get from a verifier made at load, and so
+/// does a copy of the instance made after the verifier was prepared.
 #[test]
 fn the_verifier_prepared_on_first_use_gives_the_same_verdicts() {
     use emx::dlx::Dlx;

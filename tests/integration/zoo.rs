@@ -1,7 +1,7 @@
-//! Classic polyomino and polycube puzzles with known counts (round 7):
-//! every configuration that runs fast agrees with plain DLX, `auto` gives
-//! the published counts, and `auto` picks the rules measured for them in
-//! docs/poly.md ("Round 7: classic puzzles under `auto`").
+//! Classic polyomino and polycube puzzles with known counts: every
+//! configuration that runs fast agrees with plain DLX, `auto` gives the
+//! published counts, and `auto` picks the schedules docs/engines.md
+//! describes for them ("`--schedule auto`").
 
 use crate::poly::{base, check_all, counts, load, sched};
 use emx::backend::{self, BackendConfig};
@@ -58,9 +58,9 @@ fn pentominoes_15x4() {
 /// Dana Scott's 8x8 board with a 2x2 hole in the centre: 65 up to
 /// rotation and reflection (Scott 1958, in Gardner). `auto` takes X as the
 /// constrained piece and, the board being wide, EMCH after DLX's first
-/// pieces: since round 32 DLX places I second under the two X images on a
-/// mirror line (each class then searched once); without that second
-/// piece (`@11`) the counts are the same.
+/// pieces: DLX places I second under the two X images on a mirror line
+/// (each class then searched once); without that second piece (`@11`)
+/// the counts are the same.
 #[test]
 fn pentominoes_8x8_centre_hole() {
     let inst = load("pentominoes_8x8_centre_hole_def.txt");
@@ -132,9 +132,8 @@ fn conway_5x5x5() {
 
 /// The 12 pentominoes and the square tetromino in 8x8 (16146, not
 /// published; emx and plain DLX agree). `auto` takes X, not the static
-/// choice I, and EMCH after DLX's first piece: 5.6 M nodes against 51.3 M;
-/// since round 32 DLX places I second under the X images with a symmetric
-/// stabiliser (4.6 M nodes).
+/// choice I (a far smaller tree), and EMCH after DLX's first piece; DLX
+/// places I second under the X images with a symmetric stabiliser.
 #[test]
 #[ignore]
 fn pentominoes_8x8_square() {

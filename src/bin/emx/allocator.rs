@@ -12,9 +12,11 @@
 /// block allocated and freed at once: it stays as the heap's free top, no
 /// page of it touched) and the whole 2 MB pages inside it are marked
 /// `MADV_HUGEPAGE`, so the tables the set-up builds there fault in 2 MB at
-/// a time instead of 4 KB (10x6: about 1 000 faults down to 140, each
-/// about 0.9 µs). The part below the first 2 MB boundary is taken by one
-/// block that is never touched, so the next blocks start on huge pages.
+/// a time instead of 4 KB: a fraction of the page faults, which are a
+/// measurable part of a short run's set-up (docs/tried/poly.md, "Set-up,
+/// solutions, threads, DLX"). The part below the first 2 MB boundary is
+/// taken by one block that is never touched, so the next blocks start on
+/// huge pages.
 /// Memory is only committed where the program writes, as before, rounded
 /// to 2 MB where the kernel grants huge pages (its THP mode `madvise` or
 /// `always`); where it does not, nothing changes.
@@ -22,9 +24,9 @@
 /// Worker threads allocate from that heap too (one arena, `M_ARENA_MAX`):
 /// glibc otherwise gives each new thread an arena of its own, a fresh
 /// mapping without huge pages, where a worker's first walker (its copy of
-/// the DLX matrix, its buffers) faulted in 4 KB at a time (10x6 on two
-/// threads: 663 page faults, 174 with one arena). The searches allocate
-/// little once started, and small blocks come from each thread's cache.
+/// the DLX matrix, its buffers) would fault in 4 KB at a time, several
+/// times the faults of a run with one arena. The searches allocate little
+/// once started, and small blocks come from each thread's cache.
 pub fn tune() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
@@ -53,7 +55,7 @@ fn reserve_huge_heap() {
     // are only compared and turned into addresses, never dereferenced. The
     // head block is leaked on purpose (address space, never touched).
     //
-    // Two traps, both measured on the 10x6 pentominoes' set-up:
+    // Two traps, both seen in the page faults of a set-up:
     // the blocks pass through `black_box`, since the compiler knows `malloc`
     // and `free` and otherwise took `taken != block` as always true (two
     // allocations) and deleted the head block's `malloc`/`free` pair, so the

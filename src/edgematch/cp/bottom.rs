@@ -1,5 +1,6 @@
-//! The completion walker at the bottom of cp's tree (`--cp bottom=E`,
-//! docs/cp.md round 20).
+//! The completion walker at the bottom of cp's tree (`--cp bottom=E`; what
+//! was tried there: docs/tried/cp.md, "The bottom of the tree and the root
+//! walk").
 //!
 //! Near the bottom of the tree edge filtering costs more than the nodes it
 //! saves. Once a node at its fixpoint has at most `E` empty cells, the

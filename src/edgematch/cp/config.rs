@@ -224,25 +224,27 @@ impl Default for CpConfig {
             cycles: true,
             backjump: true,
             older_cells: true,
-            // Shaving divides nodes by about 4 but, with edge filtering on,
-            // costs more time than it saves (docs/cp.md).
+            // Shaving cuts the nodes severalfold but, with edge filtering
+            // on, costs more time than it saves (docs/tried/cp.md,
+            // "Branching and search").
             shaving: false,
             shave_limit: 3,
             shave_depth: 0,
             // Ties between a tile's places and the chosen cell's values go
-            // to the tile: 9-25% fewer nodes, 13% less CPU over the bench
-            // puzzles than strictly fewer (docs/cp.md).
+            // to the tile: fewer nodes and less CPU over the bench puzzles
+            // than branching on the tile only when strictly fewer
+            // (docs/tried/cp.md, "Branching and search").
             tile_slack: 1,
-            // Off: with domain-then-gap, patterns cost nodes on set-2 6x6 (-27% without)
-            // and save none on the generated 8x8-10x10 (docs/cp.md).
+            // Off: with domain-then-gap, patterns cost nodes on set-2 6x6
+            // and save none on the generated 8x8-10x10 (docs/tried/cp.md).
             patterns: false,
             instantiation: true,
             edge_filter: true,
             tile_branching: true,
             symmetry: true,
             // 2-way branching: the last sibling of a node is a forced
-            // placement, and only middle siblings are refuted: half the
-            // decisions, 0.3% fewer instructions (docs/cp.md, round 5).
+            // placement, and only middle siblings are refuted: about half
+            // the decisions, and slightly less CPU (docs/tried/cp.md).
             refutation: true,
             rechoose: false,
             singletons: true,
@@ -256,16 +258,18 @@ impl Default for CpConfig {
             near_forced: 2,
             heuristic: Heuristic::DomainThenGap,
             // At the root, the whole board to scan's walk when its Knuth
-            // estimate is small (round 22: 2.5-6x less CPU on set-2 6x6 and
-            // the generated 8x8-10x10 with more colours); else nodes with at
-            // most 60% of the cells empty go to the completion walker (3-45%
-            // less CPU on set-2 6x6 and the 8x8-10x10, round 20; docs/cp.md).
+            // estimate is small (severalfold less CPU where scan's tree is
+            // small); else nodes with at most 60% of the cells empty go to
+            // the completion walker, which is cheaper than cp's search that
+            // close to the leaves (docs/tried/cp.md, "The bottom of the tree
+            // and the root walk").
             bottom: Bottom::Auto,
             bottom_order: BottomOrder::Dynamic,
-            // The cascade at every depth: forward checking below 65-70%
-            // empty (with or without one or two waves of the cascade) made
-            // up to 2.8x the decisions and 4.6x the walker placements, and
-            // no rule beat this on the bench puzzles (docs/cp.md, round 21).
+            // The cascade at every depth: forward checking in the lower
+            // part of the tree (with or without a few waves of the cascade)
+            // made several times the decisions and walker placements, and
+            // no schedule by depth beat this on the bench puzzles
+            // (docs/tried/cp.md, "Filtering").
             edge_filter_above: Bottom::Cells(0),
             edge_filter_waves: 0,
         }

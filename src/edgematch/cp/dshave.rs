@@ -3,7 +3,8 @@
 //! (assign, edge-filtering fixpoint, undo) and removed when it fails.
 //!
 //! Skipping a probe only prunes less, so the policies here choose which
-//! probes run without changing any count (docs/cp.md, round 19):
+//! probes run without changing any count (none is as fast as no shaving:
+//! docs/tried/cp.md, "Branching and search"):
 //! * `shave-dirty=R`: a cell whose probes all succeeded at this node or an
 //!   ancestor is skipped while a signature of its neighbourhood (its own
 //!   domain size for `R = 1`, with its neighbours for 2, within two steps

@@ -61,7 +61,7 @@ impl Searcher {
     /// estimates of the probes made so far summed and divided by `probes`
     /// (a probe's estimate is never negative, so the remaining probes can
     /// only raise the mean). A caller that asks only whether the estimate
-    /// is at least some bound (`bottom=auto`, docs/cp.md round 25) thus
+    /// is at least some bound (`bottom=auto`) thus
     /// gets the answer all `probes` would give; the returned estimate is
     /// then the mean of the probes made (`probes` says how many), at least
     /// that bound.

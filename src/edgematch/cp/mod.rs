@@ -210,7 +210,7 @@ impl Engine for CpEngine {
             // them first; the pivot tile's one corner among them), which
             // are taken back unless the walk runs. When scan cannot build
             // its lists (too many colours or lists), `bottom-order=row`
-            // from the root is round 21's sweep walker; the counter
+            // from the root is the sweep walker (`sweep.rs`); the counter
             // `root_walk` says which ran.
             let (forced, counted) = (self.searcher.forced.len(), self.searcher.counters.clone());
             let singles = !self.searcher.singletons_on() || self.searcher.force_singles(0);
@@ -395,13 +395,13 @@ fn board_ids(options: &OptionTable, core: &Core, ids: &mut Vec<OptionId>) {
 
 /// Whether `auto` should pick this engine over the scan backtracker: boards
 /// of at least 64 cells with few inner colours, where scan's node count
-/// explodes: at most `1.2 min(rows, cols)` of them (measured in docs/cp.md,
-/// round 9, over 42 generated puzzles against scan with its symmetry
-/// breaking), or at most `min(rows, cols)` on boards of at most 64 tiles
-/// (round 13: with scan's fast walk 8x8 with 9 colours went to scan). Scan's
-/// fast walk takes boards of up to 128 tiles since round 14, but the 9x9
-/// and 10x10 sweep kept cp ahead in sum at `1.2 min(rows, cols)` (9x9 with
-/// 10 colours, 10x10 with 12). With more colours scan's cheap nodes win.
+/// explodes: at most `1.2 min(rows, cols)` of them, or at most
+/// `min(rows, cols)` on boards of at most 64 tiles (there scan's fast walk
+/// is faster in sum already with 9 colours on 8x8; on 9x9 and 10x10 it is
+/// not, at `1.2 min(rows, cols)`). With more colours scan's cheap nodes
+/// win. The bounds are where cp was faster in sum on groups of generated
+/// puzzles against scan with its symmetry breaking and fast walk
+/// (docs/tried/cp.md, "`auto`'s pick between cp and scan").
 pub fn prefer_cp(puzzle: &EdgePuzzle) -> bool {
     inner_colour_bound(puzzle).is_some_and(|bound| puzzle.n_colors().saturating_sub(1) <= bound)
 }
@@ -416,5 +416,5 @@ pub fn inner_colour_bound(puzzle: &EdgePuzzle) -> Option<usize> {
 }
 
 /// Boards of up to this many tiles go to cp only with at most
-/// `min(rows, cols)` inner colours (docs/cp.md, rounds 13 and 14).
+/// `min(rows, cols)` inner colours (see [`prefer_cp`]).
 const STRICT_TILES: usize = 64;

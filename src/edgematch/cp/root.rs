@@ -1,7 +1,11 @@
-//! cp's root walk on scan's kernel (docs/cp.md, round 22): filter the
-//! root, then enumerate the whole board with the scan backtracker's walk
-//! (`--cp bottom=100%,bottom-order=row`, and `bottom=auto` when the walk's
-//! estimated tree is small).
+//! cp's root walk on scan's kernel: filter the root, then enumerate the
+//! whole board with the scan backtracker's walk (`--cp
+//! bottom=100%,bottom-order=row`, and `bottom=auto` when the walk's
+//! estimated tree is small). Where scan's tree is small, cp then costs
+//! about scan's time instead of paying for its filtering at every node.
+//! The constants of the `bottom=auto` rule below were calibrated on sweeps
+//! of generated and set-2 boards (`benches/cp_auto_sweep.py`); the figures
+//! are in docs/tried/cp.md, "The bottom of the tree and the root walk".
 //!
 //! The scan is built restricted to cp's state at hand-over
 //! ([`Scan::restricted`]): a cell cp filled allows only its placement, an
@@ -28,25 +32,25 @@ pub(super) const AUTO_PROBES: u64 = 2_000;
 pub(super) const AUTO_SEED: u64 = 22;
 
 /// The walk's estimate stops after this many probes when they put the walk
-/// at most [`AUTO_SMALL`] placements: on the smallest trees the 2 000
-/// probes cost as much as the walk (8x8 K=11 s4: 3.6 M instructions for a
-/// walk of 573 placements; docs/cp.md, round 23).
+/// at most [`AUTO_SMALL`] placements: on the smallest trees all
+/// [`AUTO_PROBES`] probes would cost as much as the walk itself.
 const AUTO_FIRST_PROBES: u64 = 500;
 
-/// See [`AUTO_FIRST_PROBES`]: 50 times below [`AUTO_WALK_ALWAYS`]; on the
-/// round-23 sweep no walk estimated this small after 500 probes came out
-/// above 1.5e5 after 2 000.
+/// See [`AUTO_FIRST_PROBES`]: 50 times below [`AUTO_WALK_ALWAYS`], a wide
+/// margin for the cut: on the calibration sweep no walk estimated this
+/// small after the first probes came out anywhere near
+/// [`AUTO_WALK_ALWAYS`] after all of them.
 const AUTO_SMALL: f64 = 2.0e5;
 
 /// `bottom=auto` walks the root without asking more when the walk's
-/// estimated placements are at most this (a walk of up to about 0.3 s;
-/// docs/cp.md, round 23): cp's own estimate (4-6 ms) would cost several
-/// percent of it, and cp's search won below it only by tens of ms.
+/// estimated placements are at most this (a walk of a fraction of a
+/// second): cp's own estimate would cost several percent of it, and where
+/// cp's search beat such walks it won little.
 pub(super) const AUTO_WALK_ALWAYS: f64 = 1.0e7;
 
 /// Knuth probes of cp's search estimate, when the walk's estimate lies
-/// between [`AUTO_WALK_ALWAYS`] and [`AUTO_WEIGH_MAX`] (4-6 ms on the
-/// 8x8-10x10).
+/// between [`AUTO_WALK_ALWAYS`] and [`AUTO_WEIGH_MAX`] (milliseconds on
+/// the 8x8 to 10x10 boards).
 pub(super) const AUTO_CP_PROBES: u64 = 100;
 
 /// Seed of those probes.
@@ -56,17 +60,18 @@ pub(super) const AUTO_CP_SEED: u64 = 1;
 /// cp's search estimate: a walk placement costs the same on any board, a
 /// cp decision (filtering a frontier that grows with the board) about
 /// `cells^2` times a constant (`backend::pick::cp_nodes_per_sec`); the
-/// constant, with the walk estimate's usual shortfall, fitted on the
-/// round-23 sweep (docs/cp.md: walk at ratios up to 748 on 9x9, search
-/// from 869; 8x8 and 10x10 have wider gaps around it).
+/// constant, with the walk estimate's usual shortfall, is fitted to the
+/// break-even between walking and searching on the calibration sweep of
+/// 8x8 to 10x10 boards.
 pub(super) const AUTO_RATIO_PER_CELL2: f64 = 0.12;
 
 /// The estimates `bottom=auto` decided on: the walk's placements and, when
 /// that lay between [`AUTO_WALK_ALWAYS`] and [`AUTO_WEIGH_MAX`], cp's
 /// search decisions, from `search_probes` probes: at most
 /// [`AUTO_CP_PROBES`], fewer when the first ones already sent the root to
-/// the walk whatever the rest would have found (round 25:
-/// `Searcher::estimate_until`; then `search` is the mean of the probes made).
+/// the walk whatever the rest would have found
+/// (`Searcher::estimate_until`; then `search` is the mean of the probes
+/// made).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct AutoEstimates {
     pub walk: f64,
@@ -75,10 +80,10 @@ pub(super) struct AutoEstimates {
 }
 
 /// `bottom=auto` weighs the walk against cp's search only up to this many
-/// estimated placements (round 23: about 2 CPU days of walk; set-2 8x8 is
-/// 1.2e12). Above it, neither enumeration finishes, both estimates are
-/// often astronomical (Heule's boards, meta2010, Eternity II saturate
-/// them), and the root is searched as in round 22.
+/// estimated placements (days of CPU for the walk; set-2 8x8, enumerated
+/// as a batch, is below it). Above it, neither enumeration finishes, both
+/// estimates are often astronomical (Heule's boards, meta2010, Eternity II
+/// saturate them), and the root is searched.
 pub(super) const AUTO_WEIGH_MAX: f64 = 1.0e13;
 
 /// Whether cp's search must be estimated too, given the walk's estimate
@@ -92,7 +97,7 @@ pub(super) fn asks_search(walk: f64) -> bool {
 /// [`AUTO_WEIGH_MAX`], the walk at most so many placements per estimated
 /// decision of cp's search: on boards with few colours for their side
 /// (`few_colours`: [`super::prefer_cp`], where cp's filtering is strong and
-/// the round-23 sweep of generated boards calibrated the rule)
+/// the calibration sweep of generated boards fitted the rule)
 /// [`AUTO_RATIO_PER_CELL2`]` * cells^2`, ten times fewer above
 /// [`AUTO_LARGE_WALK`]; on the others [`AUTO_RATIO_MANY_COLOURS`]. Above
 /// [`AUTO_WEIGH_MAX`] (or a non-finite estimate), cp's search.
@@ -115,10 +120,10 @@ pub(super) fn auto_walks(est: &AutoEstimates, cells: usize, few_colours: bool) -
 
 /// On a board with few colours for its side, above this many estimated
 /// placements the walk's estimate falls furthest short of the real walk
-/// (8x8 K=8 s4: 1.8e8 estimated, over 1.9e9 walked; docs/cp.md, round 23),
-/// so the walk must beat cp's estimated search by [`AUTO_LARGE_SHORTFALL`]
-/// times the usual margin: 8x8 K=8 s4 (189 placements per decision against
-/// 492, search 2.4x faster) is searched.
+/// (by about [`AUTO_LARGE_SHORTFALL`] on the sweep's worst case), so the
+/// walk must beat cp's estimated search by [`AUTO_LARGE_SHORTFALL`] times
+/// the usual margin; otherwise a board whose search is clearly faster
+/// would be walked.
 pub(super) const AUTO_LARGE_WALK: f64 = 1.0e8;
 
 /// See [`AUTO_LARGE_WALK`].
@@ -126,9 +131,10 @@ pub(super) const AUTO_LARGE_SHORTFALL: f64 = 10.0;
 
 /// The placements per estimated decision up to which `bottom=auto` walks a
 /// board with more colours for its side than [`super::prefer_cp`] allows
-/// (cp's search is weak there): round 23 (pcpmid) measured the break-even
-/// between 140 and 3 700 on seven puzzles; set-2 7x7, 8x8, 7x6, 12x4 and
-/// 14x3 (ratios 4 to 397) walk, 1.1 to 40 times faster than the search.
+/// (cp's search is weak there). The break-even varied widely between the
+/// puzzles of the sweep, on both sides of this value; the set-2 boards
+/// (7x7, 8x8, and the oblong 7x6, 12x4, 14x3) come out below it and walk
+/// faster than cp searches.
 pub(super) const AUTO_RATIO_MANY_COLOURS: f64 = 500.0;
 
 /// What the puzzle needs for a restricted scan: the puzzle and the IR
@@ -386,7 +392,7 @@ mod tests {
 
     /// Set-2 7x7: the walk's estimate is far above the bound (about 3e10
     /// placements), but cp's search is estimated at about 3e9 decisions, so
-    /// `bottom=auto` walks (round 23); its boards are verified, and limits
+    /// `bottom=auto` walks; its boards are verified, and limits
     /// stop it (one thread and two).
     #[test]
     fn auto_walks_set2_7x7_whose_search_is_larger_still() {
@@ -402,7 +408,7 @@ mod tests {
             let (walk, search) = (get("root_walk_estimate").unwrap(), get("root_search_estimate").unwrap());
             let est = super::AutoEstimates { walk, search: Some(search), ..Default::default() };
             assert!(walk > super::AUTO_WALK_ALWAYS && super::auto_walks(&est, 49, false), "{c:?}");
-            // The first probes settled it (round 25); all of them walk too.
+            // The first probes settled it; all of them walk too.
             let probes = get("root_search_probes").unwrap() as u64;
             assert!(probes < super::AUTO_CP_PROBES, "{c:?}");
             let all = e.estimate(super::AUTO_CP_PROBES, super::AUTO_CP_SEED);
@@ -421,8 +427,8 @@ mod tests {
     }
 
     /// Where the walk's estimate is over [`super::AUTO_WEIGH_MAX`] (set-2
-    /// 10x10: about 2e16), `bottom=auto` searches, as in round 22, without
-    /// estimating the search.
+    /// 10x10: about 2e16), `bottom=auto` searches without estimating the
+    /// search.
     #[test]
     fn auto_searches_where_the_walk_is_out_of_reach() {
         let p = brendan("10x10");

@@ -29,6 +29,13 @@
 use super::model::{Model, NONE, SIDE_SLOTS, SLOT_SIDES, UNKNOWN};
 use crate::edgematch::{Color, GREY};
 
+/// The dynamic state of one puzzle's CP model (the invariants are the
+/// module's). The board: `tile_at[c]` is the tile on cell `c` and
+/// `cell_of[t]` the cell of tile `t`, each the other's inverse, [`NONE`]
+/// for an empty cell or an available tile; a filled cell also keeps its
+/// rotation, the colours it shows and the search level that filled it;
+/// `n_empty` counts the empty cells and `ring_filled` the filled cells of
+/// the border ring.
 #[derive(Clone)]
 pub(crate) struct State {
     pub tile_at: Vec<u32>,

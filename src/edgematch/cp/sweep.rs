@@ -1,5 +1,5 @@
-//! The completion walker in a fixed sweep (`bottom-order=row|col`,
-//! docs/cp.md round 21): the empty cells at hand-over in scan's order
+//! The completion walker in a fixed sweep (`bottom-order=row|col|sweep`):
+//! the empty cells at hand-over in scan's order
 //! (rows along the shorter side) or across it (columns), or (`sweep`)
 //! the one of those four sweeps, forwards or backwards, that meets the
 //! cells cp filled earliest, so that every

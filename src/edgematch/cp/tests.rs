@@ -323,7 +323,7 @@ fn estimate_is_close_to_the_real_tree_and_leaves_the_engine_ready() {
     assert_eq!(e.last.nodes as f64, nodes, "the run after an estimate explores the same tree");
 }
 
-/// `auto` takes the CP engine only where it was measured faster: 8x8 and
+/// `auto` takes the CP engine only where it is faster in sum: 8x8 and
 /// up with at most `1.2 side` inner colours, not set-2 6x6 or 8x8 (11
 /// colours).
 #[test]
@@ -336,8 +336,8 @@ fn auto_prefers_cp_on_large_boards_with_few_colours() {
     // 8x8 takes scan's fast walk: cp only up to min(rows, cols) colours.
     assert!(!super::prefer_cp(&gen(8, 9)));
     assert!(!super::prefer_cp(&gen(8, 10)));
-    // 9x9 and 10x10 take scan's fast walk too (round 14), but cp stays
-    // ahead in sum up to 1.2 min(rows, cols) colours there.
+    // 9x9 and 10x10 take scan's fast walk too (two mask words), but cp
+    // stays ahead in sum up to 1.2 min(rows, cols) colours there.
     assert!(super::prefer_cp(&gen(9, 10)));
     assert!(!super::prefer_cp(&gen(9, 11)));
     assert!(super::prefer_cp(&gen(10, 12)));

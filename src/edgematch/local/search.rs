@@ -77,7 +77,7 @@ impl TabuTa {
         self.stamp += 1;
         let cell_until = tabu.then_some(&self.cell_until[..]);
         // TA.K: for the tabu search a sixteenth of the board, at least 8
-        // (measured: 8 best on META 10x10, 16 on 16x16 and Eternity II);
+        // (the best K grows with the board: docs/tried/local.md, "Tabu VLNS");
         // 16 for the multi-neighbourhood cycle as published.
         let k = if p.ta_cells > 0 {
             p.ta_cells
@@ -178,8 +178,9 @@ pub fn tabu(w: &mut Worker, start: State) {
     let mut since = 0u64;
     let mut fails = 0u32;
     let mut stale = 0u32;
-    // Long enough for the tabu walk to drift along the plateaus: measured
-    // better than 3 per cell on META 10x10 and Eternity II.
+    // Long enough for the tabu walk to drift along the plateaus: better
+    // than half as long on META 10x10 and Eternity II (docs/tried/local.md,
+    // "Tabu VLNS").
     let plateau = if w.params.plateau > 0 { w.params.plateau } else { (6 * w.model.n() as u64).max(1500) };
     loop {
         w.iterations += 1;

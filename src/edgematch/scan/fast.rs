@@ -77,9 +77,10 @@ impl TileMask for u64 {
     }
 }
 
-/// 128 tiles in two words (low word first). A `u128` does the same in the
-/// same instructions but is aligned to 16 bytes, which pads the frames and
-/// keys (docs/edgematch.md, round 14: 4% more instructions per node).
+/// 128 tiles in two words (low word first). A `u128` computes the same
+/// with the same operations but is aligned to 16 bytes, which pads the
+/// frames and keys: the walk then runs more instructions per node
+/// (docs/tried/scan.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Pair(u64, u64);
 

@@ -217,8 +217,8 @@ fn box_symmetries(
     // composition too: an option's image is the option with the image cell
     // set, the last one in option order if several share it (as the
     // lookups below give). So only the symmetries outside the group the
-    // found ones generate are looked up option by option (Soma cube: 47
-    // times 688 look-ups before; docs/poly.md, round 11).
+    // found ones generate are looked up option by option; every other one
+    // costs one composition of option maps.
     let mut found: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
     'sym: for s in BoxSymmetry::of_box(puzzle.dims, &all) {
         if s.transform == Transform::IDENTITY {

@@ -1,3 +1,7 @@
+//! Unit tests of the polycube front-end: parsing, identical pieces,
+//! orientations and images, the puzzle-level verifier and its memo, and the
+//! box symmetries against a direct computation.
+
 use super::*;
 use crate::dlx;
 use crate::ir::{Equivalence, Solution, UniqueFilter};

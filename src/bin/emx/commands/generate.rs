@@ -1,4 +1,6 @@
-//! `emx generate edgematch`.
+//! `emx generate edgematch`: a random edge-matching puzzle with a planted
+//! solution, reproducible from its seed, written in any of the readable
+//! formats with its solution beside it.
 
 use crate::usage::{UsageError, EXIT_OK};
 use anyhow::Context;

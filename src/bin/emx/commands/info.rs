@@ -1,4 +1,6 @@
-//! `emx info`.
+//! `emx info`: what a puzzle file holds (its kind, size, pieces or tiles,
+//! symmetries and IR size) without searching it, and with `--sizes` the
+//! size of every encoding, counted without writing it.
 
 use crate::args::Format;
 use crate::usage::EXIT_OK;

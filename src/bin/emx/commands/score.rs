@@ -1,4 +1,5 @@
-//! `emx score`.
+//! `emx score`: the matched joins of edge-matching boards read from a file
+//! (possibly partial or faulty), and every rule each board breaks.
 
 use crate::args::Format;
 use crate::usage::{EXIT_NO_SOLUTION, EXIT_OK};

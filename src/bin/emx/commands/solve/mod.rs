@@ -115,10 +115,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         EXIT_OK
     };
     // The process ends here: freeing the engine's tables, the instance and
-    // the solutions piece by piece cost about 0.9 M instructions on the
-    // 10x6 pentominoes (4% of its set-up; docs/poly.md, round 11). The
-    // kernel takes the memory back at exit; nothing here holds a file or a
-    // lock (the output was written above).
+    // the solutions piece by piece would be a measurable part of a short
+    // run's set-up. The kernel takes the memory back at exit; nothing here
+    // holds a file or a lock (the output was written above).
     std::mem::forget(report);
     std::mem::forget(engine);
     std::mem::forget(instance);
