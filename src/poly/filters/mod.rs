@@ -23,8 +23,8 @@ pub mod volume;
 use crate::poly::filters::parity::ParityTable;
 use crate::poly::filters::volume::{regions_ok, regions_ok_rows, Splitter, VolumeTable};
 use crate::poly::model::bits::Bits;
+use crate::poly::model::rows::Rows;
 use crate::poly::model::Images;
-use crate::poly::stages::debruijn::Rows;
 
 fn masks<B: Bits>(images: &Images) -> Vec<B> {
     images.cells.iter().map(|cs| cs.iter().fold(B::default(), |m, &b| m.or(B::bit(b as usize)))).collect()

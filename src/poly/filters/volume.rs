@@ -7,8 +7,8 @@
 
 use crate::poly::model::bits::Bits;
 use crate::poly::model::multiset::{StateTable, TooLarge};
+use crate::poly::model::rows::Rows;
 use crate::poly::model::Images;
-use crate::poly::stages::debruijn::Rows;
 
 /// Achievable volumes per remaining-piece state.
 #[derive(Clone, Debug)]

@@ -10,6 +10,7 @@ pub mod bits;
 pub mod image_matrix;
 pub mod multiset;
 pub mod neighbours;
+pub mod rows;
 pub mod tables;
 
 use crate::ir::{ItemId, OptionId, Problem};

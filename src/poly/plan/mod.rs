@@ -1,7 +1,7 @@
 //! What a polycube search runs: the `--schedule` grammar ([`schedule`]),
 //! `auto`'s choices of schedule, thresholds and filters ([`auto`]), and the
-//! choice of the piece the redundancy filter constrains ([`choice`]).
+//! configuration a user gives and `auto` completes ([`config`]).
 
 pub mod auto;
-pub(in crate::poly) mod choice;
+pub mod config;
 pub mod schedule;

@@ -49,6 +49,23 @@ pub enum Stage {
     Bdlx,
 }
 
+/// The stage of a compiled schedule at one number of pieces left: a
+/// [`Stage`] with its DLX heuristic as an index into the plan's list of
+/// heuristics (each DLX stage's sort keys are computed once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// DLX with the plan's heuristic number `.0`.
+    Dlx(usize),
+    /// Most constrained hole.
+    Mch,
+    /// Estimated most constrained hole.
+    Emch(Widen),
+    /// de Bruijn.
+    DeBruijn,
+    /// DLX's min-fit choice on bit fields.
+    Bdlx,
+}
+
 /// How far EMCH looks past the cells with the fewest empty neighbours.
 ///
 /// With `levels == 0` (plain EMCH) only those cells are counted. Otherwise,

@@ -153,13 +153,13 @@ pub fn parallel<B: Bits>(
         &|w| Own { outbox: take_outbox(&boxes, w), dead: first.clone(), walker: None },
         &|own: &mut Own<'_, B>, task| {
             let mut w = reuse(shared, limits, own.walker.take(), &task.branch);
-            w.dead = std::mem::take(&mut own.dead);
+            w.debruijn.dead = std::mem::take(&mut own.dead);
             w.count_from = depth;
-            w.shared_nodes = Some(&polled);
-            w.abort = Some(&abort);
+            w.poll.shared_nodes = Some(&polled);
+            w.poll.abort = Some(&abort);
             let outbox = &mut own.outbox;
             let r = w.run(&mut |p| outbox.send(p.to_vec()));
-            own.dead = std::mem::take(&mut w.dead);
+            own.dead = std::mem::take(&mut w.debruijn.dead);
             nodes.fetch_add(w.nodes, Ordering::Relaxed);
             found.fetch_add(w.solutions, Ordering::Relaxed);
             // A stopped run may leave the walker below the root.
@@ -232,7 +232,7 @@ mod tests {
                 // purpose; here the reused walker gets an empty one of the
                 // puzzle's layout, as the fresh walker has (a two-word cache
                 // instead would cut other states and change the nodes).
-                w.dead = s.dead_states();
+                w.debruijn.dead = s.dead_states();
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 for (w, out) in [(&mut fresh, &mut a), (&mut w, &mut b)] {
                     w.count_from = depth;

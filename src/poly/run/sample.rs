@@ -15,7 +15,8 @@
 //!   solutions. The mean over many probes is the estimate.
 
 use crate::poly::model::bits::Bits;
-use crate::poly::walk::{Kind, Shared, Stop, Walk, Walker};
+use crate::poly::plan::schedule::Kind;
+use crate::poly::walk::{Shared, Stop, Walk, Walker};
 use crate::search::pool::{deliver, each_task, outboxes, take_outbox, Batch, Outbox};
 use crate::search::{Flow, Limits, Rng, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -139,8 +140,8 @@ pub fn sample<B: Bits>(
                 }
                 let walk = Walk::Sample { rng: Rng::new(Rng::nth(spec.seed, k)), stop_left: spec.remaining };
                 let mut w = shared.walker(limits, walk);
-                w.shared_nodes = Some(&polled);
-                w.abort = Some(&abort);
+                w.poll.shared_nodes = Some(&polled);
+                w.poll.abort = Some(&abort);
                 let r = w.run(&mut |p| outbox.send(p.to_vec()));
                 // The walker added its nodes in steps of a poll interval.
                 polled.fetch_add(w.nodes & crate::poly::walk::POLL_MASK, Ordering::Relaxed);
@@ -253,7 +254,7 @@ impl Probes {
         // kept or not, so the matrix below is the candidate engine's (its
         // other rows, in the same order).
         let follow = w.s.stage_of[..w.n_left as usize].iter().any(|k| matches!(k, Kind::Dlx(_)));
-        let (header, rows) = match (&w.m, roots.first()) {
+        let (header, rows) = match (&w.dlx.m, roots.first()) {
             (Some(m), Some(&k)) if follow => {
                 let header = w.s.images.n_cells as u32 + w.s.tables.group[k as usize] as u32 + 1;
                 let mut rows = Vec::with_capacity(roots.len());
@@ -288,14 +289,14 @@ impl Probes {
                     }
                     _ => unreachable!("the walk was just set"),
                 };
-                if let (false, Some(m)) = (rows.is_empty(), w.m.as_mut()) {
+                if let (false, Some(m)) = (rows.is_empty(), w.dlx.m.as_mut()) {
                     let x = rows[w.branch[0] as usize];
                     m.commit_primary(header);
                     m.commit_row_except(x);
                     w.place(k);
                     let _ = w.node(&mut |_| Flow::Continue);
                     w.unplace(k);
-                    let m = w.m.as_mut().expect("matrix");
+                    let m = w.dlx.m.as_mut().expect("matrix");
                     m.uncommit_row_except(x);
                     m.uncommit_primary(header);
                 } else {

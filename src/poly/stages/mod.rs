@@ -6,5 +6,5 @@
 
 pub mod bdlx;
 pub mod debruijn;
-mod dlx;
+pub mod dlx;
 pub mod hole;

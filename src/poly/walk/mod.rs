@@ -15,13 +15,13 @@ use crate::poly::filters::volume::{regions_ok, VolumeTable};
 use crate::poly::model::bits::Bits;
 use crate::poly::model::tables::Tables;
 use crate::poly::model::Images;
-use crate::poly::plan::schedule::{Schedule, Stage};
-use crate::poly::stages::bdlx::LiveSource;
+use crate::poly::plan::schedule::{Kind, Schedule, Stage};
+use crate::poly::stages::bdlx::{BdlxScratch, LiveSource};
 use crate::poly::stages::debruijn::memo::DeadStates;
-use crate::poly::stages::debruijn::{Entry, Frame, RootIndex};
+use crate::poly::stages::debruijn::{DebruijnScratch, Frame, LeanFrame, RootIndex};
+use crate::poly::stages::dlx::DlxScratch;
 use crate::poly::stages::hole::cover::{self, CoverIndex};
-use crate::poly::stages::hole::HoleFrame;
-use crate::poly::stages::hole::{self as hole_kernel, emch, mch};
+use crate::poly::stages::hole::{self as hole_kernel, emch, mch, HoleScratch};
 use crate::poly::stages::{bdlx, debruijn};
 
 mod node;
@@ -69,15 +69,6 @@ pub struct NestedImages {
     pub group: u16,
     /// Its images dropped under `prefix`, sorted.
     pub dropped: Vec<u32>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::poly) enum Kind {
-    Dlx(usize),
-    Mch,
-    Emch(crate::poly::plan::schedule::Widen),
-    DeBruijn,
-    Bdlx,
 }
 
 /// Everything a search reads and never changes, shared by threads.
@@ -207,7 +198,6 @@ impl<B: Bits> Shared<B> {
         let vstate = self.volume.as_ref().map_or(0, |v| v.table.state_of(&left));
         Walker {
             s: self,
-            m: self.matrix.clone(),
             occ: self.tables.padding,
             left,
             avail,
@@ -219,30 +209,24 @@ impl<B: Bits> Shared<B> {
             branch: vec![0; n_left as usize + 1],
             depth: 0,
             cand: vec![0; self.stride * (n_left as usize + 1)],
-            hidden: Vec::new(),
             lo: vec![0; self.images.groups.len()],
-            frames: vec![Frame::default(); n_left as usize + 1],
-            lean_frames: vec![debruijn::LeanFrame::default(); n_left as usize + 1],
-            lean_tags: Vec::new(),
-            hole_frames: Vec::new(),
-            universe: None,
-            hole_buf: Vec::new(),
-            probe_buf: Vec::new(),
-            dead: self.dead_states(),
-            probe_memo: HashMap::default(),
-            lbuf: Vec::new(),
-            lseg: Vec::new(),
-            lbuf_used: 0,
             lo_mask: 0,
+            probe_memo: HashMap::default(),
             cell_branch_above: 0,
             nodes: 0,
             solutions: 0,
             count_from: 0,
             walk,
-            limits,
-            shared_nodes: None,
-            abort: None,
-            polled: 0,
+            poll: Poll { limits, shared_nodes: None, abort: None, polled: 0 },
+            dlx: DlxScratch { m: self.matrix.clone(), hidden: Vec::new() },
+            bdlx: BdlxScratch::default(),
+            debruijn: DebruijnScratch {
+                frames: vec![Frame::default(); n_left as usize + 1],
+                lean_frames: vec![LeanFrame::default(); n_left as usize + 1],
+                lean_tags: Vec::new(),
+                dead: self.dead_states(),
+            },
+            hole: HoleScratch::default(),
         }
     }
 
@@ -313,10 +297,20 @@ pub enum Stop {
 
 pub(in crate::poly) const POLL_MASK: u64 = 0x3ff;
 
-/// The mutable state of one search (one per thread).
+/// The mutable state of one search (one per thread): the walk's own core
+/// (the placements, the occupancy and the pieces left, the constraint
+/// states, counters and polling), the exploration mode, and the scratch of
+/// each stage, which only that stage reads and writes.
+///
+/// Invariant: `path[..depth]` are the images placed, their union with the
+/// padding is `occ`, `left[g]` copies of group `g` are unplaced (`avail`:
+/// the groups with copies left, `n_left` their sum); `pstate`, `prem` and
+/// `vstate` are the parity and volume states of those counts (0 when the
+/// plan has no such table); `lo[g]` is the least image group `g` may still
+/// use (`lo_mask`: the groups where it is above 0). A run that returns
+/// `Ok` leaves all of it as it found it.
 pub struct Walker<'s, B> {
     pub(in crate::poly) s: &'s Shared<B>,
-    pub(in crate::poly) m: Option<Matrix>,
     pub(in crate::poly) occ: B,
     pub(in crate::poly) left: Vec<u32>,
     pub(in crate::poly) avail: u128,
@@ -329,8 +323,9 @@ pub struct Walker<'s, B> {
     /// Sibling index of each placement (for split searches).
     pub(in crate::poly) branch: Vec<u32>,
     pub(in crate::poly) depth: usize,
+    /// The candidates of the generic walk's nodes, one slice of
+    /// `Shared::stride` per depth.
     pub(in crate::poly) cand: Vec<u32>,
-    pub(in crate::poly) hidden: Vec<u32>,
     /// Least image id group `g` may still use: a DLX branch on a group
     /// with copies left excludes the rows before the one it takes, and the
     /// bit-field engines below must respect that (or the same set of
@@ -338,36 +333,10 @@ pub struct Walker<'s, B> {
     pub(in crate::poly) lo: Vec<u32>,
     /// Groups with `lo[g] > 0`.
     pub(in crate::poly) lo_mask: u128,
-    /// The de Bruijn kernel's stack.
-    pub(in crate::poly) frames: Vec<Frame>,
-    /// The lean de Bruijn loop's stack.
-    pub(in crate::poly) lean_frames: Vec<debruijn::LeanFrame>,
-    /// The lean loop's cache tags of the live children of each depth
-    /// (`debruijn::lean`'s `State::tags`), kept between its calls.
-    pub(in crate::poly) lean_tags: Vec<u64>,
-    /// The MCH / EMCH kernel's stack and candidate slots.
-    pub(in crate::poly) hole_frames: Vec<HoleFrame>,
-    /// The hole kernel's search over subtree image sets: `None` until
-    /// first asked for, then `Some(None)` where it cannot run.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code, reason = "the set search is x86-64 AVX-512 only"))]
-    pub(in crate::poly) universe: Option<Option<Box<crate::poly::stages::hole::Universe>>>,
-    pub(in crate::poly) hole_buf: Vec<u32>,
-    /// The two candidate slots of [`crate::poly::stages::hole::node_candidates`] at the
-    /// recursive walks' MCH and EMCH nodes.
-    pub(in crate::poly) probe_buf: Vec<u32>,
-    /// The de Bruijn kernel's cache of dead states.
-    pub(in crate::poly) dead: DeadStates<B>,
     /// The candidates of the states probes met above [`PROBE_MEMO_DEPTH`]
     /// (filled only by `Walk::Probe`; a state's candidates do not depend
     /// on the path to it).
     pub(in crate::poly) probe_memo: HashMap<ProbeKey<B>, Vec<u32>, FxBuildHasher>,
-    /// bdlx's live lists, one after the other along the current path.
-    pub(in crate::poly) lbuf: Vec<Entry<B>>,
-    /// bdlx's segments: at `depth * (groups + 1) + g`, where group `g`'s
-    /// live images start in `lbuf` (the last entry ends the list).
-    pub(in crate::poly) lseg: Vec<u32>,
-    /// The part of `lbuf` in use by enclosing bdlx stages.
-    pub(in crate::poly) lbuf_used: usize,
     /// Above this depth DLX never branches on a group with copies left (a
     /// split into files cannot express the excluded rows).
     pub cell_branch_above: usize,
@@ -380,12 +349,29 @@ pub struct Walker<'s, B> {
     pub count_from: usize,
     /// The exploration mode (holds the results of `Collect` / `Probe`).
     pub walk: Walk,
-    limits: &'s Limits,
+    /// The limits, and what a parallel search shares for them.
+    pub poll: Poll<'s>,
+    /// The DLX stages' matrix and hidden rows.
+    pub(in crate::poly) dlx: DlxScratch,
+    /// The bdlx stage's live lists.
+    pub(in crate::poly) bdlx: BdlxScratch<B>,
+    /// The de Bruijn stage's stacks and cache of dead states.
+    pub(in crate::poly) debruijn: DebruijnScratch<B>,
+    /// The hole stages' stack, candidate slots and set search.
+    pub(in crate::poly) hole: HoleScratch,
+}
+
+/// What a walker checks its limits against.
+///
+/// Invariant: `polled` is the node count at the last check (a check runs
+/// once per [`POLL_MASK`] + 1 nodes).
+pub struct Poll<'s> {
+    pub(in crate::poly) limits: &'s Limits,
     /// Node counter shared by the threads of a parallel search.
     pub shared_nodes: Option<&'s AtomicU64>,
     /// Set when any thread stops; every thread polls it.
     pub abort: Option<&'s AtomicBool>,
-    polled: u64,
+    pub(in crate::poly) polled: u64,
 }
 
 /// Probes keep the candidates of the nodes above this depth
@@ -447,20 +433,20 @@ impl<B: Bits> Walker<'_, B> {
     }
 
     pub(in crate::poly) fn tick(&mut self) -> Result<(), Stop> {
-        if self.nodes & POLL_MASK != 0 || self.nodes == self.polled {
+        if self.nodes & POLL_MASK != 0 || self.nodes == self.poll.polled {
             return Ok(());
         }
-        self.polled = self.nodes;
-        let total = match self.shared_nodes {
+        self.poll.polled = self.nodes;
+        let total = match self.poll.shared_nodes {
             Some(a) => a.fetch_add(POLL_MASK + 1, Ordering::Relaxed) + POLL_MASK + 1,
             None => self.nodes,
         };
-        if let Some(flag) = self.abort {
+        if let Some(flag) = self.poll.abort {
             if flag.load(Ordering::Relaxed) {
                 return Err(Stop::Limit(StopReason::Interrupted));
             }
         }
-        match self.limits.poll(total) {
+        match self.poll.limits.poll(total) {
             Some(r) => Err(Stop::Limit(r)),
             None => Ok(()),
         }

@@ -168,9 +168,9 @@ impl<B: Bits> Walker<'_, B> {
             }
             _ if matches!(kind, Kind::Mch | Kind::Emch(_)) && self.s.images.groups.len() <= 64 => {
                 let ci = self.s.cover.as_ref().expect("MCH and EMCH have a cover index");
-                let mut scratch = std::mem::take(&mut self.probe_buf);
+                let mut scratch = std::mem::take(&mut self.hole.probe_buf);
                 let n = hole_kernel::node_candidates(t, ci, occ, avail as u64, kind, &mut scratch, out);
-                self.probe_buf = scratch;
+                self.hole.probe_buf = scratch;
                 n
             }
             _ => match kind {

@@ -15,13 +15,13 @@ impl<B: Bits> Walker<'_, B> {
         self.walk = walk;
         self.nodes = 0;
         self.solutions = 0;
-        self.polled = 0;
+        self.poll.polled = 0;
     }
 
     /// Every part of the search state as [`Shared::walker`] makes it.
     pub(in crate::poly) fn at_root(&self) -> bool {
-        let fresh = self.s.walker(self.limits, Walk::All);
-        let matrix = match (&self.m, &fresh.m) {
+        let fresh = self.s.walker(self.poll.limits, Walk::All);
+        let matrix = match (&self.dlx.m, &fresh.dlx.m) {
             (Some(a), Some(b)) => a.same_links(b),
             (a, b) => a.is_none() && b.is_none(),
         };
@@ -34,9 +34,9 @@ impl<B: Bits> Walker<'_, B> {
             && self.prem == fresh.prem
             && self.vstate == fresh.vstate
             && self.depth == 0
-            && self.hidden.is_empty()
+            && self.dlx.hidden.is_empty()
             && self.lo == fresh.lo
             && self.lo_mask == 0
-            && self.lbuf_used == 0
+            && self.bdlx.used == 0
     }
 }

@@ -41,7 +41,7 @@
 
 use crate::poly::model::bits::Bits;
 use crate::poly::stages::debruijn::memo::{Kernel, PairTable};
-use crate::poly::stages::debruijn::Entry;
+use crate::poly::stages::debruijn::{Entry, LeanFrame};
 use crate::poly::walk::{Stop, Visit, Walker, POLL_MASK};
 use crate::search::{Flow, StopReason};
 
@@ -56,30 +56,6 @@ use kernel::run_avx2;
 #[cfg(target_arch = "x86_64")]
 use kernel::run_avx512;
 use kernel::{run, Consts, Event, Resume, State, TAGS};
-
-/// One depth of the lean loop: where its scan stands. Addresses are kept
-/// as integers (the walker stays `Send`); they point into the root index
-/// of the search that wrote them.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LeanFrame {
-    /// Groups still to try.
-    gs: u64,
-    /// Address of `gstart[kg]` for the node's key (`kg` as in `Frame`);
-    /// in [`run_avx2`], the index of the node's list.
-    gp: usize,
-    /// Address of the entry after the one placed at this depth; in
-    /// [`run_avx2`], its index plus one.
-    at: usize,
-    /// No solution under the placement made at this depth yet (cleared
-    /// along the path when one is found).
-    clean: bool,
-    /// The dead-state cache's tag ([`Probe::tag`]) of the state after the
-    /// placement, when the placement looked it up (then the cache records
-    /// it under this tag if its subtree is dead), else 0. The cache only
-    /// switches off, never on: a frame written without a look-up is never
-    /// recorded.
-    tag: u64,
-}
 
 impl<B: Bits> Walker<'_, B> {
     /// Whether [`Self::debruijn_lean`] applies (given no triggers and no
@@ -97,7 +73,7 @@ impl<B: Bits> Walker<'_, B> {
         let idx = s.bruijn.as_ref().expect("de Bruijn stages have a root index");
         let handover = (1..self.n_left)
             .rev()
-            .find(|&n| s.stage_of[n as usize] != crate::poly::stages::debruijn::Kind::DeBruijn)
+            .find(|&n| s.stage_of[n as usize] != crate::poly::plan::schedule::Kind::DeBruijn)
             .unwrap_or(0);
         let k = Consts {
             entries: &idx.entries,
@@ -126,14 +102,14 @@ impl<B: Bits> Walker<'_, B> {
             hits: 0,
             scan: (0, 0),
             iso: (0, 0),
-            tags: std::mem::take(&mut self.lean_tags),
+            tags: std::mem::take(&mut self.debruijn.lean_tags),
         };
-        let want = self.lean_frames.len() * TAGS;
+        let want = self.debruijn.lean_frames.len() * TAGS;
         if st.tags.len() < want {
             st.tags.resize(want, 0);
         }
-        let mut frames = std::mem::take(&mut self.lean_frames);
-        let mut dead = std::mem::take(&mut self.dead);
+        let mut frames = std::mem::take(&mut self.debruijn.lean_frames);
+        let mut dead = std::mem::take(&mut self.debruijn.dead);
         debug_assert!(frames.len() > base + self.n_left as usize);
         let fill_path = |path: &mut [u32], frames: &[LeanFrame], to: usize| {
             for (dd, f) in frames.iter().enumerate().take(to).skip(base) {
@@ -197,13 +173,13 @@ impl<B: Bits> Walker<'_, B> {
                     fill_path(&mut self.path, &frames, d + 1);
                     self.sync(st.occ, st.avail, &[0; 64], st.n_left - 1, d + 1, st.nodes);
                     let before = self.solutions;
-                    self.lean_frames = std::mem::take(&mut frames);
-                    self.lean_tags = std::mem::take(&mut st.tags);
-                    self.dead = std::mem::take(&mut dead);
+                    self.debruijn.lean_frames = std::mem::take(&mut frames);
+                    self.debruijn.lean_tags = std::mem::take(&mut st.tags);
+                    self.debruijn.dead = std::mem::take(&mut dead);
                     let r = self.node(visit);
-                    frames = std::mem::take(&mut self.lean_frames);
-                    st.tags = std::mem::take(&mut self.lean_tags);
-                    dead = std::mem::take(&mut self.dead);
+                    frames = std::mem::take(&mut self.debruijn.lean_frames);
+                    st.tags = std::mem::take(&mut self.debruijn.lean_tags);
+                    dead = std::mem::take(&mut self.debruijn.dead);
                     st.nodes = self.nodes;
                     if self.solutions != before {
                         soil(&mut frames, d + 1);
@@ -237,10 +213,10 @@ impl<B: Bits> Walker<'_, B> {
                 st.n_left -= 1;
             }
         };
-        self.lean_frames = frames;
-        self.lean_tags = std::mem::take(&mut st.tags);
+        self.debruijn.lean_frames = frames;
+        self.debruijn.lean_tags = std::mem::take(&mut st.tags);
         dead.add_hits(st.hits);
-        self.dead = dead;
+        self.debruijn.dead = dead;
         if result.is_ok() {
             #[cfg(debug_assertions)]
             assert!(st.occ == occ_entry && st.n_left == n_left_entry && st.d == base);

@@ -6,11 +6,11 @@
 
 use crate::poly::model::bits::Bits;
 use crate::poly::model::tables::Tables;
+use crate::poly::plan::schedule::Kind;
 use crate::poly::plan::schedule::Widen;
 use crate::poly::stages::hole::cover::{CoverIndex, SIMD_PAD};
 #[cfg(target_arch = "x86_64")]
 use crate::poly::stages::hole::simd;
-use crate::poly::walk::Kind;
 
 /// Entries tested between two checks of a count against its limit.
 pub(in crate::poly) const CHUNK: usize = 8;

@@ -2,7 +2,10 @@
 //! counts and the reference engines.
 
 use crate::poly::model::tables::Tables;
+use crate::poly::plan::schedule::Widen;
+use crate::poly::stages::hole::choose::{choose_emch, Slots};
 use crate::poly::stages::hole::cover::tests::tetris_index;
+use crate::poly::stages::hole::cover::SIMD_PAD;
 use crate::poly::stages::hole::emch;
 use crate::poly::stages::hole::*;
 

@@ -5,11 +5,12 @@
 //! in `lean.rs`, handles the events; the per-node passes are in `pass.rs`.
 
 use crate::poly::model::bits::Bits;
+use crate::poly::model::rows::Rows;
 use crate::poly::stages::debruijn::lean::pass::{fit_alive_bits, fit_bits, pair_cells, Halo};
 use crate::poly::stages::debruijn::lean::pass512::{fit_alive_bits512, fit_bits512};
-use crate::poly::stages::debruijn::lean::LeanFrame;
 use crate::poly::stages::debruijn::memo::Probe;
-use crate::poly::stages::debruijn::{Entry, LastPiece, Rows, Soa, MEMO_MIN};
+use crate::poly::stages::debruijn::LeanFrame;
+use crate::poly::stages::debruijn::{Entry, LastPiece, Soa, MEMO_MIN};
 use crate::poly::walk::POLL_MASK;
 
 /// What the loop reads and never changes.

@@ -106,7 +106,7 @@ compiled_for!("avx2,bmi1,bmi2,popcnt,lzcnt", fit_alive_bits_avx2 = fit_alive_bit
 #[test]
 fn fit_alive_bits_equal_the_halo_test() {
     use crate::poly::model::bits::Bits;
-    use crate::poly::stages::debruijn::Rows;
+    use crate::poly::model::rows::Rows;
     if crate::cpu::detected() < crate::cpu::Level::Avx2 {
         eprintln!("skipped: no AVX2 on this processor");
         return;

@@ -4,25 +4,21 @@
 //! states are kept by [`Walker::place`] as in the bit-field stages, so the
 //! hand-over to them costs nothing.
 
-use crate::dlx::Matrix;
 use crate::poly::filters::volume::regions_ok;
 use crate::poly::model::bits::Bits;
-use crate::poly::walk::{Kind, Stop, Visit, Walk, Walker};
-
-/// The cell item with the fewest branches, if any is active.
-fn min_fit_cell(m: &Matrix, n_cells: u32) -> Option<u32> {
-    m.active_items().filter(|&i| i <= n_cells).min_by_key(|&i| m.len(i))
-}
+use crate::poly::plan::schedule::Kind;
+use crate::poly::stages::dlx::min_fit_cell;
+use crate::poly::walk::{Stop, Visit, Walk, Walker};
 
 impl<B: Bits> Walker<'_, B> {
     pub(in crate::poly) fn dlx_node(&mut self, h: usize, visit: &mut Visit<'_>) -> Result<(), Stop> {
         let depth = self.depth;
-        let mark = self.hidden.len();
+        let mark = self.dlx.hidden.len();
         if depth > 0 {
             self.apply_filters();
         }
         let n_cells = self.s.images.n_cells as u32;
-        let m = self.m.as_ref().expect("DLX stages have a matrix");
+        let m = self.dlx.m.as_ref().expect("DLX stages have a matrix");
         #[cfg(debug_assertions)]
         if self.nodes.is_multiple_of(61) {
             if let Err(e) = m.check_invariants() {
@@ -40,13 +36,13 @@ impl<B: Bits> Walker<'_, B> {
                 // stabiliser is not trivial): its dropped images hidden, its
                 // column taken.
                 let h = n_cells + n.group as u32 + 1;
-                let m = self.m.as_mut().expect("DLX stages have a matrix");
+                let m = self.dlx.m.as_mut().expect("DLX stages have a matrix");
                 let mut x = m.down(h);
                 while x != h {
                     let next = m.down(x);
                     if n.dropped.binary_search(&m.option_of(x)).is_ok() {
                         m.hide_row(x);
-                        self.hidden.push(x);
+                        self.dlx.hidden.push(x);
                     }
                     x = next;
                 }
@@ -54,7 +50,7 @@ impl<B: Bits> Walker<'_, B> {
             }
             _ => self.s.heuristics[h].choose(m, &self.s.keys[h]),
         };
-        let m = self.m.as_ref().expect("DLX stages have a matrix");
+        let m = self.dlx.m.as_ref().expect("DLX stages have a matrix");
         if depth < self.cell_branch_above && chosen.is_some_and(|i| i > n_cells && m.bound(i) > 1) {
             chosen = min_fit_cell(m, n_cells);
         }
@@ -68,9 +64,9 @@ impl<B: Bits> Walker<'_, B> {
             }
             _ => Ok(()),
         };
-        let m = self.m.as_mut().expect("DLX stages have a matrix");
-        while self.hidden.len() > mark {
-            let x = self.hidden.pop().expect("non-empty");
+        let m = self.dlx.m.as_mut().expect("DLX stages have a matrix");
+        while self.dlx.hidden.len() > mark {
+            let x = self.dlx.hidden.pop().expect("non-empty");
             m.unhide_row(x);
         }
         result
@@ -80,7 +76,7 @@ impl<B: Bits> Walker<'_, B> {
     /// ordered as the walk wants them.
     pub(in crate::poly) fn collect_rows(&mut self, i: u32) -> (usize, usize) {
         let base = self.depth * self.s.stride;
-        let m = self.m.as_ref().expect("matrix");
+        let m = self.dlx.m.as_ref().expect("matrix");
         let mut n = 0;
         let mut x = m.down(i);
         while x != i {
@@ -120,14 +116,14 @@ impl<B: Bits> Walker<'_, B> {
         // cover and uncover of the root choice per probe.
         let follow = self.s.stage_of[..self.n_left as usize].iter().any(|k| matches!(k, Kind::Dlx(_)));
         if follow {
-            self.m.as_mut().expect("matrix").commit_primary(i);
+            self.dlx.m.as_mut().expect("matrix").commit_primary(i);
         }
         let (base, n) = self.collect_rows(i);
         let range = self.children(n);
         let mut result = Ok(());
         for j in range {
             let x = self.cand[base + j];
-            let m = self.m.as_mut().expect("matrix");
+            let m = self.dlx.m.as_mut().expect("matrix");
             if follow {
                 m.commit_row_except(x);
             }
@@ -137,7 +133,7 @@ impl<B: Bits> Walker<'_, B> {
             result = self.node(visit);
             self.unplace(k);
             if follow {
-                self.m.as_mut().expect("matrix").uncommit_row_except(x);
+                self.dlx.m.as_mut().expect("matrix").uncommit_row_except(x);
             }
             if result.is_err() {
                 break;
@@ -148,7 +144,7 @@ impl<B: Bits> Walker<'_, B> {
             }
         }
         if follow {
-            self.m.as_mut().expect("matrix").uncommit_primary(i);
+            self.dlx.m.as_mut().expect("matrix").uncommit_primary(i);
         }
         result
     }
@@ -158,7 +154,7 @@ impl<B: Bits> Walker<'_, B> {
     /// rows is reached once.
     fn dlx_multiple(&mut self, i: u32, visit: &mut Visit<'_>) -> Result<(), Stop> {
         let (base, n) = self.collect_rows(i);
-        let m = self.m.as_ref().expect("matrix");
+        let m = self.dlx.m.as_ref().expect("matrix");
         let g = (i - self.s.images.n_cells as u32 - 1) as usize;
         debug_assert!(
             self.cand[base..base + n].windows(2).all(|w| m.option_of(w[0]) < m.option_of(w[1])),
@@ -171,7 +167,7 @@ impl<B: Bits> Walker<'_, B> {
         let (lo, lo_mask) = (self.lo[g], self.lo_mask);
         for j in 0..range.end {
             let x = self.cand[base + j];
-            let m = self.m.as_mut().expect("matrix");
+            let m = self.dlx.m.as_mut().expect("matrix");
             if !m.feasible(i) {
                 break;
             }
@@ -188,7 +184,7 @@ impl<B: Bits> Walker<'_, B> {
                 result = self.node(visit);
                 self.unplace(k);
                 (self.lo[g], self.lo_mask) = (lo, lo_mask);
-                self.m.as_mut().expect("matrix").unselect_row(x);
+                self.dlx.m.as_mut().expect("matrix").unselect_row(x);
                 if result.is_err() {
                     break;
                 }
@@ -197,10 +193,10 @@ impl<B: Bits> Walker<'_, B> {
                     break;
                 }
             }
-            self.m.as_mut().expect("matrix").hide_row(x);
+            self.dlx.m.as_mut().expect("matrix").hide_row(x);
             excluded += 1;
         }
-        let m = self.m.as_mut().expect("matrix");
+        let m = self.dlx.m.as_mut().expect("matrix");
         for j in (0..excluded).rev() {
             m.unhide_row(self.cand[base + j]);
         }
@@ -219,7 +215,7 @@ impl<B: Bits> Walker<'_, B> {
         }
         let n_cells = self.s.images.n_cells as u32;
         let t = &self.s.tables;
-        let m = self.m.as_mut().expect("matrix");
+        let m = self.dlx.m.as_mut().expect("matrix");
         for g in 0..self.left.len() {
             if self.left[g] == 0 {
                 continue;
@@ -241,7 +237,7 @@ impl<B: Bits> Walker<'_, B> {
                 }
                 if bad {
                     m.hide_row(x);
-                    self.hidden.push(x);
+                    self.dlx.hidden.push(x);
                 }
                 x = next;
             }
