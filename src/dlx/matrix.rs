@@ -73,6 +73,11 @@ unsafe fn relink_raw(nodes: *mut Node, len: usize, q: u32, node: Node) {
 }
 
 impl Matrix {
+    /// The matrix of no items and no options.
+    pub fn empty() -> Matrix {
+        Matrix::from_items(0, &[], 0, std::iter::empty::<&[u32]>())
+    }
+
     /// Builds the arena for `problem`.
     pub fn new(problem: &Problem) -> Self {
         let n_items = problem.items().len() as u32;

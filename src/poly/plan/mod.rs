@@ -5,3 +5,4 @@
 pub mod auto;
 pub mod config;
 pub mod schedule;
+pub mod stages;

@@ -253,9 +253,10 @@ impl Probes {
         // committing the piece's column removes every image of the piece,
         // kept or not, so the matrix below is the candidate engine's (its
         // other rows, in the same order).
-        let follow = w.s.stage_of[..w.n_left as usize].iter().any(|k| matches!(k, Kind::Dlx(_)));
-        let (header, rows) = match (&w.dlx.m, roots.first()) {
-            (Some(m), Some(&k)) if follow => {
+        let follow = w.s.stages.kinds()[..w.n_left as usize].iter().any(|k| matches!(k, Kind::Dlx(_)));
+        let m = &w.dlx.m;
+        let (header, rows) = match roots.first() {
+            Some(&k) if follow => {
                 let header = w.s.images.n_cells as u32 + w.s.tables.group[k as usize] as u32 + 1;
                 let mut rows = Vec::with_capacity(roots.len());
                 let mut x = m.down(header);
@@ -289,14 +290,15 @@ impl Probes {
                     }
                     _ => unreachable!("the walk was just set"),
                 };
-                if let (false, Some(m)) = (rows.is_empty(), w.dlx.m.as_mut()) {
+                if !rows.is_empty() {
+                    let m = &mut w.dlx.m;
                     let x = rows[w.branch[0] as usize];
                     m.commit_primary(header);
                     m.commit_row_except(x);
                     w.place(k);
                     let _ = w.node(&mut |_| Flow::Continue);
                     w.unplace(k);
-                    let m = w.dlx.m.as_mut().expect("matrix");
+                    let m = &mut w.dlx.m;
                     m.uncommit_row_except(x);
                     m.uncommit_primary(header);
                 } else {

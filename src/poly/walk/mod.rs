@@ -15,12 +15,12 @@ use crate::poly::filters::volume::{regions_ok, VolumeTable};
 use crate::poly::model::bits::Bits;
 use crate::poly::model::tables::Tables;
 use crate::poly::model::Images;
-use crate::poly::plan::schedule::{Kind, Schedule, Stage};
-use crate::poly::stages::bdlx::{BdlxScratch, LiveSource};
+use crate::poly::plan::schedule::Schedule;
+pub(in crate::poly) use crate::poly::plan::stages::{At, BitStage, StagePlan};
+use crate::poly::stages::bdlx::BdlxScratch;
 use crate::poly::stages::debruijn::memo::DeadStates;
-use crate::poly::stages::debruijn::{DebruijnScratch, Frame, LeanFrame, RootIndex};
+use crate::poly::stages::debruijn::{DebruijnScratch, Frame, LeanFrame};
 use crate::poly::stages::dlx::DlxScratch;
-use crate::poly::stages::hole::cover::{self, CoverIndex};
 use crate::poly::stages::hole::{self as hole_kernel, emch, mch, HoleScratch};
 use crate::poly::stages::{bdlx, debruijn};
 
@@ -28,9 +28,7 @@ mod node;
 mod restart;
 pub use crate::poly::model::image_matrix::{image_matrix, image_problem};
 
-/// Window of de Bruijn's root index (bits after the hole).
-const BRUIJN_WINDOW: u32 = 7;
-use crate::dlx::{Heuristic, Matrix};
+use crate::dlx::Matrix;
 use crate::search::{Flow, Limits, Rng, StopReason};
 use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
@@ -77,17 +75,8 @@ pub struct Shared<B> {
     pub images: Images,
     /// Bit-field tables of `images`.
     pub tables: Tables<B>,
-    pub(in crate::poly) matrix: Option<Matrix>,
-    /// de Bruijn's root lists by window pattern (when a stage uses it).
-    pub(in crate::poly) bruijn: Option<RootIndex<B>>,
-    /// The images covering each cell by neighbour occupancy (when an MCH
-    /// or EMCH stage runs).
-    pub(in crate::poly) cover: Option<CoverIndex<B>>,
-    /// The images by group for bdlx's first live list (when a stage uses it).
-    pub(in crate::poly) live: Option<LiveSource<B>>,
-    pub(in crate::poly) heuristics: Vec<Heuristic>,
-    pub(in crate::poly) keys: Vec<Vec<f64>>,
-    pub(in crate::poly) stage_of: Vec<Kind>,
+    /// The stage at each number of pieces left, with its index.
+    pub(in crate::poly) stages: StagePlan<B>,
     pub(in crate::poly) parity: Option<ParityTable>,
     pub(in crate::poly) volume: Option<VolumeTable>,
     pub(in crate::poly) knobs: Knobs,
@@ -101,40 +90,6 @@ impl<B: Bits> Shared<B> {
     /// Prepares a search of `images` under `schedule`.
     pub fn new(images: Images, schedule: &Schedule, knobs: Knobs) -> Result<Self, String> {
         let tables = Tables::<B>::new(&images);
-        let n_pieces = images.n_pieces();
-        let mut heuristics: Vec<Heuristic> = Vec::new();
-        let mut stage_of = Vec::with_capacity(n_pieces as usize + 1);
-        for n in 0..=n_pieces {
-            stage_of.push(match schedule.stage_for(n.max(1)) {
-                Stage::Dlx(h) => {
-                    let idx = heuristics.iter().position(|x| x == h).unwrap_or_else(|| {
-                        heuristics.push(h.clone());
-                        heuristics.len() - 1
-                    });
-                    Kind::Dlx(idx)
-                }
-                Stage::Mch => Kind::Mch,
-                Stage::Emch(w) => Kind::Emch(*w),
-                Stage::DeBruijn => Kind::DeBruijn,
-                Stage::Bdlx => Kind::Bdlx,
-            });
-        }
-        let uses_dlx = stage_of.iter().any(|k| matches!(k, Kind::Dlx(_)));
-        let matrix = uses_dlx.then(|| image_matrix(&images));
-        let n_headers = images.n_cells + images.groups.len() + 1;
-        let keys = heuristics
-            .iter()
-            .map(|h| {
-                (0..n_headers)
-                    .map(|hd| {
-                        if hd == 0 || hd > images.n_cells {
-                            return f64::INFINITY;
-                        }
-                        h.key(images.coords[hd - 1].map(|v| v as f64), images.dims).unwrap_or(f64::INFINITY)
-                    })
-                    .collect()
-            })
-            .collect();
         let parity = if knobs.parity_trigger.is_some() || knobs.parity_filter.is_some() {
             Some(ParityTable::new(&images).map_err(|e| format!("parity constraints unavailable: {e}"))?)
         } else {
@@ -148,43 +103,16 @@ impl<B: Bits> Shared<B> {
         let per_group = images.images_per_group().into_iter().max().unwrap_or(0);
         let stride = tables.max_cover_per_cell.max(per_group).max(1);
         let has_triggers = knobs.parity_trigger.is_some() || knobs.volume_trigger.is_some();
-        let bruijn = (stage_of.contains(&Kind::DeBruijn) && images.groups.len() <= 64)
-            .then(|| RootIndex::new(&images, &tables.mask, BRUIJN_WINDOW));
         let multi = images.groups.iter().any(|g| g.count > 1);
-        let width = if crate::poly::stages::hole::sets_below(&tables, &stage_of, multi) {
-            cover::WIDTH_ABOVE_SETS
-        } else {
-            cover::FULL_WIDTH
-        };
-        let cover = stage_of
-            .iter()
-            .any(|k| matches!(k, Kind::Mch | Kind::Emch(_)))
-            .then(|| CoverIndex::new(&images, &tables.mask, width));
-        let live = stage_of.contains(&Kind::Bdlx).then(|| LiveSource::new(&images, &tables));
-        Ok(Shared {
-            images,
-            tables,
-            matrix,
-            bruijn,
-            cover,
-            live,
-            heuristics,
-            keys,
-            stage_of,
-            parity,
-            volume,
-            knobs,
-            has_triggers,
-            multi,
-            stride,
-        })
+        let stages = StagePlan::new(&images, &tables, schedule, multi);
+        Ok(Shared { images, tables, stages, parity, volume, knobs, has_triggers, multi, stride })
     }
 
     /// An empty de Bruijn dead-state cache for this puzzle: its clones
     /// share its table when it is the one-word kind ([`DeadStates`]). Never
     /// to be shared with a search of another puzzle.
     pub(in crate::poly) fn dead_states(&self) -> DeadStates<B> {
-        self.bruijn.as_ref().map_or_else(DeadStates::default, |idx| {
+        self.stages.root_index().map_or_else(DeadStates::default, |idx| {
             DeadStates::new(self.images.n_cells, self.images.groups.len(), idx.width())
         })
     }
@@ -218,7 +146,7 @@ impl<B: Bits> Shared<B> {
             count_from: 0,
             walk,
             poll: Poll { limits, shared_nodes: None, abort: None, polled: 0 },
-            dlx: DlxScratch { m: self.matrix.clone(), hidden: Vec::new() },
+            dlx: DlxScratch { m: self.stages.matrix().cloned().unwrap_or_else(Matrix::empty), hidden: Vec::new() },
             bdlx: BdlxScratch::default(),
             debruijn: DebruijnScratch {
                 frames: vec![Frame::default(); n_left as usize + 1],

@@ -26,9 +26,9 @@ impl<B: Bits> Walker<'_, B> {
                 return Ok(());
             }
         }
-        match self.s.stage_of[self.n_left as usize] {
-            Kind::Dlx(h) => self.dlx_node(h, visit),
-            kind => {
+        match self.s.stages.at(self.n_left) {
+            At::Dlx(stage) => self.dlx_node(stage, visit),
+            At::Bits(stage) => {
                 let plain = match &self.walk {
                     Walk::All => true,
                     Walk::Guided(g) => self.depth >= g.len(),
@@ -39,9 +39,9 @@ impl<B: Bits> Walker<'_, B> {
                     _ => false,
                 };
                 if plain && !(self.depth == 0 && self.s.knobs.force_first.is_some()) {
-                    self.fast(visit)
+                    self.fast(stage, visit)
                 } else {
-                    self.bit_node(kind, visit)
+                    self.bit_node(stage, visit)
                 }
             }
         }
@@ -52,60 +52,64 @@ impl<B: Bits> Walker<'_, B> {
     /// lists directly instead of gathering candidates). Entered at a node
     /// with pieces left and triggers checked; stays below in bit-field
     /// stages (the schedule never returns to DLX).
-    fn fast(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {
+    fn fast(&mut self, stage: &BitStage<B>, visit: &mut Visit<'_>) -> Result<(), Stop> {
         let s = self.s;
         let t = &s.tables;
         let occ = self.occ;
-        let kind = s.stage_of[self.n_left as usize];
-        if kind == Kind::DeBruijn && s.bruijn.is_some() {
-            let multi = s.multi || self.lo_mask & self.avail != 0;
-            return match (s.has_triggers, multi) {
-                (false, false) => self.debruijn_kernel::<false, false>(visit),
-                (false, true) => self.debruijn_kernel::<false, true>(visit),
-                (true, false) => self.debruijn_kernel::<true, false>(visit),
-                (true, true) => self.debruijn_kernel::<true, true>(visit),
-            };
-        }
-        if matches!(kind, Kind::Mch | Kind::Emch(_)) && s.images.groups.len() <= 64 {
-            let multi = s.multi || self.lo_mask & self.avail != 0;
-            return match (s.has_triggers, multi) {
-                (false, false) => self.hole_kernel::<false, false>(visit),
-                (false, true) => self.hole_kernel::<false, true>(visit),
-                (true, false) => self.hole_kernel::<true, false>(visit),
-                (true, true) => self.hole_kernel::<true, true>(visit),
-            };
-        }
-        if kind == Kind::Bdlx && s.images.groups.len() <= 64 {
-            return if s.has_triggers { self.bdlx_kernel::<true>(visit) } else { self.bdlx_kernel::<false>(visit) };
-        }
-        if kind == Kind::DeBruijn {
-            let excluded = self.lo_mask & self.avail != 0;
-            let Some(hole) = occ.not().lowest() else { return Ok(()) };
-            let mut gs = self.avail & t.root.groups[hole];
-            while gs != 0 {
-                let g = gs.trailing_zeros() as usize;
-                gs &= gs - 1;
-                for idx in t.root.range(hole, g) {
-                    if t.root.mask[idx].disjoint(&occ) && !(excluded && t.root.img[idx] < self.lo[g]) {
-                        let k = t.root.img[idx];
-                        self.place(k);
-                        let r = self.fast_child(visit);
-                        self.unplace(k);
-                        r?;
+        let small = s.images.groups.len() <= 64;
+        let multi = s.multi || self.lo_mask & self.avail != 0;
+        match stage {
+            BitStage::DeBruijn(Some(idx)) => {
+                return match (s.has_triggers, multi) {
+                    (false, false) => self.debruijn_kernel::<false, false>(idx, visit),
+                    (false, true) => self.debruijn_kernel::<false, true>(idx, visit),
+                    (true, false) => self.debruijn_kernel::<true, false>(idx, visit),
+                    (true, true) => self.debruijn_kernel::<true, true>(idx, visit),
+                };
+            }
+            BitStage::Mch(ci) | BitStage::Emch(_, ci) if small => {
+                return match (s.has_triggers, multi) {
+                    (false, false) => self.hole_kernel::<false, false>(ci, visit),
+                    (false, true) => self.hole_kernel::<false, true>(ci, visit),
+                    (true, false) => self.hole_kernel::<true, false>(ci, visit),
+                    (true, true) => self.hole_kernel::<true, true>(ci, visit),
+                };
+            }
+            BitStage::Bdlx(live) if small => {
+                return if s.has_triggers {
+                    self.bdlx_kernel::<true>(live, visit)
+                } else {
+                    self.bdlx_kernel::<false>(live, visit)
+                };
+            }
+            BitStage::DeBruijn(None) => {
+                let excluded = self.lo_mask & self.avail != 0;
+                let Some(hole) = occ.not().lowest() else { return Ok(()) };
+                let mut gs = self.avail & t.root.groups[hole];
+                while gs != 0 {
+                    let g = gs.trailing_zeros() as usize;
+                    gs &= gs - 1;
+                    for idx in t.root.range(hole, g) {
+                        if t.root.mask[idx].disjoint(&occ) && !(excluded && t.root.img[idx] < self.lo[g]) {
+                            let k = t.root.img[idx];
+                            self.place(k);
+                            let r = self.fast_child(visit);
+                            self.unplace(k);
+                            r?;
+                        }
                     }
                 }
+                return Ok(());
             }
-            return Ok(());
+            _ => {}
         }
         let base = self.depth * s.stride;
         let out = &mut self.cand[base..base + s.stride];
-        let n = match kind {
-            Kind::Mch => mch::candidates(t, s.cover.as_ref().expect("MCH has a cover index"), occ, self.avail, out),
-            Kind::Emch(w) => {
-                emch::candidates(t, s.cover.as_ref().expect("EMCH has a cover index"), occ, self.avail, w, out)
-            }
-            Kind::Bdlx => bdlx::candidates(t, occ, &self.left, self.avail, &self.lo, out),
-            _ => unreachable!("DLX and de Bruijn are handled above"),
+        let n = match stage {
+            BitStage::Mch(ci) => mch::candidates(t, ci, occ, self.avail, out),
+            BitStage::Emch(w, ci) => emch::candidates(t, ci, occ, self.avail, *w, out),
+            BitStage::Bdlx(_) => bdlx::candidates(t, occ, &self.left, self.avail, &self.lo, out),
+            BitStage::DeBruijn(_) => debruijn::candidates(t, occ, self.avail, out),
         };
         let n = if self.lo_mask & self.avail != 0 { self.drop_excluded(base, n) } else { n };
         for j in 0..n {
@@ -131,10 +135,10 @@ impl<B: Bits> Walker<'_, B> {
         if self.s.has_triggers && !self.triggers_ok() {
             return Ok(());
         }
-        self.fast(visit)
+        self.fast(self.s.stages.bits_at(self.n_left), visit)
     }
 
-    fn bit_node(&mut self, kind: Kind, visit: &mut Visit<'_>) -> Result<(), Stop> {
+    fn bit_node(&mut self, stage: &BitStage<B>, visit: &mut Visit<'_>) -> Result<(), Stop> {
         let depth = self.depth;
         let stride = self.s.stride;
         let base = depth * stride;
@@ -166,21 +170,17 @@ impl<B: Bits> Walker<'_, B> {
                 }
                 n
             }
-            _ if matches!(kind, Kind::Mch | Kind::Emch(_)) && self.s.images.groups.len() <= 64 => {
-                let ci = self.s.cover.as_ref().expect("MCH and EMCH have a cover index");
-                let mut scratch = std::mem::take(&mut self.hole.probe_buf);
-                let n = hole_kernel::node_candidates(t, ci, occ, avail as u64, kind, &mut scratch, out);
-                self.hole.probe_buf = scratch;
-                n
-            }
-            _ => match kind {
-                Kind::DeBruijn => debruijn::candidates(t, occ, avail, out),
-                Kind::Mch => mch::candidates(t, self.s.cover.as_ref().expect("MCH has a cover index"), occ, avail, out),
-                Kind::Emch(w) => {
-                    emch::candidates(t, self.s.cover.as_ref().expect("EMCH has a cover index"), occ, avail, w, out)
+            _ => match stage {
+                BitStage::Mch(ci) | BitStage::Emch(_, ci) if self.s.images.groups.len() <= 64 => {
+                    let mut scratch = std::mem::take(&mut self.hole.probe_buf);
+                    let n = hole_kernel::node_candidates(t, ci, occ, avail as u64, stage.kind(), &mut scratch, out);
+                    self.hole.probe_buf = scratch;
+                    n
                 }
-                Kind::Bdlx => bdlx::candidates(t, occ, &self.left, avail, &self.lo, out),
-                Kind::Dlx(_) => unreachable!("DLX nodes go through dlx_node"),
+                BitStage::Mch(ci) => mch::candidates(t, ci, occ, avail, out),
+                BitStage::Emch(w, ci) => emch::candidates(t, ci, occ, avail, *w, out),
+                BitStage::DeBruijn(_) => debruijn::candidates(t, occ, avail, out),
+                BitStage::Bdlx(_) => bdlx::candidates(t, occ, &self.left, avail, &self.lo, out),
             },
         };
         let n = if self.lo_mask & avail != 0 { self.drop_excluded(base, n) } else { n };

@@ -21,11 +21,7 @@ impl<B: Bits> Walker<'_, B> {
     /// Every part of the search state as [`Shared::walker`] makes it.
     pub(in crate::poly) fn at_root(&self) -> bool {
         let fresh = self.s.walker(self.poll.limits, Walk::All);
-        let matrix = match (&self.dlx.m, &fresh.dlx.m) {
-            (Some(a), Some(b)) => a.same_links(b),
-            (a, b) => a.is_none() && b.is_none(),
-        };
-        matrix
+        self.dlx.m.same_links(&fresh.dlx.m)
             && self.occ == fresh.occ
             && self.left == fresh.left
             && self.avail == fresh.avail

@@ -4,7 +4,7 @@
 
 use crate::poly::model::bits::Bits;
 use crate::poly::plan::schedule::Kind;
-use crate::poly::stages::bdlx::{Choice, Counts};
+use crate::poly::stages::bdlx::{Choice, Counts, LiveSource};
 use crate::poly::stages::debruijn::Entry;
 use crate::poly::walk::{Stop, Visit, Walker};
 use crate::search::{Flow, StopReason};
@@ -12,8 +12,7 @@ use crate::search::{Flow, StopReason};
 impl<B: Bits> Walker<'_, B> {
     /// Writes the live list of the current node at `lbuf[lbuf_used..]`
     /// (segments at depth `self.depth`) and returns its end and counts.
-    fn bdlx_root_list(&mut self) -> (usize, Counts<B>) {
-        let src = self.s.live.as_ref().expect("bdlx stages have a live source");
+    fn bdlx_root_list(&mut self, src: &LiveSource<B>) -> (usize, Counts<B>) {
         let g1 = self.s.images.groups.len() + 1;
         let base = self.bdlx.used;
         let need = base + src.entries.len();
@@ -107,11 +106,15 @@ impl<B: Bits> Walker<'_, B> {
     /// Runs bdlx from this node (every branch searched) down to the leaves
     /// or the next stage. Needs at most 64 groups (`avail` is a `u128`
     /// with the upper half unused).
-    pub(in crate::poly) fn bdlx_kernel<const TRIG: bool>(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {
+    pub(in crate::poly) fn bdlx_kernel<const TRIG: bool>(
+        &mut self,
+        live: &LiveSource<B>,
+        visit: &mut Visit<'_>,
+    ) -> Result<(), Stop> {
         let s = self.s;
-        let handover = (1..self.n_left).rev().find(|&n| s.stage_of[n as usize] != Kind::Bdlx).unwrap_or(0);
+        let handover = (1..self.n_left).rev().find(|&n| s.stages.kinds()[n as usize] != Kind::Bdlx).unwrap_or(0);
         let start = self.bdlx.used;
-        let (end, counts) = self.bdlx_root_list();
+        let (end, counts) = self.bdlx_root_list(live);
         self.bdlx_node::<TRIG>(start, end, counts, handover, visit)
     }
 

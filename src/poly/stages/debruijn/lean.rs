@@ -40,8 +40,9 @@
 //! `lean/pass512.rs`.
 
 use crate::poly::model::bits::Bits;
+use crate::poly::model::rows::Rows;
 use crate::poly::stages::debruijn::memo::{Kernel, PairTable};
-use crate::poly::stages::debruijn::{Entry, LeanFrame};
+use crate::poly::stages::debruijn::{Entry, LeanFrame, RootIndex};
 use crate::poly::walk::{Stop, Visit, Walker, POLL_MASK};
 use crate::search::{Flow, StopReason};
 
@@ -58,22 +59,25 @@ use kernel::run_avx512;
 use kernel::{run, Consts, Event, Resume, State, TAGS};
 
 impl<B: Bits> Walker<'_, B> {
-    /// Whether [`Self::debruijn_lean`] applies (given no triggers and no
-    /// copies or excluded rows).
-    pub(in crate::poly::stages::debruijn) fn lean_applies(&self) -> bool {
-        let idx = self.s.bruijn.as_ref().expect("de Bruijn stages have a root index");
-        idx.rows.is_some() && idx.prune_single && idx.n_groups <= 64
+    /// The box's rows when [`Self::debruijn_lean`] applies to `idx`
+    /// (given no triggers and no copies or excluded rows).
+    pub(in crate::poly::stages::debruijn) fn lean_rows(idx: &RootIndex<B>) -> Option<Rows<B>> {
+        idx.rows.filter(|_| idx.prune_single && idx.n_groups <= 64)
     }
 
     /// [`Self::debruijn_kernel`] for no triggers, one copy per group, no
     /// excluded rows, a box in rows and no piece of one cell: the rare
     /// events handled here, the search in [`run`].
-    pub(in crate::poly::stages::debruijn) fn debruijn_lean(&mut self, visit: &mut Visit<'_>) -> Result<(), Stop> {
+    pub(in crate::poly::stages::debruijn) fn debruijn_lean(
+        &mut self,
+        idx: &RootIndex<B>,
+        rows: Rows<B>,
+        visit: &mut Visit<'_>,
+    ) -> Result<(), Stop> {
         let s = self.s;
-        let idx = s.bruijn.as_ref().expect("de Bruijn stages have a root index");
         let handover = (1..self.n_left)
             .rev()
-            .find(|&n| s.stage_of[n as usize] != crate::poly::plan::schedule::Kind::DeBruijn)
+            .find(|&n| s.stages.kinds()[n as usize] != crate::poly::plan::schedule::Kind::DeBruijn)
             .unwrap_or(0);
         let k = Consts {
             entries: &idx.entries,
@@ -82,7 +86,7 @@ impl<B: Bits> Walker<'_, B> {
             halo: &idx.halo,
             group_of: &s.tables.group,
             last: &idx.last,
-            rows: idx.rows.expect("lean_applies"),
+            rows,
             width: idx.width,
             g1: idx.n_groups + 1,
             handover,

@@ -238,6 +238,13 @@ impl<B: Bits> RootIndex<B> {
         RootIndex { width, n_groups, groups, gstart, entries, last, halo, prune_single, prune_pair, rows, simd }
     }
 
+    /// Sets whether the lean loop runs its AVX-512 copy (tests compare the
+    /// copies); the index must have its AVX arrays.
+    #[cfg(test)]
+    pub(in crate::poly) fn set_lean_avx512(&mut self, on: bool) {
+        self.simd.as_mut().expect("the AVX copies' arrays").avx512 = on;
+    }
+
     /// Window width in bits.
     pub fn width(&self) -> u32 {
         self.width

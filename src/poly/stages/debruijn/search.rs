@@ -5,7 +5,7 @@
 
 use crate::poly::model::bits::Bits;
 use crate::poly::plan::schedule::Kind;
-use crate::poly::stages::debruijn::{cold_path, Frame, MEMO_MIN};
+use crate::poly::stages::debruijn::{cold_path, Frame, RootIndex, MEMO_MIN};
 use crate::poly::walk::{take_group, Stop, Walker};
 use crate::search::{Flow, StopReason};
 
@@ -20,27 +20,28 @@ impl<B: Bits> Walker<'_, B> {
     /// images instead of scanning the hole's lists.
     pub(in crate::poly) fn debruijn_kernel<const TRIG: bool, const MULTI: bool>(
         &mut self,
+        idx: &RootIndex<B>,
         visit: &mut crate::poly::walk::Visit<'_>,
     ) -> Result<(), Stop> {
-        if !TRIG && !MULTI && self.lean_applies() {
-            return self.debruijn_lean(visit);
+        if let Some(rows) = Self::lean_rows(idx).filter(|_| !TRIG && !MULTI) {
+            return self.debruijn_lean(idx, rows, visit);
         }
         // Dead states are cached only when the state is (occupancy,
         // available groups): no copies, no excluded rows.
         if !MULTI && !self.debruijn.dead.off {
-            self.debruijn_loop::<TRIG, MULTI, true>(visit)
+            self.debruijn_loop::<TRIG, MULTI, true>(idx, visit)
         } else {
-            self.debruijn_loop::<TRIG, MULTI, false>(visit)
+            self.debruijn_loop::<TRIG, MULTI, false>(idx, visit)
         }
     }
 
     /// [`Self::debruijn_kernel`], `MEMO`: with the cache of dead states.
     fn debruijn_loop<const TRIG: bool, const MULTI: bool, const MEMO: bool>(
         &mut self,
+        idx: &RootIndex<B>,
         visit: &mut crate::poly::walk::Visit<'_>,
     ) -> Result<(), Stop> {
         let s = self.s;
-        let idx = s.bruijn.as_ref().expect("de Bruijn stages have a root index");
         let entries = &idx.entries[..];
         let gstart = &idx.gstart[..];
         let groups = &idx.groups[..];
@@ -53,7 +54,7 @@ impl<B: Bits> Walker<'_, B> {
         let (width, prune_single) = (idx.width, idx.prune_single);
         // The kernel runs while de Bruijn is the stage; `handover` is the
         // remaining-piece count at which the next stage takes over (0: none).
-        let handover = (1..self.n_left).rev().find(|&n| s.stage_of[n as usize] != Kind::DeBruijn).unwrap_or(0);
+        let handover = (1..self.n_left).rev().find(|&n| s.stages.kinds()[n as usize] != Kind::DeBruijn).unwrap_or(0);
         let base = self.depth;
         let mut d = base;
         let mut occ = self.occ;

@@ -7,18 +7,19 @@
 use crate::poly::filters::volume::regions_ok;
 use crate::poly::model::bits::Bits;
 use crate::poly::plan::schedule::Kind;
+use crate::poly::plan::stages::DlxStage;
 use crate::poly::stages::dlx::min_fit_cell;
 use crate::poly::walk::{Stop, Visit, Walk, Walker};
 
 impl<B: Bits> Walker<'_, B> {
-    pub(in crate::poly) fn dlx_node(&mut self, h: usize, visit: &mut Visit<'_>) -> Result<(), Stop> {
+    pub(in crate::poly) fn dlx_node(&mut self, stage: &DlxStage, visit: &mut Visit<'_>) -> Result<(), Stop> {
         let depth = self.depth;
         let mark = self.dlx.hidden.len();
         if depth > 0 {
             self.apply_filters();
         }
         let n_cells = self.s.images.n_cells as u32;
-        let m = self.dlx.m.as_ref().expect("DLX stages have a matrix");
+        let m = &self.dlx.m;
         #[cfg(debug_assertions)]
         if self.nodes.is_multiple_of(61) {
             if let Err(e) = m.check_invariants() {
@@ -36,7 +37,7 @@ impl<B: Bits> Walker<'_, B> {
                 // stabiliser is not trivial): its dropped images hidden, its
                 // column taken.
                 let h = n_cells + n.group as u32 + 1;
-                let m = self.dlx.m.as_mut().expect("DLX stages have a matrix");
+                let m = &mut self.dlx.m;
                 let mut x = m.down(h);
                 while x != h {
                     let next = m.down(x);
@@ -48,9 +49,9 @@ impl<B: Bits> Walker<'_, B> {
                 }
                 Some(h)
             }
-            _ => self.s.heuristics[h].choose(m, &self.s.keys[h]),
+            _ => stage.heuristic.choose(m, &stage.keys),
         };
-        let m = self.dlx.m.as_ref().expect("DLX stages have a matrix");
+        let m = &self.dlx.m;
         if depth < self.cell_branch_above && chosen.is_some_and(|i| i > n_cells && m.bound(i) > 1) {
             chosen = min_fit_cell(m, n_cells);
         }
@@ -64,7 +65,7 @@ impl<B: Bits> Walker<'_, B> {
             }
             _ => Ok(()),
         };
-        let m = self.dlx.m.as_mut().expect("DLX stages have a matrix");
+        let m = &mut self.dlx.m;
         while self.dlx.hidden.len() > mark {
             let x = self.dlx.hidden.pop().expect("non-empty");
             m.unhide_row(x);
@@ -76,7 +77,7 @@ impl<B: Bits> Walker<'_, B> {
     /// ordered as the walk wants them.
     pub(in crate::poly) fn collect_rows(&mut self, i: u32) -> (usize, usize) {
         let base = self.depth * self.s.stride;
-        let m = self.dlx.m.as_ref().expect("matrix");
+        let m = &self.dlx.m;
         let mut n = 0;
         let mut x = m.down(i);
         while x != i {
@@ -114,16 +115,16 @@ impl<B: Bits> Walker<'_, B> {
         // occupancy, never the matrix): the matrix need not follow. This
         // matters for Knuth probes, which would otherwise pay a full
         // cover and uncover of the root choice per probe.
-        let follow = self.s.stage_of[..self.n_left as usize].iter().any(|k| matches!(k, Kind::Dlx(_)));
+        let follow = self.s.stages.kinds()[..self.n_left as usize].iter().any(|k| matches!(k, Kind::Dlx(_)));
         if follow {
-            self.dlx.m.as_mut().expect("matrix").commit_primary(i);
+            self.dlx.m.commit_primary(i);
         }
         let (base, n) = self.collect_rows(i);
         let range = self.children(n);
         let mut result = Ok(());
         for j in range {
             let x = self.cand[base + j];
-            let m = self.dlx.m.as_mut().expect("matrix");
+            let m = &mut self.dlx.m;
             if follow {
                 m.commit_row_except(x);
             }
@@ -133,7 +134,7 @@ impl<B: Bits> Walker<'_, B> {
             result = self.node(visit);
             self.unplace(k);
             if follow {
-                self.dlx.m.as_mut().expect("matrix").uncommit_row_except(x);
+                self.dlx.m.uncommit_row_except(x);
             }
             if result.is_err() {
                 break;
@@ -144,7 +145,7 @@ impl<B: Bits> Walker<'_, B> {
             }
         }
         if follow {
-            self.dlx.m.as_mut().expect("matrix").uncommit_primary(i);
+            self.dlx.m.uncommit_primary(i);
         }
         result
     }
@@ -154,7 +155,7 @@ impl<B: Bits> Walker<'_, B> {
     /// rows is reached once.
     fn dlx_multiple(&mut self, i: u32, visit: &mut Visit<'_>) -> Result<(), Stop> {
         let (base, n) = self.collect_rows(i);
-        let m = self.dlx.m.as_ref().expect("matrix");
+        let m = &self.dlx.m;
         let g = (i - self.s.images.n_cells as u32 - 1) as usize;
         debug_assert!(
             self.cand[base..base + n].windows(2).all(|w| m.option_of(w[0]) < m.option_of(w[1])),
@@ -167,7 +168,7 @@ impl<B: Bits> Walker<'_, B> {
         let (lo, lo_mask) = (self.lo[g], self.lo_mask);
         for j in 0..range.end {
             let x = self.cand[base + j];
-            let m = self.dlx.m.as_mut().expect("matrix");
+            let m = &mut self.dlx.m;
             if !m.feasible(i) {
                 break;
             }
@@ -184,7 +185,7 @@ impl<B: Bits> Walker<'_, B> {
                 result = self.node(visit);
                 self.unplace(k);
                 (self.lo[g], self.lo_mask) = (lo, lo_mask);
-                self.dlx.m.as_mut().expect("matrix").unselect_row(x);
+                self.dlx.m.unselect_row(x);
                 if result.is_err() {
                     break;
                 }
@@ -193,10 +194,10 @@ impl<B: Bits> Walker<'_, B> {
                     break;
                 }
             }
-            self.dlx.m.as_mut().expect("matrix").hide_row(x);
+            self.dlx.m.hide_row(x);
             excluded += 1;
         }
-        let m = self.dlx.m.as_mut().expect("matrix");
+        let m = &mut self.dlx.m;
         for j in (0..excluded).rev() {
             m.unhide_row(self.cand[base + j]);
         }
@@ -215,7 +216,7 @@ impl<B: Bits> Walker<'_, B> {
         }
         let n_cells = self.s.images.n_cells as u32;
         let t = &self.s.tables;
-        let m = self.dlx.m.as_mut().expect("matrix");
+        let m = &mut self.dlx.m;
         for g in 0..self.left.len() {
             if self.left[g] == 0 {
                 continue;

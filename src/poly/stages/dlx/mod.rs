@@ -23,8 +23,8 @@ pub(in crate::poly::stages::dlx) fn min_fit_cell(m: &Matrix, n_cells: u32) -> Op
 /// the order they were hidden.
 #[derive(Clone)]
 pub struct DlxScratch {
-    /// The matrix (`None` when the plan has no DLX stage).
-    pub(in crate::poly) m: Option<Matrix>,
+    /// The matrix (empty when the plan has no DLX stage).
+    pub(in crate::poly) m: Matrix,
     /// Rows hidden on the current path.
     pub(in crate::poly) hidden: Vec<u32>,
 }

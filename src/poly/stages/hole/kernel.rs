@@ -18,7 +18,7 @@ use crate::poly::filters::volume::regions_ok;
 use crate::poly::model::bits::Bits;
 use crate::poly::plan::schedule::{Kind, Widen};
 use crate::poly::stages::hole::choose::{choose_emch, choose_mch, Slots};
-use crate::poly::stages::hole::cover::SIMD_PAD;
+use crate::poly::stages::hole::cover::{CoverIndex, SIMD_PAD};
 #[cfg(target_arch = "x86_64")]
 use crate::poly::stages::hole::universe;
 use crate::poly::stages::hole::HoleFrame;
@@ -33,22 +33,23 @@ impl<B: Bits> Walker<'_, B> {
     /// so remaining counts are kept per group.
     pub(in crate::poly) fn hole_kernel<const TRIG: bool, const MULTI: bool>(
         &mut self,
+        ci: &CoverIndex<B>,
         visit: &mut crate::poly::walk::Visit<'_>,
     ) -> Result<(), Stop> {
         #[cfg(target_arch = "x86_64")]
-        if self.s.cover.as_ref().is_some_and(|ci| ci.has_simd()) {
-            let wide = self.s.stage_of.iter().any(|k| matches!(k, Kind::Emch(w) if w.levels > 0));
+        if ci.has_simd() {
+            let wide = self.s.stages.kinds().iter().any(|k| matches!(k, Kind::Emch(w) if w.levels > 0));
             // SAFETY: the index has its AVX2 arrays only when the processor
             // has AVX2.
             return unsafe {
                 if wide {
-                    self.hole_loop_avx2::<TRIG, MULTI, true>(visit)
+                    self.hole_loop_avx2::<TRIG, MULTI, true>(ci, visit)
                 } else {
-                    self.hole_loop_avx2::<TRIG, MULTI, false>(visit)
+                    self.hole_loop_avx2::<TRIG, MULTI, false>(ci, visit)
                 }
             };
         }
-        self.hole_loop::<TRIG, MULTI, false, true>(visit)
+        self.hole_loop::<TRIG, MULTI, false, true>(ci, visit)
     }
 
     /// [`Walker::hole_loop`] compiled for AVX2 (and the bit instructions
@@ -63,9 +64,10 @@ impl<B: Bits> Walker<'_, B> {
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
     unsafe fn hole_loop_avx2<const TRIG: bool, const MULTI: bool, const WIDE: bool>(
         &mut self,
+        ci: &CoverIndex<B>,
         visit: &mut crate::poly::walk::Visit<'_>,
     ) -> Result<(), Stop> {
-        self.hole_loop::<TRIG, MULTI, true, WIDE>(visit)
+        self.hole_loop::<TRIG, MULTI, true, WIDE>(ci, visit)
     }
 
     /// The loop itself; `SIMD`: count with AVX2 (only from
@@ -74,16 +76,16 @@ impl<B: Bits> Walker<'_, B> {
     #[inline(always)]
     fn hole_loop<const TRIG: bool, const MULTI: bool, const SIMD: bool, const WIDE: bool>(
         &mut self,
+        ci: &CoverIndex<B>,
         visit: &mut crate::poly::walk::Visit<'_>,
     ) -> Result<(), Stop> {
         let s = self.s;
         let t = &s.tables;
-        let ci = s.cover.as_ref().expect("MCH and EMCH stages have a cover index");
         // Room for a block of 4 written at the end of a list.
         let stride = s.stride + SIMD_PAD;
         let masks = &t.mask[..];
         let group_of = &t.group[..];
-        let is_hole_stage = |n: u32| matches!(s.stage_of[n as usize], Kind::Mch | Kind::Emch(_));
+        let is_hole_stage = |n: u32| matches!(s.stages.kinds()[n as usize], Kind::Mch | Kind::Emch(_));
         let handover = (1..self.n_left).rev().find(|&n| !is_hole_stage(n)).unwrap_or(0);
         let parity = s.parity.as_ref();
         let volume = s.volume.as_ref();
@@ -127,7 +129,7 @@ impl<B: Bits> Walker<'_, B> {
         // count of at most `stride`).
         assert!(t.n_groups <= 64 && group_of.len() == masks.len());
         assert!(image_parity.is_empty() || image_parity.len() == masks.len());
-        assert!(path.len() >= levels && frames.len() >= levels && s.stage_of.len() > n_left as usize);
+        assert!(path.len() >= levels && frames.len() >= levels && s.stages.kinds().len() > n_left as usize);
         // Reads `$v[$i]` without a bounds check (see the asserts above).
         macro_rules! get {
             ($v:expr, $i:expr) => {{
@@ -186,9 +188,9 @@ impl<B: Bits> Walker<'_, B> {
             {
                 let at = 2 * stride * d;
                 let mut slots = Slots { buf: &mut buf[at..at + 2 * stride], stride, best: 0 };
-                let n = match get!(s.stage_of, n_left as usize) {
+                let n = match get!(s.stages.kinds(), n_left as usize) {
                     Kind::Emch(_) => {
-                        let widen_of = || match get!(s.stage_of, n_left as usize) {
+                        let widen_of = || match get!(s.stages.kinds(), n_left as usize) {
                             Kind::Emch(w) if WIDE => w,
                             _ => Widen::default(),
                         };

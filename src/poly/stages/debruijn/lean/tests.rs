@@ -258,8 +258,7 @@ fn avx512_and_avx2_copies_search_alike() {
     /// The search with the given copy; the solution limit as the engine
     /// applies it (its visitor stops the search).
     fn run<B: Bits>(s: &mut Shared<B>, avx512: bool, limits: &Limits, threads: usize) -> Run {
-        let idx = s.bruijn.as_mut().expect("a de Bruijn stage");
-        idx.simd.as_mut().expect("the AVX copies' arrays").avx512 = avx512;
+        s.stages.set_lean_avx512(avx512);
         let mut sols = Vec::new();
         let out = s.search(limits, threads, &mut |p| {
             sols.push(p.to_vec());

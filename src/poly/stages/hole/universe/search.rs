@@ -85,7 +85,7 @@ impl<B: Bits> Walker<'_, B> {
             }};
         }
         {
-            let (c, n) = u.choose::<B, W>(t, &all, occ, get!(s.stage_of, n_left as usize));
+            let (c, n) = u.choose::<B, W>(t, &all, occ, get!(s.stages.kinds(), n_left as usize));
             if n == 0 {
                 return Ok(());
             }
@@ -166,7 +166,7 @@ impl<B: Bits> Walker<'_, B> {
             }
             if descend {
                 let live = u.without::<W, P>(&f.live, j, g);
-                let (c, n) = u.choose::<B, W>(t, &live, occ, get!(s.stage_of, n_left as usize));
+                let (c, n) = u.choose::<B, W>(t, &live, occ, get!(s.stages.kinds(), n_left as usize));
                 if n > 0 {
                     placed[d] = j as u32;
                     d += 1;
