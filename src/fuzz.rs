@@ -90,13 +90,13 @@ fn search_briefly(instance: &Instance) {
 /// An edge-matching reader; a puzzle it accepts must survive a write and
 /// re-read in its own format unchanged, and is then built and searched.
 fn edge_puzzle(text: &str, format: InputFormat) {
-    let Ok(puzzle) = edge_formats::parse_puzzle(text, format, "fuzz", "fuzz") else { return };
+    let Ok(puzzle) = crate::frontend::format::parse_puzzle(text, format, "fuzz", "fuzz") else { return };
     let written = match format {
         InputFormat::Meta => edge_formats::write_meta(&puzzle),
         InputFormat::Heule => edge_formats::write_heule(&puzzle),
         _ => edge_formats::write_emx(&puzzle, &[]),
     };
-    let again = edge_formats::parse_puzzle(&written, format, "fuzz", "fuzz")
+    let again = crate::frontend::format::parse_puzzle(&written, format, "fuzz", "fuzz")
         .unwrap_or_else(|e| panic!("a written puzzle does not read back: {e}\n{written}"));
     assert_eq!(
         (again.rows, again.cols, &again.tiles, &again.clues),

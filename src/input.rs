@@ -2,69 +2,14 @@
 //! plus what is needed to verify, draw and describe its solutions.
 
 use crate::edgematch::{self, EdgePuzzle};
-use crate::frontend::{edgematch as edge_formats, polycube, LoadError, ParseError};
+use crate::frontend::{polycube, LoadError, ParseError};
 use crate::ir::{Problem, Solution};
 use crate::render;
 use crate::size_cap::SizeCap;
 use serde_json::{json, Value};
 use std::path::Path;
 
-/// The file formats emx reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InputFormat {
-    /// Busche's polycube definition file (`D:`, `C:`, `L` ... `~D`).
-    Polycube,
-    /// Edge matching, META 2010 / Brendan Owen format (`cols rows`, then
-    /// `N E S W` per tile).
-    Meta,
-    /// Edge matching, Heule's format (hint count, hints `row col piece
-    /// rot`, then `N E S W` per piece; size inferred).
-    Heule,
-    /// Edge matching, emx's own format (`size`, `colors`, `tile`, `clue`).
-    Emx,
-    /// Knuth's `.dlx` exact-cover text (items line, then one option per line).
-    Dlx,
-}
-
-impl InputFormat {
-    /// Names accepted by `--input-format`.
-    pub const NAMES: &'static [&'static str] = &["polycube", "meta", "heule", "emx", "dlx"];
-
-    /// Parses a `--input-format` value.
-    pub fn from_name(name: &str) -> Option<InputFormat> {
-        match name {
-            "polycube" => Some(InputFormat::Polycube),
-            "meta" => Some(InputFormat::Meta),
-            "heule" => Some(InputFormat::Heule),
-            "emx" => Some(InputFormat::Emx),
-            "dlx" => Some(InputFormat::Dlx),
-            _ => None,
-        }
-    }
-
-    /// Guesses the format from the text of a file.
-    pub fn detect(text: &str) -> Option<InputFormat> {
-        // Knuth's files open with `|` comment lines.
-        if text.lines().map(str::trim).find(|l| !l.is_empty()).is_some_and(|l| l.starts_with('|')) {
-            return Some(InputFormat::Dlx);
-        }
-        let first = text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).find(|l| !l.is_empty())?;
-        if first.starts_with("D:") || first == "D" {
-            return Some(InputFormat::Polycube);
-        }
-        let fields = first.split_whitespace().count();
-        if fields == 2 && first.split_whitespace().all(|f| f.parse::<u32>().is_ok()) {
-            return Some(InputFormat::Meta);
-        }
-        if fields == 1 && first.parse::<u32>().is_ok() {
-            return Some(InputFormat::Heule);
-        }
-        if first.split_whitespace().next().is_some_and(|k| edge_formats::EMX_KEYWORDS.contains(&k)) {
-            return Some(InputFormat::Emx);
-        }
-        None
-    }
-}
+pub use crate::frontend::format::InputFormat;
 
 /// The puzzle-specific part of an [`Instance`].
 #[derive(Clone, Debug)]
@@ -277,7 +222,7 @@ pub fn load_text(
                 }
                 .into());
             }
-            let puzzle = edge_formats::parse_puzzle(text, format, &file, &stem)?;
+            let puzzle = crate::frontend::format::parse_puzzle(text, format, &file, &stem)?;
             let options = edgematch::ir::option_bound(&puzzle);
             if options > edgematch::ir::MAX_OPTIONS {
                 return Err(ParseError {
@@ -296,7 +241,7 @@ pub fn load_text(
             Ok(Instance { file, kind: InstanceKind::EdgeMatch(Box::new(EdgeInstance { puzzle, problem })) })
         }
         InputFormat::Dlx => {
-            let problem = crate::encode::dlx_problem(text, &file, &stem)?;
+            let problem = crate::frontend::dlx::dlx_problem(text, &file, &stem)?;
             Ok(Instance { file, kind: InstanceKind::Cover(Box::new(CoverInstance { problem })) })
         }
         InputFormat::Polycube => {

@@ -50,30 +50,6 @@ pub fn placement_text(instance: &Instance, o: OptionId) -> String {
     }
 }
 
-/// Builds the IR of a Knuth `.dlx` file (options keep their file order, so
-/// option `k` is the `k`-th option line).
-pub fn dlx_problem(text: &str, file: &str, name: &str) -> Result<crate::ir::Problem, crate::frontend::ParseError> {
-    use crate::ir::{Entry, ProblemBuilder, NO_COLOR};
-    let err =
-        |line: usize, message: String| crate::frontend::ParseError { file: file.to_string(), line, col: None, message };
-    let dlx = emx_encoders::dlx::read_dlx(text).map_err(|e| err(e.line, e.message))?;
-    let mut b = ProblemBuilder::new(name);
-    let ids: Vec<u32> = dlx
-        .items
-        .iter()
-        .map(|i| match i.multiplicity {
-            Some(m) => b.primary_with_multiplicity(i.name.clone(), m),
-            None => b.secondary(i.name.clone()),
-        })
-        .collect();
-    let colors: Vec<u32> =
-        dlx.colors.iter().enumerate().map(|(k, c)| if k == 0 { NO_COLOR } else { b.color(c) }).collect();
-    for opt in &dlx.options {
-        b.option(opt.iter().map(|e| Entry { item: ids[e.item as usize], color: colors[e.color as usize] }));
-    }
-    b.build(None).map_err(|e| err(1, e.to_string()))
-}
-
 /// Writes the instance's problem as Knuth `.dlx` text, skipping `excluded`
 /// options (empty: none).
 pub fn write_dlx(w: &mut impl Write, instance: &Instance, excluded: &[bool], note: &str) -> io::Result<()> {

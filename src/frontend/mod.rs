@@ -1,6 +1,8 @@
 //! Front-ends: puzzle files to the IR.
 
+pub mod dlx;
 pub mod edgematch;
+pub mod format;
 pub mod polycube;
 
 use std::fmt;

@@ -76,7 +76,8 @@ fn cli_exits_2_with_the_position() {
 #[test]
 fn mutated_files_never_panic() {
     use emx::edgematch::generate::SeededRng;
-    use emx::frontend::edgematch::{parse_board, parse_puzzle};
+    use emx::frontend::edgematch::parse_board;
+    use emx::frontend::format::parse_puzzle;
     let seeds = [
         std::fs::read_to_string(repo_path("instances/edgematch/brendan_set2/pieces_04x04.txt")).unwrap(),
         std::fs::read_to_string(repo_path("tests/data/edgematch/heule_crlf_hint.txt")).unwrap(),

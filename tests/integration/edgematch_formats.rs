@@ -17,7 +17,7 @@ fn puzzle(rel: &str, format: Option<InputFormat>) -> EdgePuzzle {
 /// Parses without building the IR (the big instances make large IRs).
 fn parse_only(rel: &str, format: InputFormat) -> EdgePuzzle {
     let text = std::fs::read_to_string(repo_path(rel)).unwrap();
-    let parsed = edge_formats::parse_puzzle(&text, format, rel, "p");
+    let parsed = emx::frontend::format::parse_puzzle(&text, format, rel, "p");
     parsed.unwrap_or_else(|e| panic!("{e}"))
 }
 
