@@ -21,39 +21,10 @@
 //! depth, the cell with the fewest candidates (and fails when one has
 //! none: forward checking).
 
+use super::config::BottomOrder;
 use super::filter::Core;
 use super::model::NONE;
 use crate::search::{Flow, Limits, StopReason};
-
-/// The walker's cell order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BottomOrder {
-    /// Fixed at hand-over: most filled neighbours first, ties by domain size.
-    Static,
-    /// Fewest candidates first, chosen at each depth.
-    Dynamic,
-    /// Scan's order (rows along the shorter side), candidates from lists
-    /// keyed by the back sides' colours ([`super::sweep`]).
-    Row,
-    /// The same walker across scan's rows (columns).
-    Col,
-    /// The row or column sweep, forwards or backwards, that meets the
-    /// cells cp filled earliest.
-    Sweep,
-}
-
-impl BottomOrder {
-    /// The name in `bottom-order=`.
-    pub fn name(self) -> &'static str {
-        match self {
-            BottomOrder::Static => "static",
-            BottomOrder::Dynamic => "dynamic",
-            BottomOrder::Row => "row",
-            BottomOrder::Col => "col",
-            BottomOrder::Sweep => "sweep",
-        }
-    }
-}
 
 /// Polls the limits every this many placements (a power of two minus one).
 pub(super) const WALK_POLL: u64 = 0xfff;

@@ -31,8 +31,37 @@
 //! component off (the paper's "BasicCP": ColorPair contradictions only, with
 //! MinOffer), `default` restores the defaults. Unknown items are errors.
 
-use super::bottom::BottomOrder;
 use std::fmt;
+
+/// The walker's cell order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BottomOrder {
+    /// Fixed at hand-over: most filled neighbours first, ties by domain size.
+    Static,
+    /// Fewest candidates first, chosen at each depth.
+    Dynamic,
+    /// Scan's order (rows along the shorter side), candidates from lists
+    /// keyed by the back sides' colours (`sweep.rs`).
+    Row,
+    /// The same walker across scan's rows (columns).
+    Col,
+    /// The row or column sweep, forwards or backwards, that meets the
+    /// cells cp filled earliest.
+    Sweep,
+}
+
+impl BottomOrder {
+    /// The name in `bottom-order=`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BottomOrder::Static => "static",
+            BottomOrder::Dynamic => "dynamic",
+            BottomOrder::Row => "row",
+            BottomOrder::Col => "col",
+            BottomOrder::Sweep => "sweep",
+        }
+    }
+}
 
 /// How the most urgent ColorPair is chosen when no pattern applies
 /// (Benoist & Bourreau §5.1).

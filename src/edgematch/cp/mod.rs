@@ -18,6 +18,16 @@
 //! [`edgematch::ir::to_problem`](crate::edgematch::ir::to_problem)'s IR: a
 //! tile's rotations that look the same in a cell are one option, and the
 //! engine only ever tries one of them, so no board is reported twice.
+//!
+//! One import cycle is kept on purpose: `search.rs` (the searcher's state
+//! and its node loop) and the three parts that extend it, `frontier.rs`
+//! (the empty cells next to filled ones), `singles.rs` (placements forced
+//! by singleton propagation) and `parallel.rs` (the tree cut into tasks),
+//! import each other. The searcher holds each part's state, and each part
+//! adds the methods that keep that state; the parts are separate files
+//! because each is a component that `--cp` switches on or off, with its
+//! own tests. The completion walker (`bottom.rs`) and its row sweep
+//! (`sweep.rs`) share one walker type the same way.
 
 mod bottom;
 mod config;
@@ -37,7 +47,7 @@ mod sweep;
 #[cfg(test)]
 mod tests;
 
-pub use bottom::BottomOrder;
+pub use config::BottomOrder;
 pub use config::{Bottom, CpConfig, CpConfigError, Heuristic, COMPONENTS};
 pub use estimate::CpEstimate;
 

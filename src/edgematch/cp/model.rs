@@ -27,7 +27,7 @@ pub(crate) struct Model {
     pub n_pairs: usize,
     /// `rot_colors[t][r]`: tile `t` turned `r` quarter turns, `[N, E, S, W]`.
     pub rot_colors: Vec<[[Color; 4]; 4]>,
-    /// The same colours packed 16 bits per side (see `state::pack`).
+    /// The same colours packed 16 bits per side (see [`pack`]).
     pub rot_packed: Vec<[u64; 4]>,
     /// The rotations of each tile that look different (one per option of
     /// the IR): `rots[t][..n_rots[t]]`.
@@ -183,7 +183,7 @@ impl Model {
             n_cells,
             n_colors,
             n_pairs,
-            rot_packed: rot_colors.iter().map(|rc| std::array::from_fn(|r| super::state::pack(&rc[r]))).collect(),
+            rot_packed: rot_colors.iter().map(|rc| std::array::from_fn(|r| pack(&rc[r]))).collect(),
             rot_colors,
             rots,
             n_rots,
@@ -239,6 +239,12 @@ fn ceil_2_sqrt(m: u64) -> u64 {
         s -= 1;
     }
     s
+}
+
+/// Packs four colours, 16 bits each.
+#[inline]
+pub(crate) fn pack(c: &[Color; 4]) -> u64 {
+    c[0] as u64 | (c[1] as u64) << 16 | (c[2] as u64) << 32 | (c[3] as u64) << 48
 }
 
 #[cfg(test)]

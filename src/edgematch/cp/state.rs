@@ -77,12 +77,6 @@ pub(crate) struct State {
     pub demanded: Vec<i32>,
 }
 
-/// Packs four colours, 16 bits each.
-#[inline]
-pub(crate) fn pack(c: &[Color; 4]) -> u64 {
-    c[0] as u64 | (c[1] as u64) << 16 | (c[2] as u64) << 32 | (c[3] as u64) << 48
-}
-
 impl State {
     /// The empty board.
     pub fn new(m: &Model) -> State {

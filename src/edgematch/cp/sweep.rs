@@ -13,7 +13,8 @@
 //! per step. A walker-placed neighbour beyond the two keyed sides (only
 //! in sweeps that leave holes) is checked colour by colour.
 
-use super::bottom::{BottomOrder, Ctx, Walker};
+use super::bottom::{Ctx, Walker};
+use super::config::BottomOrder;
 use super::filter::Core;
 use super::model::{NONE, SLOT_SIDES, UNKNOWN};
 use crate::edgematch::Color;
