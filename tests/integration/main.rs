@@ -1,6 +1,7 @@
 //! emx integration tests: one binary, one module per area.
 
 mod agreement;
+mod architecture;
 mod auto_pick;
 mod bench;
 mod cli;
