@@ -6,8 +6,19 @@ use crate::ir::Problem;
 use crate::poly::filters::redundancy::{self, RedundancyMode};
 use crate::poly::plan::{auto, schedule};
 use crate::poly::run::sample::Probes;
-use crate::poly::{PolyConfig, PolyEngine};
+use crate::poly::{PolyConfig, PolyEngine, RootedProber};
+use crate::search::pool::fold_tasks;
 use std::cmp::Ordering;
+
+/// A piece of the piece choice's work for one worker: probes of a rooted
+/// candidate on the engine without the filter, the screening of a
+/// candidate with its own engine (its position, number and probes), or a
+/// finalist's last probes.
+enum Job<'j, 'e> {
+    Rooted(&'j mut (Probes, Vec<u32>)),
+    Built(usize, usize, Probes),
+    Finish(&'j mut Candidate<'e>),
+}
 
 /// A constrained piece the piece choice compares.
 struct Candidate<'e> {
@@ -118,34 +129,21 @@ impl<'a> PolyEngine<'a> {
             let probes = screen(&e);
             Some((probes.nodes(), i, e, probes))
         };
-        let pool = (config.threads > 1)
-            .then(|| rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok())
-            .flatten();
+        let threads = config.threads.max(1);
         let mut finalists: Ranked<'a> = vec![(size, 0, engine, probes)];
-        if let Some(pool) = &pool {
-            use rayon::prelude::*;
-            let found: Ranked<'a> = pool.install(|| {
-                (1..=names.len())
-                    .into_par_iter()
-                    .filter_map(screen_one)
-                    .fold(Vec::new, |mut v, x| {
-                        v.push(x);
-                        keep_best(v)
-                    })
-                    .reduce(Vec::new, |mut a, b| {
-                        a.extend(b);
-                        keep_best(a)
-                    })
-            });
-            finalists.extend(found);
-        } else {
-            for i in 1..=names.len() {
+        let found = fold_tasks(
+            threads,
+            (1..=names.len()).collect(),
+            Vec::new,
+            |v: &mut Ranked<'a>, i| {
                 if let Some(x) = screen_one(i) {
-                    finalists.push(x);
-                    finalists = keep_best(finalists);
+                    v.push(x);
+                    *v = keep_best(std::mem::take(v));
                 }
-            }
-        }
+            },
+            |v| v,
+        );
+        finalists.extend(found.into_iter().flatten());
         let finalists = keep_best(finalists);
         // The finalists with every probe (their screening probes are the
         // first ones).
@@ -153,13 +151,10 @@ impl<'a> PolyEngine<'a> {
             e.runner.probe(&mut probes, PIECE_PROBES);
             (probes.nodes(), i, e, probes)
         };
-        let ranked: Ranked<'a> = match &pool {
-            Some(pool) => {
-                use rayon::prelude::*;
-                pool.install(|| finalists.into_par_iter().map(estimate_full).collect())
-            }
-            None => finalists.into_iter().map(estimate_full).collect(),
-        };
+        let ranked: Ranked<'a> = fold_tasks(threads, finalists, Vec::new, |v, f| v.push(estimate_full(f)), |v| v)
+            .into_iter()
+            .flatten()
+            .collect();
         let best = keep_best(ranked).into_iter().next().expect("the static choice is a candidate");
         match (wide, best.1) {
             (None, _) => Ok(best.2),
@@ -268,9 +263,7 @@ impl<'a> PolyEngine<'a> {
             };
             Self::build(problem, &PolyConfig { redundancy, ..plain.clone() }).ok()
         };
-        let pool = (config.threads > 1)
-            .then(|| rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok())
-            .flatten();
+        let threads = config.threads.max(1);
         // The rooted candidates' probes and roots, taken out of `cands`
         // (their positions first), and put back.
         type RootedJobs = (Vec<usize>, Vec<(Probes, Vec<u32>)>);
@@ -294,7 +287,7 @@ impl<'a> PolyEngine<'a> {
         // to `total` probes, on the calling thread.
         let probe_rooted = |cands: &mut [Candidate<'a>], total: u64| {
             let mut jobs = take_rooted(cands);
-            full.runner.probe_rooted(&mut jobs.1, total, false);
+            super::probe_rooted(&*full.runner, &mut jobs.1, total, 1);
             put_rooted(cands, jobs);
         };
         // Candidates in the order of their keys `(estimate, candidate)`.
@@ -319,15 +312,14 @@ impl<'a> PolyEngine<'a> {
         };
         let screen = |cands: &mut [Candidate<'a>]| {
             let built: Vec<usize> = (0..cands.len()).filter(|&k| cands[k].roots.is_none()).collect();
-            if let Some(pool) = &pool {
+            if threads > 1 {
                 // All at once, each on one thread (the builds are as dear
                 // as the probes: 3x4x5, 2 MB cover indexes): the same
                 // probes, so the same finalists, as one at a time.
                 // An engine is dropped as soon as the candidates screened
                 // on all threads hold PIECE_FINALISTS better ones, so that
                 // the heap reuses its memory (each 2 MB the heap grows by
-                // is a huge-page fault, about 1 ms here).
-                use rayon::prelude::*;
+                // is a huge-page fault).
                 type Screened<'e> = Vec<(usize, usize, Probes, Option<PolyEngine<'e>>)>;
                 // The keys `(estimate, candidate)` of the best screened so
                 // far, ascending, at most PIECE_FINALISTS.
@@ -354,32 +346,38 @@ impl<'a> PolyEngine<'a> {
                     }
                     v
                 };
-                let jobs: Vec<(usize, usize, Probes)> = built
-                    .iter()
-                    .map(|&k| (k, cands[k].i, std::mem::replace(&mut cands[k].probes, Probes::new(1))))
-                    .collect();
-                // The rooted ones probe on `full` alongside.
+                // The rooted ones probe on `full` alongside, on the same
+                // workers.
                 let mut rooted = take_rooted(cands);
-                let ((), done): ((), Screened<'a>) = pool.install(|| {
-                    rayon::join(
-                        || full.runner.probe_rooted(&mut rooted.1, PIECE_SCREEN_PROBES, true),
-                        || {
-                            jobs.into_par_iter()
-                                .fold(Vec::new, |mut v, (k, i, probes)| {
-                                    if let Some((probes, e)) = screen_built(i, probes) {
-                                        v.push((k, i, probes, Some(e)));
-                                    }
-                                    keep_engines(v)
-                                })
-                                .reduce(Vec::new, |mut a, b| {
-                                    a.extend(b);
-                                    keep_engines(a)
-                                })
-                        },
-                    )
-                });
+                let jobs: Vec<Job<'_, 'a>> =
+                    rooted
+                        .1
+                        .iter_mut()
+                        .map(Job::Rooted)
+                        .chain(built.iter().map(|&k| {
+                            Job::Built(k, cands[k].i, std::mem::replace(&mut cands[k].probes, Probes::new(1)))
+                        }))
+                        .collect();
+                let done = fold_tasks(
+                    threads,
+                    jobs,
+                    || (None, Vec::new()),
+                    |(prober, v): &mut (Option<Box<dyn RootedProber + '_>>, Screened<'a>), job| match job {
+                        Job::Rooted((probes, roots)) => prober
+                            .get_or_insert_with(|| full.runner.rooted_prober())
+                            .probe(probes, roots, PIECE_SCREEN_PROBES),
+                        Job::Built(k, i, probes) => {
+                            if let Some((probes, e)) = screen_built(i, probes) {
+                                v.push((k, i, probes, Some(e)));
+                            }
+                            *v = keep_engines(std::mem::take(v));
+                        }
+                        Job::Finish(_) => unreachable!("only screening jobs here"),
+                    },
+                    |(_, v)| v,
+                );
                 put_rooted(cands, rooted);
-                for (k, _, probes, e) in done {
+                for (k, _, probes, e) in done.into_iter().flatten() {
                     (cands[k].probes, cands[k].engine) = (probes, e);
                 }
                 drop_losers(cands, cands.len());
@@ -420,24 +418,28 @@ impl<'a> PolyEngine<'a> {
                 e.runner.probe(&mut c.probes, PIECE_PROBES);
             }
         };
-        match &pool {
-            Some(pool) => {
-                // The rooted finalists on `full` alongside the others'
-                // engines.
-                use rayon::prelude::*;
-                let mut rooted = take_rooted(&mut cands);
-                pool.install(|| {
-                    rayon::join(
-                        || full.runner.probe_rooted(&mut rooted.1, PIECE_PROBES, true),
-                        || cands.par_iter_mut().for_each(finish),
-                    )
-                });
-                put_rooted(&mut cands, rooted);
-            }
-            None => {
-                probe_rooted(&mut cands, PIECE_PROBES);
-                cands.iter_mut().for_each(finish);
-            }
+        if threads > 1 {
+            // The rooted finalists on `full` alongside the others' engines.
+            let mut rooted = take_rooted(&mut cands);
+            let jobs: Vec<Job<'_, 'a>> =
+                rooted.1.iter_mut().map(Job::Rooted).chain(cands.iter_mut().map(Job::Finish)).collect();
+            fold_tasks(
+                threads,
+                jobs,
+                || None,
+                |prober: &mut Option<Box<dyn RootedProber + '_>>, job| match job {
+                    Job::Rooted((probes, roots)) => {
+                        prober.get_or_insert_with(|| full.runner.rooted_prober()).probe(probes, roots, PIECE_PROBES)
+                    }
+                    Job::Finish(c) => finish(c),
+                    Job::Built(..) => unreachable!("only finishing jobs here"),
+                },
+                drop,
+            );
+            put_rooted(&mut cands, rooted);
+        } else {
+            probe_rooted(&mut cands, PIECE_PROBES);
+            cands.iter_mut().for_each(finish);
         }
         cands.sort_by(by_estimate);
         match cands[0].i {

@@ -53,8 +53,37 @@ trait Runner: Send + Sync {
     ) -> SampleReport;
     fn estimate(&self, spec: EstimateSpec, limits: &Limits, threads: usize, window: Duration) -> EstimateRun;
     fn probe(&self, probes: &mut Probes, total: u64);
-    fn probe_rooted(&self, jobs: &mut [(Probes, Vec<u32>)], total: u64, parallel: bool);
+    /// A walker for [`Probes::extend_rooted`] (its memo of the shallow
+    /// states' candidates serves every candidate piece it probes).
+    fn rooted_prober(&self) -> Box<dyn RootedProber + '_>;
     fn tasks(&self, depth: usize, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> (Vec<Task>, Outcome);
+}
+
+/// Probes below given root images, on one walker ([`Runner::rooted_prober`]).
+trait RootedProber: Send {
+    /// [`Probes::extend_rooted`] on this prober's walker.
+    fn probe(&mut self, probes: &mut Probes, roots: &[u32], total: u64);
+}
+
+impl<B: Bits> RootedProber for walk::Walker<'_, B> {
+    fn probe(&mut self, probes: &mut Probes, roots: &[u32], total: u64) {
+        probes.extend_rooted(self, roots, total)
+    }
+}
+
+/// The rooted `jobs` probed up to `total` probes on `threads` threads, a
+/// walker per thread: the same probes as on one thread (each job's draws
+/// depend only on its own generator).
+fn probe_rooted(runner: &dyn Runner, jobs: &mut [(Probes, Vec<u32>)], total: u64, threads: usize) {
+    crate::search::pool::fold_tasks(
+        threads,
+        jobs.iter_mut().collect(),
+        || None,
+        |prober: &mut Option<Box<dyn RootedProber + '_>>, (probes, roots): &mut (Probes, Vec<u32>)| {
+            prober.get_or_insert_with(|| runner.rooted_prober()).probe(probes, roots, total)
+        },
+        drop,
+    );
 }
 
 impl<B: Bits> Runner for Shared<B> {
@@ -83,22 +112,10 @@ impl<B: Bits> Runner for Shared<B> {
     fn probe(&self, probes: &mut Probes, total: u64) {
         probes.extend_to(self, total)
     }
-    fn probe_rooted(&self, jobs: &mut [(Probes, Vec<u32>)], total: u64, parallel: bool) {
-        // One walker per thread for every job: its memo of the shallow
-        // states' candidates serves every candidate piece.
-        let none = Limits::none();
-        if parallel {
-            use rayon::prelude::*;
-            jobs.par_iter_mut().for_each_init(
-                || self.walker(&none, walk::Walk::All),
-                |w, (probes, roots)| probes.extend_rooted(w, roots, total),
-            );
-        } else {
-            let mut w = self.walker(&none, walk::Walk::All);
-            for (probes, roots) in jobs {
-                probes.extend_rooted(&mut w, roots, total);
-            }
-        }
+    fn rooted_prober(&self) -> Box<dyn RootedProber + '_> {
+        static NO_LIMITS: Limits =
+            Limits { max_solutions: None, max_nodes: None, deadline: None, cancel: None, progress: None };
+        Box::new(self.walker(&NO_LIMITS, walk::Walk::All))
     }
     fn tasks(&self, depth: usize, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> (Vec<Task>, Outcome) {
         parallel::collect(self, depth, true, limits, visit)

@@ -206,6 +206,48 @@ pub fn each_task<T: Sync, S>(
     });
 }
 
+/// Runs `work` on every task on `threads` worker threads, one task at a
+/// time from a queue as [`each_task`] does, each worker folding its tasks
+/// into a state of its own made by `init` and turned by `finish` into what
+/// it returns; the results come in no particular order. A panic in a
+/// worker is raised again on the calling thread. With one thread the tasks
+/// run on the calling thread, in order.
+pub fn fold_tasks<T: std::marker::Send, S, R: std::marker::Send>(
+    threads: usize,
+    tasks: Vec<T>,
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, T) + Sync,
+    finish: impl Fn(S) -> R + Sync,
+) -> Vec<R> {
+    if threads <= 1 || tasks.len() <= 1 {
+        let mut state = init();
+        for t in tasks {
+            work(&mut state, t);
+        }
+        return vec![finish(state)];
+    }
+    let slots: Vec<Mutex<Option<T>>> = tasks.into_iter().map(|t| Mutex::new(Some(t))).collect();
+    let next = AtomicUsize::new(0);
+    let take = || {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        slots.get(i).map(|slot| slot.lock().expect("no poisoning").take().expect("each task is taken once"))
+    };
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(slots.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut state = init();
+                    while let Some(t) = take() {
+                        work(&mut state, t);
+                    }
+                    finish(state)
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+    })
+}
+
 /// One outbox per worker on `tx` (`hold` as [`Outbox::new`] takes it),
 /// each taken once by its worker with [`take_outbox`]; `tx` itself is
 /// dropped here, so the channel closes when the last worker's outbox goes.
@@ -336,6 +378,16 @@ mod tests {
             assert_eq!(inits.load(Ordering::Relaxed), threads as u64);
             assert!(done.iter().all(|d| d.load(Ordering::Relaxed) == 1), "{threads} threads");
         }
+    }
+
+    #[test]
+    fn fold_tasks_runs_every_task_once() {
+        for threads in [1, 2, 3] {
+            let sums = fold_tasks(threads, (1..=100u64).collect(), || 0u64, |s, t| *s += t, |s| s);
+            assert_eq!(sums.iter().sum::<u64>(), 5050, "{threads} threads");
+            assert!(sums.len() <= threads.max(1));
+        }
+        assert_eq!(fold_tasks(2, Vec::<u64>::new(), || 7u64, |_, _| {}, |s| s), vec![7]);
     }
 
     #[test]

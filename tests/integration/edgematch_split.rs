@@ -77,27 +77,26 @@ fn set2_7x7_by_split() {
     use emx::edgematch::scan::Scan;
     use emx::edgematch::split::{part_puzzle, split};
     use emx::search::{Engine, Flow, Limits};
-    use rayon::prelude::*;
     let text = std::fs::read_to_string(repo_path("instances/edgematch/brendan_set2/pieces_07x07.txt")).unwrap();
     let puzzle = emx::frontend::edgematch::parse_meta(&text, "7x7", "7x7").unwrap();
     let plan = split(&puzzle, 7).unwrap();
     assert_eq!((plan.parts.len(), plan.weight), (8636, 4));
-    let boards: u64 = plan
-        .parts
-        .par_iter()
-        .map(|fixed| {
-            let part = part_puzzle(&puzzle, fixed, "part");
-            let problem = to_problem(&part);
-            let mut n = 0u64;
-            let stats = Scan::new(&part, &problem).unwrap().run(&Limits::none(), &mut |s| {
-                board_of(&part, &problem, s).check_solution(&puzzle).unwrap();
-                n += 1;
-                Flow::Continue
-            });
-            assert!(stats.complete());
-            n
-        })
-        .sum();
+    let count = |fixed: &Vec<emx::edgematch::Clue>| {
+        let part = part_puzzle(&puzzle, fixed, "part");
+        let problem = to_problem(&part);
+        let mut n = 0u64;
+        let stats = Scan::new(&part, &problem).unwrap().run(&Limits::none(), &mut |s| {
+            board_of(&part, &problem, s).check_solution(&puzzle).unwrap();
+            n += 1;
+            Flow::Continue
+        });
+        assert!(stats.complete());
+        n
+    };
+    let boards: u64 =
+        emx::search::pool::fold_tasks(2, plan.parts.iter().collect(), || 0u64, |n, fixed| *n += count(fixed), |n| n)
+            .into_iter()
+            .sum();
     assert_eq!((boards, boards * plan.weight), (4804, 19216));
 }
 

@@ -466,10 +466,9 @@ mod tests {
             jobs.push((Probes::new(1), kept.iter().map(|&k| k as u32).collect::<Vec<u32>>()));
         }
         let mut parallel = jobs.clone();
-        full.runner.probe_rooted(&mut jobs, 60, false);
-        full.runner.probe_rooted(&mut jobs, 120, false);
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-        pool.install(|| full.runner.probe_rooted(&mut parallel, 120, true));
+        crate::poly::probe_rooted(&*full.runner, &mut jobs, 60, 1);
+        crate::poly::probe_rooted(&*full.runner, &mut jobs, 120, 1);
+        crate::poly::probe_rooted(&*full.runner, &mut parallel, 120, 2);
         for ((a, b), e) in jobs.iter().zip(&parallel).zip(&expected) {
             assert!(a.0.nodes() > 0.0);
             assert_eq!((a.0.nodes().to_bits(), a.0.nodes.clone()), *e);
