@@ -1,6 +1,7 @@
-//! Knuth's tree-size estimator, shared by the edge-matching engines (cp and
-//! scan): the running sums of the probes and the short timed run that turns
-//! the node estimate into seconds.
+//! Knuth's tree-size estimator as every engine that estimates shares it
+//! (DLX, the polycube engines, scan and cp): the running sums of the
+//! probes ([`Tally`]), the estimate they give ([`Estimate`]), and the short
+//! timed run that turns the node estimate into seconds ([`with_rate`]).
 //!
 //! A probe walks one random root-to-leaf path, choosing uniformly among the
 //! `k` children of each node; the product of the degrees above a node is

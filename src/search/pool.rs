@@ -8,10 +8,11 @@
 //! at its next poll.
 //!
 //! Solutions travel in batches ([`Outbox`]): the calling thread is a third
-//! thread beside the workers, and waking it for each solution cost the
-//! Tetris Cube's two-thread run (9 839 solutions) about 11 800 context
-//! switches each way and 0.2 s of system time, with the workers preempted
-//! by it on two cores.
+//! thread beside the workers, and waking it for each solution costs a
+//! context switch each way per solution and much system time on a puzzle
+//! with many solutions, with the workers preempted by it when they hold
+//! every core (docs/tried/poly.md, "Set-up, solutions, threads, DLX",
+//! solutions sent in batches).
 
 use super::{Flow, Limits, StopReason};
 use crate::ir::OptionId;
@@ -77,9 +78,10 @@ pub type Batch = Vec<Vec<OptionId>>;
 /// once.
 ///
 /// A worker keeps one outbox from task to task: flushing it at the end of
-/// every task woke the calling thread about once per task (131 tasks on
-/// the 10x6 pentominoes), which preempted a worker on two cores each time
-/// (docs/poly.md, round 27).
+/// every task would wake the calling thread about once per task, each
+/// time preempting a worker when the workers hold every core
+/// (docs/tried/poly.md, "Set-up, solutions, threads, DLX", tasks from one
+/// atomic counter, outbox kept across tasks).
 pub struct Outbox {
     tx: mpsc::SyncSender<Batch>,
     held: Batch,
@@ -173,12 +175,12 @@ pub type Work<'a, T, R> = dyn Fn(&T, &mut Send<'_>) -> (R, Option<StopReason>) +
 /// tasks not yet started are skipped.
 ///
 /// One task at a time keeps the workers busy to the end. Rayon's
-/// `par_iter`, used before, cut the tasks into a few runs searched in
-/// sequence: on the 10x6 pentominoes (131 tasks) a worker whose runs were
-/// done sat idle for 2-4 ms of a 12 ms parallel phase while the other
-/// searched a run holding one of the large tasks (docs/poly.md, round 27).
-/// Here a worker that finishes a task takes the next one, so the workers
-/// end at most one task apart.
+/// `par_iter` cuts the tasks into a few runs, each searched in sequence:
+/// a worker whose runs are done sits idle while another searches a run
+/// holding one of the large tasks, a sizeable part of a short parallel
+/// phase (docs/tried/poly.md, "Set-up, solutions, threads, DLX", tasks
+/// from one atomic counter). Here a worker that finishes a task takes the
+/// next one, so the workers end at most one task apart.
 pub fn each_task<T: Sync, S>(
     threads: usize,
     tasks: &[T],
