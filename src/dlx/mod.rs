@@ -31,6 +31,11 @@ use std::time::Instant;
 const POLL_MASK: u64 = 0x3ff;
 
 /// A dancing-links solver for one problem.
+///
+/// Invariant: between searches the matrix is linked as [`Matrix::new`]
+/// built it (every search undoes its covers before it returns, at a limit
+/// too); during one, `path` holds the option node chosen at each level of
+/// the current branch.
 pub struct Dlx {
     m: Matrix,
     /// Node chosen at each level of the current path.

@@ -10,13 +10,28 @@
 //! pieces are items with multiplicities) and reports solutions as IR option
 //! ids, so the shared solve loop verifies each one.
 //!
-//! Module map: [`bits`] (occupancy sets), [`model`] (images read from the
-//! IR), [`tables`] (per-cell image lists), [`schedule`] (the `--schedule`
-//! grammar), [`debruijn`], [`mch`], [`emch`] (the bit-field engines),
-//! [`hybrid`] (the search driver), `dlx_stage` (its DLX stages), [`multiset`],
-//! [`parity`], [`volume`] (constraint tables and triggers), [`filters`],
-//! [`redundancy`], `choice` (the constrained piece), [`sample`], [`parallel`],
-//! [`split`], [`auto`].
+//! Module map:
+//!
+//! * [`model`]: the puzzle as the engines see it, read from the IR: the
+//!   images, occupancy sets (`model::bits`), per-cell image tables
+//!   (`model::tables`), empty-neighbour counts, piece multisets, the image
+//!   matrix of the DLX stages;
+//! * [`filters`]: the one-shot image filters, the parity and volume
+//!   constraint tables the backtrack triggers read too, and the redundancy
+//!   filter (`filters::redundancy`);
+//! * [`plan`]: what a search runs: the `--schedule` grammar, `auto`'s
+//!   choices, the configuration, and the compiled schedule holding each
+//!   stage's index (`plan::stages`);
+//! * [`walk`]: the walker every stage places pieces on, the walk modes, the
+//!   choice of the stage at each node;
+//! * [`stages`]: the stages, one folder each: `dlx` (dancing links with an
+//!   ordering heuristic), `bdlx` (min-fit on bit fields), `debruijn` (with
+//!   its root index, lean loop and dead-state cache), `hole` (MCH and
+//!   EMCH: the cover index, the hole kernel, the set search at the bottom);
+//! * [`run`]: runs besides one full walk: threads, sampling and probes,
+//!   the estimate, split and merge;
+//! * `choice`: the constrained piece of the redundancy filter, chosen by
+//!   Knuth estimates.
 
 mod choice;
 pub mod filters;
@@ -146,7 +161,7 @@ struct Prepared {
     counts: FilterCounts,
 }
 
-/// The polycube back-end: a hybrid search over one puzzle.
+/// The polycube back-end: one puzzle searched by a schedule of stages.
 pub struct PolyEngine<'a> {
     problem: &'a Problem,
     runner: Box<dyn Runner + 'a>,

@@ -10,6 +10,10 @@ use crate::poly::model::multiset::{StateTable, TooLarge};
 use crate::poly::model::Images;
 
 /// Achievable parities per remaining-piece state.
+///
+/// Invariant: `image_parity[k]` is image `k`'s parity (black minus white
+/// cells); the images of a group share one magnitude, and the groups of
+/// each non-zero magnitude form one class of `table`.
 #[derive(Clone, Debug)]
 pub struct ParityTable {
     /// The state table (classes = distinct non-zero magnitudes).

@@ -41,7 +41,7 @@ pub struct Group {
 ///
 /// Invariants: `cells[k]` is sorted ascending (in bit order) and non-empty;
 /// `group[k] < groups.len()`; `option[k]` is the IR option that places the
-/// same cells; every bit is `< n_cells`; `order` and `coords` have
+/// same cells; every bit is `< n_cells`; `coords` and `grid_cell` have
 /// `n_cells` entries.
 #[derive(Clone, Debug)]
 pub struct Images {

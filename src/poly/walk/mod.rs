@@ -1,7 +1,11 @@
-//! The hybrid search: DLX (with an ordering heuristic) while many pieces
-//! remain, then the bit-field engines (MCH, EMCH, de Bruijn) as the
-//! schedule says, with the parity and volume backtrack triggers and the
-//! per-step image filters.
+//! The walk of a polycube search: the state every stage places pieces on
+//! ([`Walker`]), what the stages read and never change ([`Shared`]), and
+//! how a walk explores the tree ([`Walk`]). The schedule's stages
+//! ([`crate::poly::stages`]) take turns on one walker: DLX (with an
+//! ordering heuristic) while many pieces remain, then the bit-field
+//! engines (MCH, EMCH, de Bruijn), with the parity and volume backtrack
+//! triggers and the per-step image filters. `node.rs` picks the stage at
+//! each node, `restart.rs` readies a walker for its next run.
 //!
 //! The occupancy mask, remaining counts and trigger states are kept up to
 //! date in every stage, so when DLX hands over nothing has to be rebuilt:
@@ -70,6 +74,13 @@ pub struct NestedImages {
 }
 
 /// Everything a search reads and never changes, shared by threads.
+///
+/// Invariant: `tables`, `stages`, `parity` and `volume` are built from
+/// `images` (a table is present when a knob that needs it is set);
+/// `stride` is at least the most images covering one cell and the most
+/// images of one group, so any node's candidates fit in one slice of
+/// `Walker::cand`; `has_triggers` is whether a backtrack trigger is set,
+/// `multi` whether some group has copies.
 pub struct Shared<B> {
     /// The images searched (after the one-shot filters).
     pub images: Images,
@@ -233,8 +244,9 @@ pub(in crate::poly) const POLL_MASK: u64 = 0x3ff;
 /// Invariant: `path[..depth]` are the images placed, their union with the
 /// padding is `occ`, `left[g]` copies of group `g` are unplaced (`avail`:
 /// the groups with copies left, `n_left` their sum); `pstate`, `prem` and
-/// `vstate` are the parity and volume states of those counts (0 when the
-/// plan has no such table); `lo[g]` is the least image group `g` may still
+/// `vstate` are the parity and volume states of those counts (`pstate`
+/// and `vstate` 0 when the plan has no such table, `prem` then the box's
+/// parity target throughout); `lo[g]` is the least image group `g` may still
 /// use (`lo_mask`: the groups where it is above 0). A run that returns
 /// `Ok` leaves all of it as it found it.
 pub struct Walker<'s, B> {

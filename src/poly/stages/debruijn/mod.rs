@@ -11,6 +11,10 @@
 //! it keeps the position in one contiguous list of `(mask, image, group)`
 //! entries; the remaining pieces are a bitmask (with counts when pieces
 //! have identical copies).
+//!
+//! Layout: the index in `root_index.rs`, the general loop in `search.rs`,
+//! the loop of the common case with its AVX2 and AVX-512 copies in
+//! `lean.rs` and `lean/`, the cache of dead states in `memo.rs`.
 
 mod lean;
 pub mod memo;

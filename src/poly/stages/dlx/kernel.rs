@@ -1,4 +1,4 @@
-//! The DLX stages of the hybrid search: the ordering heuristic's choice,
+//! A DLX stage's node ([`Walker::dlx_node`]): the ordering heuristic's choice,
 //! branching on an item (a cell, or a piece group with copies), and the
 //! per-step parity and volume image filters. The occupancy and constraint
 //! states are kept by [`Walker::place`] as in the bit-field stages, so the

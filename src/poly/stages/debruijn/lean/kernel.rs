@@ -201,8 +201,9 @@ fn run_body<B: Bits, T: Probe<B>, const MEMO: bool, const SIMD: bool, const W512
     let mut avail = st.avail;
     let mut nodes = st.nodes;
     let hits: *mut u64 = &mut st.hits;
-    // SAFETY (the unchecked accesses and pointer arithmetic): as in
-    // `debruijn_loop`: keys and groups index `groups` and `gstart` within
+    // SAFETY (the unchecked accesses and pointer arithmetic): as in the
+    // general loop (`Walker::debruijn_kernel`, `search.rs`): keys and
+    // groups index `groups` and `gstart` within
     // the index invariant, scan positions stay within `entries` (a run's
     // bounds come from `gstart`), depths stay in `base..base + n_left <=
     // frames.len()` (asserted above), cache slots are masked to the table
