@@ -107,8 +107,10 @@ impl<B: Bits> NeighbourCounter<B> {
     /// [`NeighbourCounter::fewest`] with no branch on the counts: every
     /// level is formed and the lowest non-empty one kept by conditional
     /// moves. Where the lowest level varies from node to node (the set
-    /// search's), the branches of `fewest` mispredict: the Tetris Cube
-    /// 1.78 against 1.83 s (docs/poly.md, round 35).
+    /// search's), the branches of `fewest` mispredict more than forming
+    /// every level costs; in the AVX2 kernel, where the level is steadier,
+    /// the branches win (measured: docs/tried/poly.md, "MCH and EMCH", the
+    /// lowest neighbour level found without branches).
     #[inline(always)]
     pub fn fewest_flat(&self, free: B) -> B {
         match self {

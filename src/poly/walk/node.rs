@@ -145,9 +145,10 @@ impl<B: Bits> Walker<'_, B> {
         let t = &self.s.tables;
         let (occ, avail) = (self.occ, self.avail);
         // A probe at a shallow depth meets the same few states again and
-        // again (the Tetris Cube's 1000 probes pass through about a dozen
-        // states at depth 1): their candidates come from the memo, so the
-        // probe takes the same branch for a fraction of the counting.
+        // again (the piece choice's many probes of a 3-D puzzle pass
+        // through few distinct states at depth 1): their candidates come
+        // from the memo, so the probe takes the same branch for a fraction
+        // of the counting.
         let memo = matches!(self.walk, Walk::Probe { .. })
             && depth < PROBE_MEMO_DEPTH
             && !(depth == 0 && self.s.knobs.force_first.is_some())

@@ -1,8 +1,8 @@
 //! `bdlx`: DLX's min-fit choice on bit fields. Knuth's rule (branch on
 //! the hole or the piece with the fewest ways to go on) gives the smallest
-//! trees on compact 3-D puzzles (Busche: 68 M placements for the Tetris
-//! Cube against 450 M for his best hybrid), but dancing links pay for it
-//! with pointer chasing at every placement. Here a node instead holds the
+//! trees on compact 3-D puzzles (in Busche's article, a fraction of the
+//! placements of his best schedule on the Tetris Cube), but dancing links
+//! pay for it with pointer chasing at every placement. Here a node instead holds the
 //! array of the images that still fit (its *live list*, grouped by piece),
 //! and a child's list is the parent's with the images that meet the placed
 //! one removed: one linear, branch-light pass that also counts, bit-sliced,

@@ -6,32 +6,34 @@
 //! re-entered where it left off: its registers hold only the search state,
 //! never what a call or a visitor needs.
 //!
-//! Round 8 measured the general loop ([`Walker::debruijn_kernel`]) at 150
-//! instructions per placement, about 70 of them per-node bookkeeping and
-//! spills around its calls. Here the frame is three words and a flag (no
-//! solution count: the flag is cleared along the path when a solution is
-//! found), the group of an entry comes with the entry, the pieces left are
-//! read off the frame pointer, and the cache's hit count is kept in memory.
-//! 10x6 pentominoes: 120 instructions per placement (docs/poly.md, round 9).
+//! Why a second loop: in the general loop ([`Walker::debruijn_kernel`]) a
+//! large part of each placement's instructions is per-node bookkeeping
+//! and register spills around its calls. Here the frame is three words and
+//! a flag (no solution count: the flag is cleared along the path when a
+//! solution is found), the group of an entry comes with the entry, the
+//! pieces left are read off the frame pointer, and the cache's hit count
+//! is kept in memory, so a placement costs markedly fewer instructions
+//! (docs/tried/poly.md, "de Bruijn's loop": the iterative loop with no
+//! call in its hot path).
 //!
 //! [`run_avx2`] is the same loop compiled for AVX2, chosen at run time when
 //! the index has its [`Soa`]: a node's candidates are the set bits of its
 //! list's fit bits, computed 4 entries per instruction at the node's start
 //! ([`fit_bits`]), so the walk has no branch per entry, per run or per
-//! group. 10x6: mispredicted branches 3.09 -> 2.14 M (docs/poly.md,
-//! round 10). Since round 11 the list is the key's whole list, found by one
-//! dense word per key ([`Soa::keys`]: no load of `groups` and `gstart` on
-//! the way), and on boxes of at most 64 cells the same pass makes the
-//! single-cell check of every fitting entry ([`fit_alive_bits`]): only live
-//! placements are walked, the dead ones are counted as nodes at the node's
-//! start, and the cache slots of the live children are prefetched there.
-//! Since round 13 the same pass also rejects a placement that encloses a
-//! new two-cell pocket when every piece has at least three cells (10x6:
-//! 978 989 -> 925 412 nodes), and the cells already isolated or in pockets
-//! are found once at the kernel's root. Since round 16 the halo and pocket
-//! test runs only on the fitting entries, gathered 4 to a vector, after a
-//! fit-only pass over the list (10x6: 171.4 -> 137.8 M instructions; 130.4 M
-//! with the group masked before its shift).
+//! group, and mispredicts far less. The list is the key's whole list,
+//! found by one dense word per key ([`Soa::keys`]: no load of `groups` and
+//! `gstart` on the way), and on boxes of at most 64 cells the same pass
+//! makes the single-cell check of every fitting entry
+//! ([`fit_alive_bits`]): only live placements are walked, the dead ones
+//! are counted as nodes at the node's start, and the cache slots of the
+//! live children are prefetched there. The same pass also rejects a
+//! placement that encloses a new two-cell pocket when every piece has at
+//! least three cells (fewer nodes), and the cells already isolated or in
+//! pockets are found once at the kernel's root. The halo and pocket test
+//! runs only on the fitting entries, gathered 4 to a vector, after a
+//! fit-only pass over the list: most entries do not fit, so testing only
+//! the fitting ones saves more than the second pass costs. Each of these
+//! steps is a row of docs/tried/poly.md, "de Bruijn's loop".
 //!
 //! A third copy, `run_avx512` (`lean/kernel.rs`, passes in
 //! `lean/pass512.rs`), runs at the AVX-512 level ([`crate::cpu`]), with

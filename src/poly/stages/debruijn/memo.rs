@@ -4,7 +4,7 @@
 //! In de Bruijn's order every cell before the hole is full, so the state
 //! of a node is its occupancy and the set of pieces left, and the same
 //! state is reached again whenever other pieces have filled the same cells
-//! (on the 10x6 pentominoes about a third of the nodes with 4 pieces left
+//! (near the bottom of a flat pentomino box, a large share of the nodes
 //! are states met before). The subtree under a state depends on nothing
 //! else (no copies, no rows excluded by a DLX branch above; triggers and
 //! later stages read only the state), so a state whose subtree gave no
@@ -14,9 +14,11 @@
 //!
 //! The same holds in every task and thread of a run (the tasks are
 //! subtrees of one search of one puzzle, and the state is still the whole
-//! input below it), so since round 19 the workers of a run share one
-//! table of one-word slots ([`Pack`]), where a slot cannot tear: a racing
-//! write replaces a whole entry. docs/poly.md, round 19.
+//! input below it), so where a state packs into one word ([`Pack`]) the
+//! workers of a run share one table of one-word slots, where a slot cannot
+//! tear: a racing write replaces a whole entry, and what one worker finds
+//! dead the others cut too. Otherwise each worker keeps its own table of
+//! two-word slots.
 
 use crate::poly::model::bits::Bits;
 use slots::Slots;
@@ -25,26 +27,22 @@ use std::sync::{Arc, OnceLock};
 
 mod slots;
 
-/// Bytes the cache may take, about the L2 cache of the 2-core build
-/// machine (1 MiB per core) twice over. Whole-run instructions
-/// (cachegrind; D1 misses) on the 10x6 pentominoes, u64 occupancy with
-/// 16-byte slots: no cache 424 M (3.5 M); 256 KB 355 M (3.3 M); 512 KB
-/// 337 M (3.1 M); 2 MB about 300 M, with more last-level misses. One-sided
-/// 30x3, u128 with 32-byte slots: no cache 1023 M; 256 KB 734 M; 512 KB
-/// 634 M. After the cheaper per-solution work (commit 15096e9): 512 KB
-/// 301 M / 607 M, 2 MB 263 M / 448 M, 8 MB 243 M / 380 M; CPU time
-/// (median of 30 alternating runs, load 4) 51.2 / 68.2 ms at 512 KB,
-/// 49.0 / 60.9 ms at 1 MB, 47.7 / 56.1 ms at 2 MB, and 4 MB slower than
-/// 2 MB (misses beyond L2, first touch of the pages). See docs/poly.md.
-/// Since round 19 the slots are mostly one word (8 bytes): twice the
-/// states in the same 2 MB.
+/// Bytes the cache may take, about twice the L2 cache of a core. A larger
+/// table keeps more dead states and so cuts more nodes, but beyond this
+/// size the misses past L2 and the first touch of its pages cost more
+/// than the nodes it saves; a smaller one loses more nodes than its misses
+/// save. The size was measured, not derived: docs/tried/poly.md, "de
+/// Bruijn's loop", the dead-state cache and its size. Where a state packs into
+/// one word ([`Pack`]), the budget holds twice the states of the two-word
+/// layout, or more.
 const BUDGET: usize = 2 << 20;
 /// Nodes (placements) per window of the hit-rate check.
 const WINDOW: u64 = 1 << 16;
 /// The cache switches itself off after a window with fewer than one hit
 /// in this many nodes. (Counted in nodes, which the search counts anyway,
 /// rather than in look-ups, to keep the count out of the look-up; there
-/// are fewer look-ups than nodes, 0.4 per node on the 10x6 pentominoes.)
+/// are fewer look-ups than nodes, so per look-up the bar is higher than
+/// one hit in 64.)
 const MIN_HIT_RATE: u64 = 64;
 
 /// Fewest occupancy bits after the hole, in key windows of the root
@@ -310,9 +308,10 @@ impl<B: Bits> DeadStates<B> {
     ///
     /// `nodes` is the walker's count. A cache carried to the walker of the
     /// next task (threads) sees the count start again: the window then
-    /// counts from 0 on (before round 19 the wrapped difference closed the
-    /// window at once and switched the cache off, with the hits of a few
-    /// nodes: the 10x6 pentominoes searched 1.20 M nodes on two threads).
+    /// counts from 0 on (a wrapped difference would close the window at
+    /// once and judge the cache by the hits of a few nodes, switching off a
+    /// cache that pays: a run on several threads would search many more
+    /// nodes than on one).
     #[cold]
     pub fn review(&mut self, nodes: u64) {
         let n = nodes.checked_sub(self.last).unwrap_or(nodes);

@@ -82,14 +82,16 @@ pub(in crate::poly::stages::debruijn) struct Soa {
 pub(in crate::poly::stages::debruijn) const SOA_PAD: usize = 64;
 
 /// The widest window when the lean loop's AVX2 copy applies: a key's fit
-/// bits cost little per entry there, and the narrower index misses the
-/// caches less (docs/poly.md, round 10: 10x6 41.3 against 41.5 ms, 12x5
-/// 19.1 against 20.3 ms, one-sided 30x3 15.8 against 16.4 ms at width 7).
+/// bits cost little per entry there, so one cell less than the scalar
+/// loop's window (7) gives longer lists but an index that misses the
+/// caches less, which pays (measured on the flat pentomino boxes:
+/// docs/tried/poly.md, "de Bruijn's loop", the width of the root index's
+/// window).
 pub(in crate::poly::stages::debruijn) const SIMD_WINDOW: u32 = 6;
 
 /// Whether the processor and masks `B` allow a [`Soa`]: at most 128
-/// cells, AVX2 and the bit instructions (`EMX_NO_AVX2` in the environment
-/// says no).
+/// cells, and the SIMD level at least [`crate::cpu::Level::Avx2`] (AVX2
+/// and the bit instructions, unless the environment lowers the level).
 pub(in crate::poly::stages::debruijn) fn simd_possible<B: Bits>() -> bool {
     B::CAPACITY <= 128 && crate::cpu::avx2()
 }

@@ -183,8 +183,8 @@ pub(in crate::poly::stages::hole) fn choose_mch<B: Bits, const SIMD: bool>(
 ///
 /// The widening is read only after the first pass: held in registers
 /// across that pass's count loop, it pushed the loop's constants and the
-/// cover row out of registers (reloaded for every group: +5% instructions
-/// for plain EMCH on the Tetris Cube, docs/poly.md "Round 6").
+/// cover row out of registers (reloaded for every group, which made plain
+/// EMCH measurably slower on the 3-D puzzles).
 #[inline(always)]
 pub(in crate::poly::stages::hole) fn choose_emch<B: Bits, const SIMD: bool>(
     t: &Tables<B>,

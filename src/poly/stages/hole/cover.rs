@@ -6,10 +6,9 @@
 //! are free. So the images covering `c` are stored once per occupancy
 //! pattern of `c`'s neighbours (a *key*), each list holding only the images
 //! whose cells among the neighbours are free under that pattern. A count
-//! at a crowded hole then scans a few images instead of every image
-//! covering it: on the Tetris Cube about 320 images cover a cell, and at
-//! the holes EMCH counts the keyed lists of the remaining pieces hold about
-//! 11 images in 3 groups (measured over the first 10 M nodes).
+//! at a crowded hole then scans a few images in a few groups instead of
+//! every image covering it, hundreds on a 3-D puzzle such as the Tetris
+//! Cube (docs/engines.md, "poly", the MCH and EMCH paragraph).
 
 use crate::poly::model::bits::Bits;
 use crate::poly::model::Images;
@@ -22,12 +21,13 @@ const INDEX_BUDGET: usize = 32 << 20;
 pub const FULL_WIDTH: usize = 6;
 
 /// The most neighbours a cell's keys use when the index serves only the
-/// stages above the set search (`hole_kernel::sets_below`), two levels on
-/// the 3-D puzzles under `auto`. The Tetris Cube's index is then 2.5 MB
-/// instead of 4.3 MB, and the whole run 5% faster: 1.82 against 1.95 s
-/// CPU (`--unique -q`, alternated runs; widths 1 to 4 give 1.81 to 1.85 s,
-/// 5 and 6 1.91 to 2.0 s), the 3x4x5 0.51 against 0.52 s; without the
-/// set search width 4 is 22% slower than 6 (docs/poly.md, round 35).
+/// stages above the set search (`hole::sets_below`), two levels on the
+/// 3-D puzzles under `auto`: there the longer keys gain little, and the
+/// smaller index misses the caches less, so the whole run is faster.
+/// Without the set search the hole kernel runs to the bottom, where the
+/// full width pays, so [`FULL_WIDTH`] stays. Measured on the Tetris Cube
+/// and the solid pentominoes: docs/tried/poly.md, "MCH and EMCH", a
+/// 4-neighbour cover index when the sets take the bottom.
 pub const WIDTH_ABOVE_SETS: usize = 4;
 
 /// Images covering each cell by the occupancy of its face neighbours, and
@@ -183,8 +183,8 @@ impl<B: Bits> CoverIndex<B> {
             // of the patterns that leave its used neighbours free (the
             // subsets of the complement of its pattern); taken in (group,
             // image) order, each list comes out in image order. The work is
-            // the index's size, not patterns times images (docs/poly.md,
-            // round 11). `count[p * n_groups + g]`: images of group `g`
+            // the index's size, not patterns times images.
+            // `count[p * n_groups + g]`: images of group `g`
             // under pattern `p`, then the next free position of that list.
             let n_pat = 1usize << w;
             let all = (n_pat - 1) as u64;

@@ -55,7 +55,8 @@ impl<B: Bits> Walker<'_, B> {
     /// [`Walker::hole_loop`] compiled for AVX2 (and the bit instructions
     /// that come with it), with the AVX2 counts. `WIDE`: some EMCH stage
     /// is widened (a copy without the widening keeps plain EMCH's count
-    /// loop as tight as before it: docs/poly.md "Round 6").
+    /// loop free of the widening's registers and tests, as tight as if
+    /// there were no widening).
     ///
     /// # Safety
     /// The processor has AVX2, BMI1, BMI2, POPCNT and LZCNT, and the cover

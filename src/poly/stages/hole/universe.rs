@@ -18,9 +18,10 @@
 //! neighbour levels, the same counts, the same ties), and the images are
 //! tried in the same order, so the tree, its nodes and its solutions are
 //! those of the hole kernel; the node costs less (no keyed lists, whose
-//! dependent loads set the kernel's pace, docs/poly.md rounds 8 to 33).
-//! The rows are built per subtree by a 64 x 64 bit transpose per block of
-//! 64 images (byte shuffles and `gf2p8affineqb`), about a microsecond. A
+//! dependent loads set the kernel's pace; docs/tried/poly.md, "MCH and
+//! EMCH", the bottom 8 pieces over bit columns). The rows are built per
+//! subtree by a 64 x 64 bit transpose per block of 64 images (byte
+//! shuffles and `gf2p8affineqb`), cheap against the subtree it serves. A
 //! set of at most 512 images is searched with one 512-bit word per row,
 //! a larger one with two.
 //!
@@ -33,8 +34,9 @@ use crate::poly::plan::schedule::Widen;
 use std::arch::x86_64::*;
 use transpose::transpose64;
 
-/// The 64 x 64 bit transpose of the build (in `universe/transpose.rs`).
+/// The walk below a subtree's root over its set (`universe/search.rs`).
 mod search;
+/// The 64 x 64 bit transpose of the build (`universe/transpose.rs`).
 mod transpose;
 
 /// Words of an image set.
@@ -42,10 +44,11 @@ const WORDS: usize = 16;
 /// The most images a subtree's set holds.
 pub(in crate::poly::stages::hole) const CAPACITY: usize = WORDS * 64;
 /// Pieces left at the states whose subtrees are searched over their own
-/// set. On the Tetris Cube (`--redundancy rot:L`, CPU medians of 3): 8
-/// gives 2.21 s; 9 2.52 s (the sets often exceed [`CAPACITY`]); 7 2.60 s
-/// and 6 4.97 s (seven and 35 times as many sets to build, 350 k and
-/// 1.7 M, at about 1.5 to 2 microseconds each).
+/// set. Chosen by measurement on the Tetris Cube: one piece more and the
+/// sets often exceed [`CAPACITY`] (their subtrees stay in the hole
+/// kernel); one or two fewer and many times as many sets are built, each
+/// serving a smaller subtree, so the builds cost more than the cheaper
+/// nodes save (docs/tried/poly.md, "MCH and EMCH": where the sets start).
 pub(in crate::poly::stages::hole) const SWITCH: u32 = 8;
 /// The cell index of the empty row (the padding of [`Universe`]'s cells).
 const NO_CELL: u8 = 64;
@@ -93,10 +96,11 @@ pub struct Universe {
 
 impl Universe {
     /// The tables for `t`, or `None` when the search cannot use them: more
-    /// than 64 cells or groups, a piece of more than 8 cells, a processor
-    /// without the AVX-512 parts (F, BW, VL, VBMI, VPOPCNTDQ, GFNI), or
-    /// `EMX_NO_AVX512` in the environment (which keeps the AVX2 hole
-    /// kernel throughout, as it keeps de Bruijn's AVX2 loop).
+    /// than 64 cells or groups, a piece of more than 8 cells, or a SIMD
+    /// level below [`crate::cpu::Level::Avx512`] (a processor without
+    /// one of its features, or the environment lowering the level, which
+    /// keeps the AVX2 hole kernel throughout, as it keeps de Bruijn's AVX2
+    /// loop).
     pub(in crate::poly) fn new<B: Bits>(t: &Tables<B>) -> Option<Box<Universe>> {
         if !Self::applies(t) {
             return None;

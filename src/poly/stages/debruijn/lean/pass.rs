@@ -1,7 +1,7 @@
 //! The per-node passes of the lean loop's AVX2 copy ([`crate::poly::stages::debruijn::lean::run_avx2`]):
 //! a node's fit bits over its whole list, 4 entries per instruction, and on
 //! boxes of at most 64 cells the single-cell and two-cell-pocket check of
-//! the fitting entries. Apart from the loop itself (`lean.rs`) so that each
+//! the fitting entries. Apart from the loop itself (`kernel.rs`) so that each
 //! file stays readable; both are `#[inline(always)]` into the loop.
 
 /// The fit bits of the `n` entries (`1..=64`) whose [`crate::poly::stages::debruijn::lean::Soa`] words start at
@@ -46,8 +46,8 @@ pub(in crate::poly::stages::debruijn::lean) unsafe fn fit_bits(
             }
             // Bit 0 of `avail >> group`, zero when the group is used. The
             // group masked to 0..64: without it the compiler keeps the
-            // shift's result for counts past 63 by a compare and a blend
-            // (5 more instructions per 4 entries).
+            // shift's result for counts past 63 by a compare and a blend,
+            // extra instructions in every chunk.
             let g = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(std::ptr::read_unaligned(grp.add(i) as *const i32)));
             let g = _mm256_and_si256(g, g63);
             x = _mm256_or_si256(x, _mm256_andnot_si256(_mm256_srlv_epi64(av, g), one));
@@ -93,12 +93,13 @@ pub(in crate::poly::stages::debruijn) fn pair_cells(f: u64, right: u64, left: u6
 
 /// [`fit_bits`] for boxes of at most 64 cells (one word), with the
 /// single-cell and two-cell-pocket check of each fitting entry too (only
-/// of those: on the 10x6 a node start has 17 entries and 3 fitting on
-/// average, none in a quarter of them, at most 4 in three quarters;
-/// docs/poly.md, round 16): returns the fit bits and,
-/// among them, the bits of the entries whose placement leaves no free cell
-/// without a free neighbour that `iso` (the free cells already without
-/// one) does not hold. A free cell isolated by a placement is next to it,
+/// of those: few of a node's entries fit, often none, so the check of the
+/// gathered fitting entries costs less than one of every entry;
+/// docs/tried/poly.md, "de Bruijn's loop", the halo checks only for the
+/// entries that fit): returns the fit bits and, among them, the bits of
+/// the entries whose placement leaves no free cell without a free
+/// neighbour that `iso` (the free cells already without one) does not
+/// hold. A free cell isolated by a placement is next to it,
 /// so this is the halo test of [`crate::poly::stages::debruijn::lean::run`]'s placement. `occ` has the bits
 /// past the last cell set.
 ///

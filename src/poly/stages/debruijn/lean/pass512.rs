@@ -79,7 +79,7 @@ pub(in crate::poly::stages::debruijn::lean) unsafe fn fit_bits512(
 /// in the same pass as the fit test, its verdicts masked by the fit bits:
 /// no gather of the fitting entries (a `vpcompressb` of their indices and
 /// a `vpgatherqq` of their cells, 8 at a time, was slower: the node's
-/// start waits for the gather; docs/poly.md, round 24).
+/// start waits for the gather).
 ///
 /// # Safety
 /// As [`fit_bits512`].

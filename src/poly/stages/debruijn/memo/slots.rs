@@ -39,9 +39,10 @@ unsafe impl Zeroed for AtomicU64 {
 /// when the table is a whole number of them (Linux); else in a `Vec`.
 ///
 /// Why: the probes hit the table at random, so even a short search touches
-/// most of its 4 KB pages, each a page fault (about 800 of the 1741 faults
-/// of the 10x6 pentominoes' set-up with `--node-limit 1`, docs/poly.md round
-/// 11); one huge page is one fault, and fewer TLB misses in the search.
+/// most of its 4 KB pages, each a page fault (on a small flat puzzle most
+/// of the set-up's faults; docs/tried/poly.md, "Set-up, solutions,
+/// threads, DLX", the heap on 2 MB pages); one huge page is one fault, and
+/// fewer TLB misses in the search.
 /// Where the kernel gives no huge page, the mapping is zero-filled 4 KB
 /// pages as `calloc` would give.
 ///
