@@ -50,10 +50,12 @@ impl<'a> PolyEngine<'a> {
     ///
     /// With the automatic redundancy filter on a 3-D puzzle, the
     /// constrained piece is chosen by measurement: the static choice
-    /// (fewest images) can be far from the best (Tetris Cube, rotations: G
-    /// gives 419 M nodes, L 162 M; solid pentominoes in 2x5x6, rotations
-    /// and reflections: V 5.7 M, X 1.1 M), so every uniquely shaped piece
-    /// that qualifies (under the same symmetries) is tried with a Knuth estimate
+    /// (fewest images) can be far from the best (on the Tetris Cube under
+    /// rotations, L gives less than half the tree of G, the static choice;
+    /// on the solid pentominoes in 2x5x6 under rotations and reflections,
+    /// X one several times smaller than V; docs/tried/poly.md, "Symmetry
+    /// and the constrained piece"), so every uniquely shaped piece that
+    /// qualifies (under the same symmetries) is tried with a Knuth estimate
     /// (fixed seed, so the choice is reproducible: [`PIECE_SCREEN_PROBES`]
     /// probes for every candidate, [`PIECE_PROBES`] for the best few) and
     /// the one with the smallest estimated tree is kept. Counts do not
@@ -313,8 +315,9 @@ impl<'a> PolyEngine<'a> {
         let screen = |cands: &mut [Candidate<'a>]| {
             let built: Vec<usize> = (0..cands.len()).filter(|&k| cands[k].roots.is_none()).collect();
             if threads > 1 {
-                // All at once, each on one thread (the builds are as dear
-                // as the probes: 3x4x5, 2 MB cover indexes): the same
+                // All at once, each on one thread (the builds cost about as
+                // much as the probes where the cover indexes are large, as
+                // on the 3x4x5): the same
                 // probes, so the same finalists, as one at a time.
                 // An engine is dropped as soon as the candidates screened
                 // on all threads hold PIECE_FINALISTS better ones, so that
@@ -396,9 +399,8 @@ impl<'a> PolyEngine<'a> {
         if cands[0].probes.is_empty() || cands[0].probes.nodes() < PIECE_MIN_NODES {
             return Some(None);
         }
-        // The other candidates' filters only now: on a small puzzle they
-        // cost more than its search (Soma cube: 2.3 M instructions; docs/poly.md,
-        // round 11).
+        // The other candidates' filters only now: on a small puzzle (the
+        // Soma cube) they cost more than its search.
         for (i, name) in names.iter().enumerate() {
             let piece = Some(name.clone());
             let mode = if mirror { RedundancyMode::Mirror { piece } } else { RedundancyMode::Rotations { piece } };

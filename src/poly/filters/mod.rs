@@ -14,7 +14,7 @@
 //!   that only fit together with removed ones.
 //!
 //! The per-step versions of the parity and volume filters run inside the
-//! DLX stages (see `hybrid`).
+//! DLX stages ([`crate::poly::stages::dlx`]).
 
 pub mod parity;
 pub mod redundancy;
@@ -82,9 +82,12 @@ pub fn volume<B: Bits>(images: &Images, table: &VolumeTable) -> Vec<bool> {
         .collect()
 }
 
-/// The board size from which the one-shot volume filter uses [`Splitter`]
-/// (measured: the fill is 20% cheaper on the 60-cell 10x6, 2% cheaper on
-/// the 210-cell hexomino diamond, 8x slower on the 759-cell heptomino board).
+/// The board size from which the one-shot volume filter uses [`Splitter`]:
+/// the plain fill is cheaper on small and middling boards (the 60-cell
+/// 10x6, a little on the 210-cell hexomino diamond), the splitter by far
+/// on large ones (the 759-cell heptomino board). Measured:
+/// docs/tried/poly.md, "Set-up, solutions, threads, DLX", the one-shot
+/// volume filter growing regions from an image's neighbours.
 pub const SPLIT_MIN_CELLS: usize = 257;
 
 /// Images that pass the fit filter once (with respect to `images` itself).

@@ -57,6 +57,12 @@ impl RedundancyMode {
 }
 
 /// A constrained piece and what the search needs to count exactly.
+///
+/// Invariant: `orbit_maps` has one entry per IR option, non-empty exactly
+/// for the `after` options kept for the constrained piece, each as long as
+/// that option's orbit under `H` (so a solution's weight is read off it);
+/// `imperfect` counts the kept options whose orbit is shorter than `H`
+/// (`syms.len() + 1` symmetries).
 #[derive(Clone, Debug)]
 pub struct Redundancy {
     /// Constrained group (index into `Images::groups`).
@@ -98,7 +104,7 @@ pub struct Redundancy {
 /// there the same way, to one image per `K`-orbit. Where a kept image `b`
 /// of that second piece is itself fixed by part of `K` (its stabiliser
 /// `K'` in `K`, not trivial), a third piece is constrained under the pair
-/// `(rep, b)` to one image per `K'`-orbit (round 33). The search places
+/// `(rep, b)` to one image per `K'`-orbit. The search places
 /// each such piece right after the images it is constrained under (the
 /// DLX stage at that depth branches on its column with the other images
 /// hidden), so each constraint holds in its subtree only.
@@ -129,15 +135,18 @@ pub struct Nested {
 }
 
 /// The most options a [`Nested`] prefix holds: pieces are constrained at
-/// depths 1 and 2 at most (a fourth level would need DLX deeper still).
+/// depths 1 and 2 at most (a fourth level would need DLX deeper still,
+/// and barely shrank the tree: docs/tried/poly.md, "Symmetry and the
+/// constrained piece", a fourth level).
 const NEST_DEPTH: usize = 2;
 
 /// A second piece is constrained under a kept image only when its kept
 /// images that fit there are at most this many times the fewest options
-/// of any column (docs/poly.md, round 32: at 2, the solid pentominoes in
-/// 3x4x5 search 13.0 M nodes against 19.9 M without and 14.3 M with no
-/// bound; Conway's 5x5x5 with DLX at depth 1 0.79 M against 0.76 M
-/// without and 1.56 M with no bound).
+/// of any column. Without a bound a poorly constrained second piece takes
+/// DLX's place at depth 1 from a better column: at 2 the solid
+/// pentominoes in 3x4x5 search a smaller tree than both without the second
+/// piece and with no bound, and Conway's 5x5x5 about the tree it searches
+/// without the second piece, where no bound doubles it.
 const NEST_RATIO: usize = 2;
 
 /// For each kept option of `c` whose stabiliser in `syms` is not trivial,

@@ -18,8 +18,9 @@ pub fn is_flat(images: &Images) -> bool {
 const WIDEN_EMCH: u32 = 6;
 
 /// Most free cells for which `auto` has DLX place the second piece of a
-/// 3-D puzzle (above, EMCH from the second piece on). Named for the MCH
-/// stage that ran there until round 34.
+/// 3-D puzzle (above, EMCH from the second piece on). The name is the
+/// one of the stage's older role: an MCH stage followed DLX there, as it
+/// still does in the piece choice's estimates ([`estimate_config`]).
 pub const MCH_MAX_CELLS: usize = 64;
 
 /// The schedule `auto` picks before the filters run (for a flat puzzle,
@@ -56,13 +57,17 @@ fn solid(n: u32, dlx: u32) -> Schedule {
 
 /// `auto`'s 3-D schedule with DLX for the third piece too (`emch+6@N-3`), for
 /// a puzzle whose redundancy filter constrains a third piece under a pair
-/// of kept images ([`crate::poly::filters::redundancy::Nested`]): the solid pentominoes in
-/// 3x4x5 search 10.7 M nodes instead of 13.0 M (docs/poly.md, round 33).
-/// `None` where `auto` runs no MCH (above 64 cells) or the pieces are too
-/// few for three DLX depths before EMCH.
+/// of kept images ([`crate::poly::filters::redundancy::Nested`]): DLX alone
+/// can place that piece at depth 2, and the tree shrinks (the solid
+/// pentominoes in 3x4x5: docs/tried/poly.md, "Symmetry and the constrained
+/// piece", a third piece under symmetric pairs). `None` on flat puzzles,
+/// above [`MCH_MAX_CELLS`] cells (where `auto`'s DLX places one piece
+/// only), or where the pieces are too few for three DLX depths before
+/// EMCH.
 pub fn third_piece_schedule(images: &Images) -> Option<Schedule> {
-    /// Fewest pieces for a third DLX depth (as before round 34, when MCH
-    /// had to start above 8 pieces left).
+    /// Fewest pieces for a third DLX depth: the hole stage then still
+    /// starts above the bottom 8 pieces. The bound was set for an MCH
+    /// stage that had to start there, and kept for the EMCH stage.
     const THIRD_DLX_FROM: u32 = 12;
     let n = images.n_pieces();
     if is_flat(images) || images.n_cells > MCH_MAX_CELLS || n < 4 {
@@ -74,14 +79,15 @@ pub fn third_piece_schedule(images: &Images) -> Option<Schedule> {
 /// The configuration the piece choice's estimates run under when `auto`'s
 /// `schedule` widens EMCH or has DLX place the second piece: the same with
 /// plain EMCH, and the hole engine from the second piece (`None` when
-/// neither applies or the user gave the schedule). On the Tetris Cube the estimates under
-/// plain EMCH rank the pieces as the real trees do (L first, both ways);
-/// under `emch+6` they put E first, whose tree is 49% larger (63.4 M nodes
-/// against L's 42.6 M; docs/poly.md, round 6). DLX at the second piece
+/// neither applies or the user gave the schedule). On the Tetris Cube the
+/// estimates under plain EMCH rank the pieces as the real trees do (L
+/// first, both ways); under `emch+6` they put E first, whose tree is about
+/// half again as large as L's (docs/tried/poly.md, "MCH and EMCH", the
+/// piece choice's estimates under plain EMCH). DLX at the second piece
 /// would make each probe cover and uncover the root's column in the matrix
-/// and count DLX's choice unmemoised: the Tetris Cube's piece choice took
-/// 1.3 s instead of 0.2 s (round 8); with MCH there the estimates are the
-/// ones the choice was tuned on.
+/// and count DLX's choice unmemoised, several times the piece choice's
+/// cost; with MCH there the estimates are the ones the choice was tuned
+/// on.
 pub fn estimate_config(config: &PolyConfig, schedule: &Schedule, n_pieces: u32) -> Option<PolyConfig> {
     if !matches!(config.schedule, None | Some(ScheduleSpec::Auto)) {
         return None;
@@ -95,10 +101,10 @@ pub fn estimate_config(config: &PolyConfig, schedule: &Schedule, n_pieces: u32) 
     if dlx_places_two {
         // MCH from the second piece and plain EMCH from 8 left, also where
         // DLX placed a second or third piece: the estimates the piece
-        // choice was tuned on (round 33: probes through DLX at depth 1
-        // took the 3x4x5's piece choice from 0.1 s to 0.45 s; round 34:
-        // under plain EMCH from the second piece the Tetris Cube's
-        // estimates put E first, 63.8 M nodes against L's 42.8 M).
+        // choice was tuned on (probes through DLX at depth 1 cost the
+        // piece choice several times its time, and under plain EMCH from
+        // the second piece the Tetris Cube's estimates put E first, whose
+        // tree is larger than L's).
         let emch = ESTIMATE_EMCH_FROM.min(n_pieces - 2);
         return fixed(vec![
             schedule.stages[0].clone(),
@@ -124,19 +130,19 @@ const ESTIMATE_EMCH_FROM: u32 = 8;
 /// some kept image, [`crate::poly::filters::redundancy::Nested`]).
 ///
 /// On a wide board with a second piece, DLX places two pieces, since only
-/// DLX can place it right after the first (docs/poly.md, round 32: the
-/// 8x8 with the square tetromino 4.65 M nodes against 5.61 M).
+/// DLX can place it right after the first (a smaller tree on the 8x8 with
+/// the square tetromino).
 ///
 /// On a wide board (both sides at least [`WIDE_FLAT`] cells) DLX places
 /// the first piece and wider EMCH the rest, as on 3-D puzzles: de Bruijn
 /// fills from the first cell along a frontier as long as the board's short
 /// side, and on a wide board leaves long ragged fronts that EMCH avoids by
-/// going to the most enclosed holes (round 7, docs/poly.md: the 12
-/// pentominoes and the square tetromino in 8x8, X constrained, 5.6 M nodes
-/// and 0.35 s against 21.0 M and 1.2 s; the hexomino box in a diamond, a
-/// first solution in 6811 nodes against none in 100 M). On narrow boxes
-/// de Bruijn wins (12x5 0.28 M nodes against 0.67 M with EMCH; the 10x6
-/// ties, 0.98 M against 0.95 M, and keeps de Bruijn).
+/// going to the most enclosed holes: on the 12 pentominoes and the square
+/// tetromino in 8x8 a tree several times smaller, on the hexomino box in a
+/// diamond a first solution soon where de Bruijn finds none in a long run
+/// (docs/tried/poly.md, "de Bruijn's loop", wide flat boards). On narrow
+/// boxes de Bruijn wins (the 12x5), or ties (the 10x6, which keeps de
+/// Bruijn).
 ///
 /// Otherwise DLX places the first piece (its min-fit choice, the
 /// constrained piece when few of its images are left) and de Bruijn the
@@ -145,11 +151,10 @@ const ESTIMATE_EMCH_FROM: u32 = 8;
 /// cell, and must search every arrangement of the cells before the last
 /// place the piece could go without it. Plain de Bruijn from the start is
 /// better everywhere else because its dead-state cache is shared by the
-/// whole search, not split by the first piece's placements (whole-run
-/// instructions, docs/poly.md round 5: 10x6, X confined to a quadrant:
-/// 258 M against 1549 M for plain de Bruijn; one-sided 30x3, V kept in one
-/// of four orientations: 407 M against 458 M; 12x5 240 M against 471 M;
-/// 15x4 71 M against 146 M).
+/// whole search, not split by the first piece's placements. Both rules
+/// were measured in whole-run instructions on the 10x6, the one-sided
+/// 30x3, the 12x5 and the 15x4 (docs/tried/poly.md, "de Bruijn's loop",
+/// the piece the redundancy filter confines placed first by DLX).
 pub fn flat_schedule(images: &Images, constrained: Option<u16>, nested: bool) -> Schedule {
     let n = images.n_pieces();
     let emch = Stage::Emch(Widen { threshold: WIDEN_EMCH, levels: 1 });
@@ -171,8 +176,9 @@ pub const WIDE_FLAT: u32 = 7;
 
 /// Most images for which a wide flat board gets EMCH: its neighbour-keyed
 /// cover lists grow with the images, and on the 108 heptominoes (451 578
-/// images, no solution found either way) they added 3 s of set-up and
-/// 540 MB to de Bruijn's 8 s and 710 MB. The hexomino box has 21 220.
+/// images, no solution found either way) they added a large share to de
+/// Bruijn's set-up time and memory for nothing. The hexomino box, where
+/// EMCH wins, has 21 220.
 pub const WIDE_FLAT_MAX_IMAGES: usize = 100_000;
 
 /// Whether a flat puzzle's box has both sides of at least [`WIDE_FLAT`]
@@ -208,14 +214,14 @@ fn confined_kept(images: &Images, keep: Option<&[bool]>, g: u16) -> bool {
 /// most half of the pieces (copies counted) have a non-zero parity (black
 /// minus white cells). Then the other pieces fill cells without changing
 /// the parity, and the few that carry it are tied to the empty cells'
-/// balance from the first placements on: on the Soma cube (3 of 7 pieces
-/// with a parity) the trigger saves 31% of the nodes, on Conway's 5x5x5
-/// (3 of 18) 3.4%. When nearly every piece carries a parity the remaining
-/// ones reach almost any balance until the last pieces, whose dead ends
-/// EMCH's fit counts find anyway: the Tetris Cube (11 of 12) searches 0.6%
-/// more nodes without it but 4.7% fewer instructions, the solid pentominoes
-/// (12 of 12) 0.02% to 0.4% more nodes and 3% to 5% less CPU
-/// (docs/poly.md, round 22).
+/// balance from the first placements on, so the trigger cuts nodes (the
+/// Soma cube, 3 of 7 pieces with a parity; Conway's 5x5x5, 3 of 18). When
+/// nearly every piece carries a parity the remaining ones reach almost any
+/// balance until the last pieces, whose dead ends EMCH's fit counts find
+/// anyway: the trigger saves almost no nodes and its checks cost more
+/// than that (the Tetris Cube, 11 of 12; the solid pentominoes, 12 of 12).
+/// Measured: docs/tried/poly.md, "MCH and EMCH", the parity trigger only
+/// where at most half of the pieces carry a parity.
 pub fn parity_is_tight(images: &Images) -> bool {
     let mut magnitude = vec![0u32; images.groups.len()];
     for (k, &g) in images.group.iter().enumerate() {
@@ -261,9 +267,10 @@ pub fn resolve(_problem: &Problem, images: &Images, config: &PolyConfig) -> Resu
 /// The cell order when the user names none: where a DLX stage sweeps by
 /// angle (`a@DEG`) and a bit-field stage follows it, the same sweep, so
 /// de Bruijn goes on filling where DLX left off (on the box in a diamond,
-/// `dlx:a@160,debruijn@21` samples 3.7 times as fast as DLX alone, and
-/// from another angle far slower: docs/poly.md, round 30); otherwise the
-/// shortest axis fastest.
+/// `dlx:a@160,debruijn@21` samples several times as fast as DLX alone,
+/// and with the cells numbered from another angle far slower:
+/// docs/tried/poly.md, "de Bruijn's loop", an angular cell order);
+/// otherwise the shortest axis fastest.
 fn default_cell_order(schedule: &Schedule) -> CellOrder {
     let mut order = CellOrder::ShortAxisFirst;
     let mut angular = None;
@@ -286,15 +293,16 @@ fn default_cell_order(schedule: &Schedule) -> CellOrder {
 /// [`redundancy::apply_flags`]; so is the answer).
 ///
 /// A piece the filter confines to the first part of de Bruijn's order,
-/// placed first by DLX, cuts the search most (the one-sided 30x3: X,
-/// 159 770 nodes, against 1.11 M with V, the static choice): the uniquely
+/// placed first by DLX, cuts the search most (the one-sided 30x3: X gives
+/// a tree several times smaller than V, the static choice): the uniquely
 /// shaped pieces are tried in order and the confined one with fewest kept
-/// images wins (docs/poly.md, round 5), on puzzles small enough for the
-/// trials to be cheap ([`FLAT_PIECE_TRIALS`]). The static choice is a
+/// images wins (docs/tried/poly.md, "de Bruijn's loop", the piece the
+/// redundancy filter confines placed first by DLX), on puzzles small
+/// enough for the trials to be cheap ([`FLAT_PIECE_TRIALS`]). The static choice is a
 /// candidate too (kept on ties) but not preferred for breaking every
 /// symmetry: on the 8x8 board with the square tetromino it keeps I (8
 /// images, none symmetric), where X (6 images, 3 on the diagonal, their
-/// solutions searched twice) gives 2.4 times fewer nodes (round 7).
+/// solutions searched twice) gives a tree less than half as large.
 /// Otherwise the static choice stands.
 pub fn flat_redundancy(
     problem: &Problem,
@@ -311,7 +319,7 @@ pub fn flat_redundancy(
     // A piece keeps at least one image per orbit of the symmetry group, so
     // at least `images / order`: a piece that cannot beat `fewest` is not
     // tried (on the 10x6, X keeps 8 of 32 and every other piece has more
-    // than 32 images: 14 M instructions of trials saved).
+    // than 32 images: no other piece's filter runs).
     let order = chosen.group_order();
     let mut per_group = vec![0usize; all_images.groups.len()];
     for &g in &all_images.group {

@@ -170,7 +170,7 @@ mod tests {
 
     #[test]
     fn threads_give_the_same_estimate_to_the_last_bit() {
-        // The 10x6 (a tree of 862 674 nodes under `auto`, round 28) and
+        // The 10x6 (a tree of 862 674 nodes under `auto`) and
         // Soma (4 321 nodes, where probes end in solutions often).
         for (file, nodes_range) in [("pentominoes_10x6_def.txt", 0.5e6..2.0e6), ("somacube_def.txt", 2e3..8e3)] {
             let spec = EstimateSpec { probes: 3000, seed: 7 };

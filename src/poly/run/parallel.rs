@@ -1,4 +1,5 @@
-//! Sequential and parallel runs of the hybrid search.
+//! Sequential and parallel runs of a polycube search's walk
+//! ([`crate::poly::walk`]).
 //!
 //! Parallel search splits the tree at a shallow depth: one pass enumerates
 //! the nodes at depth `d` (the smallest depth giving enough tasks per
@@ -93,11 +94,12 @@ fn reuse<'s, B: Bits>(
 /// dead-state cache and its walker.
 ///
 /// A state's subtree is the same in any task, so the cache stays valid from
-/// task to task; its clones share one table when it has one-word slots
-/// (round 19), so a worker cuts the dead states the others found (the
-/// hit-rate check stays per worker). The walker is restarted at the root
-/// for each task: a fresh one copies the DLX matrix and its buffers, 31 M
-/// of the 10x6's 201 M instructions on two threads (131 tasks).
+/// task to task; its clones share one table when it has one-word slots,
+/// so a worker cuts the dead states the others found (the hit-rate check
+/// stays per worker). The walker is restarted at the root for each task:
+/// a fresh one would copy the DLX matrix and its buffers for every task, a
+/// large part of a short parallel run's work (docs/tried/poly.md, "Set-up,
+/// solutions, threads, DLX", one walker per worker).
 struct Own<'s, B> {
     outbox: Outbox,
     dead: DeadStates<B>,
