@@ -11,8 +11,9 @@ mod progress;
 mod report;
 mod usage;
 
+use clap::CommandFactory;
 use clap::{Parser, Subcommand};
-use commands::{bench, decode, encode, generate, info, merge, optimize, render, score, solve, split};
+use commands::{bench, decode, encode, generate, info, merge, optimize, render, score, shell, solve, split};
 use std::io::Write;
 use std::process::ExitCode;
 use usage::{UsageError, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_OK};
@@ -67,6 +68,10 @@ enum Command {
     Split(split::SplitArgs),
     /// Add up the results of the parts of an `emx split`.
     Merge(merge::MergeArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(shell::CompletionsArgs),
+    /// Print the manual page, or write one page per command into a directory.
+    Man(shell::ManArgs),
 }
 
 fn run() -> anyhow::Result<ExitCode> {
@@ -84,6 +89,8 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Score(args) => score::run(args)?,
         Command::Split(args) => split::run(args)?,
         Command::Merge(args) => merge::run(args)?,
+        Command::Completions(args) => shell::completions(args, Cli::command())?,
+        Command::Man(args) => shell::man(args, Cli::command())?,
     };
     Ok(ExitCode::from(code))
 }

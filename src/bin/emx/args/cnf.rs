@@ -13,28 +13,37 @@ pub struct CnfFlags {
     /// At-most-one encoding (cnf).
     #[arg(long, default_value = AmoEncoding::default().name(), value_parser = PossibleValuesParser::new(AmoEncoding::NAMES))]
     pub amo: String,
-    /// Colour agreement (cnf): binary conflict clauses, or a variable per
-    /// (join, colour) as in Heule's compact direct encoding.
+    /// Colour agreement (cnf): conflict clauses or colour variables.
+    ///
+    /// conflicts: a binary clause per pair of options that disagree on a
+    /// join; variables: a variable per (join, colour), as in Heule's
+    /// compact direct encoding.
     #[arg(long, default_value = ColorEncoding::default().name(), value_parser = PossibleValuesParser::new(ColorEncoding::NAMES))]
     pub colors: String,
-    /// Exactly-one of each cell and tile (cnf) over option variables, or over
-    /// site variables (one per tile in a cell, for all its rotations, as in
-    /// Heule's encodings; generally: options with the same primary items).
+    /// What each cell's and tile's exactly-one ranges over (cnf): options or sites.
+    ///
+    /// options: the option variables; sites: one variable per tile in a cell,
+    /// for all its rotations, as in Heule's encodings (generally: per set of
+    /// options with the same primary items).
     #[arg(long, default_value = ExactlyOneOver::default().name(), value_parser = PossibleValuesParser::new(ExactlyOneOver::NAMES))]
     pub exactly_one_over: String,
-    /// With --colors variables: whether a join every solution covers gets
-    /// exactly one colour (an at-least-one clause over its colour variables)
-    /// or at most one. [default: the library's, see docs/encoders.md]
+    /// With --colors variables: exactly one or at most one colour per join.
+    ///
+    /// exactly-one adds an at-least-one clause over the colour variables of a
+    /// join every solution covers. [default: the library's, see
+    /// docs/encoders.md]
     #[arg(long, value_parser = PossibleValuesParser::new(ColorChoice::NAMES))]
     pub color_choice: Option<String>,
-    /// With --colors variables: whether each colour variable gets its
-    /// support clause (the colour implies one of the options showing it).
+    /// With --colors variables: a support clause per colour variable (on or off).
+    ///
+    /// The clause says the colour implies one of the options showing it.
     /// [default: on]
     #[arg(long, value_parser = ["on", "off"])]
     pub color_support: Option<String>,
-    /// Edge matching, with --colors variables: add the redundant total of
-    /// each colour (exactly half its tile sides show on joins) as an
-    /// exactly-k constraint over its colour variables.
+    /// Edge matching, with --colors variables: each colour's total (on or off).
+    ///
+    /// Adds the redundant total of each colour (exactly half its tile sides
+    /// show on joins) as an exactly-k constraint over its colour variables.
     #[arg(long, value_parser = ["on", "off"])]
     pub color_totals: Option<String>,
 }

@@ -7,6 +7,7 @@ pub mod cnf;
 pub mod poly;
 pub mod restrict;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use emx::input::InputFormat;
 
@@ -17,8 +18,22 @@ pub enum Format {
     Text,
     /// One JSON object on stdout.
     Json,
-    /// An SVG picture (solutions for `solve`, the pieces for `info`).
+    /// An SVG picture.
     Svg,
+}
+
+/// The `--format` values of a command, each described for it: text, json
+/// and, where the command draws, svg with `svg` as its description (the
+/// values a command does not take are refused when the line is parsed).
+pub fn format(json: &'static str, svg: Option<&'static str>) -> impl TypedValueParser<Value = Format> {
+    let mut values =
+        vec![PossibleValue::new("text").help("Human-readable text"), PossibleValue::new("json").help(json)];
+    values.extend(svg.map(|h| PossibleValue::new("svg").help(h)));
+    PossibleValuesParser::new(values).map(|s| match s.as_str() {
+        "json" => Format::Json,
+        "svg" => Format::Svg,
+        _ => Format::Text,
+    })
 }
 
 /// Which puzzle of a file, and in which format to read it.

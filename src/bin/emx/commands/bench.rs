@@ -19,13 +19,16 @@ use std::time::Duration;
 pub struct BenchArgs {
     /// Puzzle files (polycube definition files, edge-matching files).
     pub files: Vec<PathBuf>,
-    /// Comma-separated backends: in-crate engines (dlx, …), external
-    /// programs (cpsat, …), `emx=PATH` (another emx build), or `all`;
-    /// `--backends list` shows them all and whether each is installed.
+    /// Comma-separated backends, or `all`; `--backends list` shows them.
+    ///
+    /// In-crate engines (dlx, poly, scan, cp, sat), external programs
+    /// (cadical, kissat, minisat, cliquer, cpsat), `emx=PATH` (another emx
+    /// build); `--backends list` also says whether each is installed.
     #[arg(long, default_value = "all", value_name = "LIST")]
     pub backends: String,
-    /// A configured in-crate engine, as `emx solve` engine flags, shown as
-    /// LABEL (repeatable; after the `--backends`): e.g. `--variant
+    /// A configured in-crate engine, LABEL=FLAGS with `emx solve` flags (repeatable).
+    ///
+    /// Shown as LABEL, after the `--backends`: e.g. `--variant
     /// "best=--backend poly --schedule dlx:min-fit,mch@11,emch@6"`,
     /// `--variant "cp-no-edge=--backend cp --cp no-edge-filter"`, `--variant
     /// "x2=--backend auto --threads 2"`. On a puzzle the flags do not act on,

@@ -62,7 +62,7 @@ pub struct EdgeGenArgs {
     pub output_format: OutputFormat,
     /// How to report what was written: nothing (`text`), or one JSON object
     /// on stdout (`json`, needs --output so stdout is free).
-    #[arg(long, value_enum, default_value_t = crate::args::Format::Text)]
+    #[arg(long, default_value = "text", value_parser = crate::args::format("A summary of what was written as one JSON object (needs --output)", None))]
     pub format: crate::args::Format,
 }
 
@@ -79,10 +79,6 @@ pub enum OutputFormat {
 
 pub fn run(args: GenerateArgs) -> anyhow::Result<u8> {
     let GenerateWhat::Edgematch(a) = args.what;
-    crate::usage_ensure!(
-        a.format != crate::args::Format::Svg,
-        "emx generate draws no picture: to draw the puzzle, emx render it"
-    );
     crate::usage_ensure!(
         a.format != crate::args::Format::Json || a.output.is_some(),
         "--format json prints a summary on stdout, so the puzzle needs a file: give --output FILE"

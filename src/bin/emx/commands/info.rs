@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct InfoArgs {
-    /// Puzzle file.
+    /// Puzzle file: a polycube definition file, an edge-matching puzzle (META, Heule, emx) or Knuth's .dlx.
     pub file: PathBuf,
     /// Which puzzle of a file holding several (1-based).
     #[arg(long, default_value_t = 1)]
@@ -23,14 +23,16 @@ pub struct InfoArgs {
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(InputFormat::NAMES))]
     pub input_format: Option<String>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Also report the size of every encoding (CNF, clique graph, .dlx,
-    /// LP), each counted up to --max-size.
+    #[arg(long, default_value = "text", value_parser = crate::args::format("The description as one JSON object (docs/json.md)", Some("An SVG picture of the pieces (polycube) or the tiles (edge matching)")))]
+    pub format: crate::args::Format,
+    /// Also report the size of every encoding (CNF, clique graph, .dlx, LP).
+    ///
+    /// Each is counted, not written, and only up to --max-size.
     #[arg(long)]
     pub sizes: bool,
-    /// Refuse to build an IR larger than this many bytes (units K, M, G, T);
-    /// with --sizes, stop counting an encoding there.
+    /// Refuse to build an IR larger than this (units K, M, G, T).
+    ///
+    /// With --sizes, counting an encoding stops there too.
     #[arg(long, value_name = "SIZE", default_value = "2G")]
     pub max_size: SizeCap,
 }

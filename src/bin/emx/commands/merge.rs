@@ -18,12 +18,11 @@ pub struct MergeArgs {
     /// order; default: each part's file with the extension `.json`.
     pub results: Vec<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, default_value = "text", value_parser = crate::args::format("The merged counts as one JSON object (docs/json.md)", None))]
+    pub format: crate::args::Format,
 }
 
 pub fn run(args: MergeArgs) -> anyhow::Result<u8> {
-    crate::usage_ensure!(args.format != Format::Svg, "emx merge prints counts: use --format text or json");
     let text =
         std::fs::read_to_string(&args.manifest).map_err(|e| crate::usage_error!("{}: {e}", args.manifest.display()))?;
     let not_manifest =

@@ -10,5 +10,6 @@ pub mod merge;
 pub mod optimize;
 pub mod render;
 pub mod score;
+pub mod shell;
 pub mod solve;
 pub mod split;

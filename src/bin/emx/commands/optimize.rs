@@ -27,8 +27,10 @@ pub struct OptimizeArgs {
     /// Time budget in seconds (per search thread with `--clock cpu`).
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = crate::args::parse_seconds)]
     pub time: f64,
-    /// What `--time` measures: wall-clock time, or each thread's CPU time
-    /// (fair comparisons on a loaded machine).
+    /// What `--time` measures: wall or cpu.
+    ///
+    /// wall: wall-clock time; cpu: each search thread's own CPU time, for
+    /// fair comparisons on a loaded machine.
     #[arg(long, default_value = "wall", value_parser = ["wall", "cpu"])]
     pub clock: String,
     /// Random seed of the first search; search k uses seed + k.
@@ -38,15 +40,20 @@ pub struct OptimizeArgs {
     /// board wins.
     #[arg(long, default_value = "1", value_parser = crate::args::parse_threads)]
     pub threads: std::num::NonZeroUsize,
+    /// Search method: breaks, tabu, multi, ga or aiea.
+    ///
     /// breaks: scan-row tree search allowed a scheduled budget of mismatched
     /// joins, randomised restarts; tabu: Schaus & Deville's tabu VLNS,
     /// polished by BO/BW/TSR/RO at each plateau; multi: the Salassa et al.
     /// neighbourhood cycle; ga, aiea: the evolutionary baselines of Muñoz et al.
     #[arg(long, default_value = "breaks", value_parser = clap::builder::PossibleValuesParser::new(Method::NAMES))]
     pub method: String,
-    /// Start board: random, scan (scan-row greedy, holes filled last), cp
-    /// (exact DLX fill with a tenth of the cells relaxed, then assignment),
-    /// breaks (the breaks search for `breaks_share` of the budget).
+    /// Start board: random, scan, cp or breaks.
+    ///
+    /// random: tiles at random; scan: scan-row greedy, holes filled last;
+    /// cp: exact DLX fill with a tenth of the cells relaxed, then
+    /// assignment; breaks: the breaks search for `breaks_share` of the
+    /// budget.
     #[arg(long, default_value = "scan", value_parser = clap::builder::PossibleValuesParser::new(Start::NAMES))]
     pub start: String,
     /// Start from this board file instead (every thread).
@@ -55,12 +62,16 @@ pub struct OptimizeArgs {
     /// Stop when this score is reached (default: every join matched).
     #[arg(long)]
     pub target: Option<u32>,
-    /// Write the best board here (emx board file; rewritten as the search
-    /// improves, always through a temporary file and a rename).
+    /// Write the best board to this file as the search improves.
+    ///
+    /// An emx board file, rewritten through a temporary file and a rename
+    /// at every improvement, so a killed run leaves its best board.
     #[arg(long, short, value_name = "BOARD")]
     pub output: Option<PathBuf>,
-    /// Write the best score over time here: CSV if the name ends in .csv,
-    /// an SVG chart if it ends in .svg, JSON otherwise.
+    /// Write the best score over time to this file.
+    ///
+    /// CSV if the name ends in .csv, an SVG chart if it ends in .svg, JSON
+    /// otherwise.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
     /// TA: cells per assignment move.
@@ -78,18 +89,20 @@ pub struct OptimizeArgs {
     /// GA/AIEA: population size.
     #[arg(long, value_name = "N")]
     pub population: Option<usize>,
-    /// Set a tuning parameter, `NAME=VALUE` (repeatable): ta_cells, bias,
-    /// tabu_cell (LO..HI), tabu_pair, plateau, perturb_moves, perturb_grow,
-    /// kick, force, intensify_after, restart_after, polish, ta_iterations,
-    /// region (HxW),
-    /// regions_per_cycle, max_holes, resolve_nodes, relax, relax_nodes,
-    /// population, tournament, breaks_from, breaks_shape, breaks_budget,
-    /// restart_nodes, breaks_polish, breaks_slack, breaks_share.
+    /// Set a tuning parameter, NAME=VALUE (repeatable).
+    ///
+    /// NAME is one of ta_cells, bias, tabu_cell (LO..HI), tabu_pair,
+    /// plateau, perturb_moves, perturb_grow, kick, intensify_after,
+    /// restart_after, force, accept, lahc, lahc_moves, lahc_slack, ro_kick,
+    /// polish, ta_iterations, region (HxW), regions_per_cycle, max_holes,
+    /// resolve_nodes, relax, relax_nodes, population, tournament,
+    /// breaks_from, breaks_shape, breaks_budget, restart_nodes,
+    /// breaks_polish, breaks_slack, breaks_share (docs/engines.md).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, default_value = "text", value_parser = crate::args::format("The best board and its score as one JSON object (docs/json.md)", Some("An SVG picture of the best board with its mismatched joins marked")))]
+    pub format: crate::args::Format,
     /// Do not draw the board (text format).
     #[arg(long, short)]
     pub quiet: bool,

@@ -16,10 +16,12 @@ use std::path::PathBuf;
 pub struct RenderArgs {
     /// Puzzle file.
     pub file: PathBuf,
-    /// A solution to draw: a board file (`T/R` per cell) or JSON from
-    /// `emx solve --format json` for edge matching; that JSON or a layer
-    /// drawing (as `emx solve` prints) for polycubes. Without it, the
-    /// pieces are drawn (edge matching: the tiles in file order).
+    /// A solution or board to draw (without it: the pieces or the tiles).
+    ///
+    /// Edge matching: a board file (`T/R` per cell) or the JSON of `emx
+    /// solve --format json`; polycubes: that JSON or a layer drawing as
+    /// `emx solve` prints it. Without it the pieces are drawn (edge
+    /// matching: the tiles in file order).
     #[arg(long, short, value_name = "FILE")]
     pub solution: Option<PathBuf>,
     /// Which solution of a file holding several (1-based).

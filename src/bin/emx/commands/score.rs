@@ -15,19 +15,21 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct ScoreArgs {
-    /// Board file: `TILE/ROTATION` (or `.`) per cell, one board row per line,
-    /// as `emx solve` prints and `emx generate` writes; or e2.bucas.name
-    /// edge strings (`NAME ORDER EDGES` per line, every board scored).
+    /// Board file: `TILE/ROTATION` per cell, or e2.bucas.name edge strings.
+    ///
+    /// `TILE/ROTATION` (or `.`) per cell, one board row per line, as `emx
+    /// solve` prints and `emx generate` writes; or e2.bucas.name edge
+    /// strings (`NAME ORDER EDGES` per line, every board scored).
     pub board: PathBuf,
-    /// The puzzle the board is for (any edge-matching format).
+    /// The puzzle file the board is for (META, Heule or emx format).
     #[arg(long)]
     pub puzzle: PathBuf,
     /// Input format of the puzzle, when detection guesses wrong.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["meta", "heule", "emx"]))]
     pub input_format: Option<String>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, default_value = "text", value_parser = crate::args::format("The score and the broken rules as one JSON object (docs/json.md)", Some("An SVG picture of the board with its mismatched joins marked")))]
+    pub format: crate::args::Format,
 }
 
 /// Exit code 0 when every board is valid (it may be partial), 1 when one

@@ -23,23 +23,24 @@ pub struct SplitArgs {
     /// Which puzzle of a file holding several (1-based).
     #[arg(long, default_value_t = 1)]
     pub puzzle: usize,
-    /// Number of pieces placed in every part (the split depth); for an
-    /// edge-matching puzzle, the number of cells fixed (in scan's order: row-major, by columns on a board
-    /// wider than tall).
+    /// The split depth: pieces placed, or cells fixed, in every part.
+    ///
+    /// For a polycube puzzle the number of pieces the parts place; for an
+    /// edge-matching puzzle the number of cells they fix, in scan's order
+    /// (row-major, by columns on a board wider than tall).
     #[arg(long, value_name = "D")]
     pub depth: usize,
     /// Output directory (created; default: FILE's stem + `-split`).
     #[arg(long, short, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Output format of the summary (the parts are always puzzle files).
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, default_value = "text", value_parser = crate::args::format("The summary as one JSON object (docs/json.md)", None))]
+    pub format: crate::args::Format,
     #[command(flatten)]
     pub poly: PolyArgs,
 }
 
 pub fn run(args: SplitArgs) -> anyhow::Result<u8> {
-    crate::usage_ensure!(args.format != Format::Svg, "emx split writes files and a summary: use --format text or json");
     let instance = input::load(&args.file, None, args.puzzle)?;
     let pc = match &instance.kind {
         InstanceKind::Polycube(pc) => pc,

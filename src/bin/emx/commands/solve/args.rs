@@ -2,7 +2,7 @@
 
 use crate::args::cnf::CnfFlags;
 use crate::args::poly::PolyArgs;
-use crate::args::{parse_seconds, parse_threads, Format, PuzzleArgs};
+use crate::args::{parse_seconds, parse_threads, PuzzleArgs};
 use clap::Args;
 use emx::backend::pick::AutoPick;
 use emx::edgematch::cp::CpConfig;
@@ -108,8 +108,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SIZE", default_value = "2G")]
     pub max_size: emx::size_cap::SizeCap,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, default_value = "text", value_parser = crate::args::format("The solutions and the counts as one JSON object (docs/json.md)", Some("An SVG picture of the solutions found (with --all, every one); the summary goes to stderr")))]
+    pub format: crate::args::Format,
     /// Do not draw solutions (text format), no progress line on stderr.
     #[arg(long, short)]
     pub quiet: bool,
