@@ -8,13 +8,16 @@
 //!   `solution_list`), an object with a `board` or `solution` member, one
 //!   solution (a polycube placement list `[{"piece", "cells"}, …]` or an
 //!   edge-matching board `{"rows", "cols", "cells"}`), or an array of them;
-//! * **board file** (edge matching): `T/R` per cell, see
-//!   [`parse_board`](crate::frontend::edgematch::parse_board);
+//! * **board file** (edge matching): `T/R` per cell, one board or several
+//!   one after the other, see
+//!   [`parse_boards`](crate::frontend::edgematch::parse_boards);
+//! * **e2.bucas.name boards** (edge matching): `NAME ORDER EDGES` lines, see
+//!   [`parse_bucas`](crate::frontend::edgematch::parse_bucas);
 //! * **layer drawing** (polycube): one line per row from the top, the
 //!   layers side by side, one piece name per cell, `.` for an empty cell.
 
 use crate::edgematch::{Board, EdgePuzzle, Placed};
-use crate::frontend::edgematch::parse_board;
+use crate::frontend::edgematch::{is_bucas, parse_boards, parse_bucas};
 use crate::frontend::ParseError;
 use crate::input::{Instance, InstanceKind};
 use crate::ir::{Geometry, OptionId, Problem, Solution};
@@ -64,23 +67,57 @@ fn json_solutions(v: &Value) -> Vec<&Value> {
     v.as_array().map_or_else(Vec::new, |a| a.iter().collect())
 }
 
-/// Reads edge-matching boards (complete or partial) from a JSON document or
-/// a board file.
-pub fn read_boards(puzzle: &EdgePuzzle, text: &str, file: &str) -> Result<Vec<Board>, ParseError> {
-    let boards = if looks_like_json(text) {
+/// Reads edge-matching boards (complete or partial) from a JSON document,
+/// a board file (one or several boards) or e2.bucas.name lines, with their
+/// names (a bucas line's name, else empty). A cell naming a tile the
+/// puzzle does not have, or a board of another size, is an error naming
+/// where it is.
+pub fn read_named_boards(puzzle: &EdgePuzzle, text: &str, file: &str) -> Result<Vec<(String, Board)>, ParseError> {
+    let n = puzzle.tiles.len();
+    let boards: Vec<(String, Board)> = if looks_like_json(text) {
         let doc = parse_json(text, file)?;
         let list = json_solutions(&doc);
         if list.is_empty() {
             return Err(error(file, 1, "no board found: expected `emx solve --format json` output or a board object `{\"rows\", \"cols\", \"cells\"}`".into()));
         }
-        list.iter()
+        let boards = list
+            .iter()
             .enumerate()
             .map(|(k, v)| board_from_json(v).map_err(|m| error(file, 1, format!("board {}: {m}", k + 1))))
-            .collect::<Result<Vec<_>, _>>()?
+            .collect::<Result<Vec<_>, _>>()?;
+        for (k, b) in boards.iter().enumerate() {
+            if let Some((i, p)) =
+                b.cells.iter().enumerate().find_map(|(i, c)| c.filter(|p| p.tile as usize >= n).map(|p| (i, p)))
+            {
+                return Err(error(
+                    file,
+                    1,
+                    format!(
+                        "board {}: cell (row {}, column {}) holds tile {}, but the puzzle has {n} tiles",
+                        k + 1,
+                        i / b.cols + 1,
+                        i % b.cols + 1,
+                        p.tile + 1
+                    ),
+                ));
+            }
+        }
+        boards.into_iter().map(|b| (String::new(), b)).collect()
+    } else if is_bucas(text) {
+        parse_bucas(text, file, puzzle)?
     } else {
-        vec![parse_board(text, file)?]
+        let boards = parse_boards(text, file)?;
+        let several = boards.len() > 1;
+        boards
+            .into_iter()
+            .enumerate()
+            .map(|(k, b)| {
+                let name = if several { format!("board {}", k + 1) } else { String::new() };
+                b.check_tiles(n, file).map(|()| (name, b.board))
+            })
+            .collect::<Result<Vec<_>, _>>()?
     };
-    for (k, b) in boards.iter().enumerate() {
+    for (k, (_, b)) in boards.iter().enumerate() {
         if (b.rows, b.cols) != (puzzle.rows, puzzle.cols) {
             return Err(error(
                 file,
@@ -97,6 +134,11 @@ pub fn read_boards(puzzle: &EdgePuzzle, text: &str, file: &str) -> Result<Vec<Bo
         }
     }
     Ok(boards)
+}
+
+/// [`read_named_boards`] without the names.
+pub fn read_boards(puzzle: &EdgePuzzle, text: &str, file: &str) -> Result<Vec<Board>, ParseError> {
+    Ok(read_named_boards(puzzle, text, file)?.into_iter().map(|(_, b)| b).collect())
 }
 
 fn board_from_json(v: &Value) -> Result<Board, String> {
@@ -141,7 +183,13 @@ pub fn options_of_board(puzzle: &EdgePuzzle, problem: &Problem, board: &Board) -
         let Some(p) = cell else { continue };
         let (r, c) = (i / board.cols, i % board.cols);
         let tile = puzzle.tiles.get(p.tile as usize).ok_or_else(|| {
-            format!("cell ({r}, {c}) holds tile {}, but the puzzle has {} tiles", p.tile + 1, puzzle.tiles.len())
+            format!(
+                "cell (row {}, column {}) holds tile {}, but the puzzle has {} tiles",
+                r + 1,
+                c + 1,
+                p.tile + 1,
+                puzzle.tiles.len()
+            )
         })?;
         let key = (p.tile, i as u32, tile.rotated(p.rotation));
         let o = index.get(&key).ok_or_else(|| {

@@ -38,7 +38,7 @@ pub enum BoardError {
     #[error("board is {0}x{1}, the puzzle is {2}x{3}")]
     Size(usize, usize, usize, usize),
     /// A tile index out of range.
-    #[error("cell ({row}, {col}) holds tile {tile}, but the puzzle has {n} tiles")]
+    #[error("cell (row {}, column {}) holds tile {tile}, but the puzzle has {n} tiles", .row + 1, .col + 1)]
     UnknownTile {
         /// Row.
         row: usize,
@@ -53,7 +53,7 @@ pub enum BoardError {
     #[error("tile {0} is used twice")]
     TileTwice(usize),
     /// Grey on an inner side or colour on a border side.
-    #[error("cell ({row}, {col}): tile {tile} rotation {rotation} does not show grey exactly on the border")]
+    #[error("cell (row {}, column {}): tile {tile} rotation {rotation} does not show grey exactly on the border", .row + 1, .col + 1)]
     Border {
         /// Row.
         row: usize,
@@ -65,7 +65,7 @@ pub enum BoardError {
         rotation: u8,
     },
     /// A clue is not respected.
-    #[error("clue tile {tile} must be at ({row}, {col}) with rotation {rotation}")]
+    #[error("clue tile {tile} must be at (row {}, column {}) with rotation {rotation}", .row + 1, .col + 1)]
     Clue {
         /// 1-based tile.
         tile: usize,
@@ -77,10 +77,10 @@ pub enum BoardError {
         rotation: u8,
     },
     /// A cell is empty where a full board was required.
-    #[error("cell ({0}, {1}) is empty")]
+    #[error("cell (row {}, column {}) is empty", .0 + 1, .1 + 1)]
     Empty(usize, usize),
     /// Two adjacent sides differ where a solution was required.
-    #[error("cells ({0}, {1}) and ({2}, {3}) do not match")]
+    #[error("cells (row {}, column {}) and (row {}, column {}) do not match", .0 + 1, .1 + 1, .2 + 1, .3 + 1)]
     Mismatch(usize, usize, usize, usize),
 }
 

@@ -232,7 +232,7 @@ impl EdgePuzzle {
                 return Err(format!("tile {} is fixed by two clues", clue.tile + 1));
             }
             if std::mem::replace(&mut cell_used[cell], true) {
-                return Err(format!("cell ({}, {}) is fixed by two clues", clue.row, clue.col));
+                return Err(format!("cell (row {}, column {}) is fixed by two clues", clue.row + 1, clue.col + 1));
             }
         }
         Ok(())

@@ -48,7 +48,7 @@ pub enum ScoreError {
     #[error("the board is {0}x{1} but the puzzle is {2}x{3}")]
     Size(usize, usize, usize, usize),
     /// A cell names a tile the puzzle does not have.
-    #[error("cell (row {row}, column {col}) holds tile {tile}, but the puzzle has {n} tiles")]
+    #[error("cell (row {}, column {}) holds tile {tile}, but the puzzle has {n} tiles", .row + 1, .col + 1)]
     UnknownTile {
         /// Row.
         row: usize,
@@ -85,17 +85,23 @@ pub fn score(board: &Board, puzzle: &EdgePuzzle) -> Result<ScoreReport, ScoreErr
         if let Some(j) = first_cell[t] {
             let (r0, c0) = puzzle.row_col(j);
             faults.push(format!(
-                "tile {} is used twice: at (row {r0}, column {c0}) and (row {row}, column {col})",
-                t + 1
+                "tile {} is used twice: at (row {}, column {}) and (row {}, column {})",
+                t + 1,
+                r0 + 1,
+                c0 + 1,
+                row + 1,
+                col + 1
             ));
         } else {
             first_cell[t] = Some(i);
         }
         if !puzzle.fits_border(t, p.rotation, i) {
             faults.push(format!(
-                "border: tile {} rotation {} at (row {row}, column {col}) does not show grey exactly on the border",
+                "border: tile {} rotation {} at (row {}, column {}) does not show grey exactly on the border",
                 t + 1,
-                p.rotation
+                p.rotation,
+                row + 1,
+                col + 1
             ));
         }
     }
@@ -110,8 +116,8 @@ pub fn score(board: &Board, puzzle: &EdgePuzzle) -> Result<ScoreReport, ScoreErr
                 "clue: tile {} rotation {} must be at (row {}, column {}), found {found}",
                 clue.tile + 1,
                 clue.rotation,
-                clue.row,
-                clue.col
+                clue.row + 1,
+                clue.col + 1
             ));
         }
     }

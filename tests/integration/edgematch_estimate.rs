@@ -88,9 +88,14 @@ fn estimate_prints_text_and_json() {
         let out = emx(&["solve", &p, "--backend", b, "--estimate", "200,3"]);
         assert_eq!(out.status.code(), Some(0), "{b}: {}", String::from_utf8_lossy(&out.stderr));
         let text = String::from_utf8_lossy(&out.stdout);
-        for want in
-            ["Knuth estimate", "probes: 200 (seed 3)", "nodes: ", "boards: ", "time: about", "nodes by cells filled: "]
-        {
+        for want in [
+            "Knuth's estimate of the full search",
+            "probes: 200 (seed 3)",
+            "search: about ",
+            "boards: ",
+            "time: about",
+            "nodes by cells filled: ",
+        ] {
             assert!(text.contains(want), "{b}: no `{want}` in {text}");
         }
         let out = emx(&["solve", &p, "--backend", b, "--estimate", "200,3", "--format", "json"]);

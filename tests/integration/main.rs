@@ -14,6 +14,7 @@ mod edgematch_generate;
 mod edgematch_score;
 mod edgematch_split;
 mod encoders;
+mod frictions;
 mod fuzz_regressions;
 mod huge_inputs;
 mod json_schema;

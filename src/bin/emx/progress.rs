@@ -1,7 +1,8 @@
 //! The progress line on stderr: a ticker thread polls the shared
 //! [`Progress`] counters and redraws one line a few times a second. It
-//! stays silent when stderr is not a terminal, with `--quiet`, and for runs
-//! shorter than [`DELAY`].
+//! stays silent with `--quiet`, for runs shorter than [`DELAY`], and when
+//! stderr is not a terminal unless `--progress` asks for it: then it writes
+//! a plain line at the interval asked (logs of batch jobs, `nohup`).
 
 use emx::search::progress::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
@@ -15,9 +16,32 @@ use std::time::{Duration, Instant};
 pub const DELAY: Duration = Duration::from_millis(800);
 const TICK: Duration = Duration::from_millis(200);
 
-/// Whether a progress line may be drawn at all.
-pub fn wanted(quiet: bool) -> bool {
-    !quiet && std::io::stderr().is_terminal()
+/// When progress is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Show {
+    /// Never (`--quiet`).
+    Never,
+    /// On a terminal only (the default).
+    OnTerminal,
+    /// Always (`--progress`): a redrawn line on a terminal, elsewhere a
+    /// plain line every interval.
+    Always(Duration),
+}
+
+impl Show {
+    /// The mode of `--quiet` and `--progress[=SECONDS]` (which wins).
+    pub fn of(quiet: bool, progress: Option<f64>) -> Show {
+        match (quiet, progress) {
+            (_, Some(s)) => Show::Always(Duration::from_secs_f64(s.max(0.05))),
+            (true, None) => Show::Never,
+            (false, None) => Show::OnTerminal,
+        }
+    }
+}
+
+/// Whether a redrawn progress line may be drawn.
+pub fn wanted(show: Show) -> bool {
+    show != Show::Never && std::io::stderr().is_terminal()
 }
 
 /// stderr as indicatif sees it, three columns narrower than it is.
@@ -77,13 +101,31 @@ pub struct Ticker {
 }
 
 impl Ticker {
-    /// Starts polling `progress` (does nothing unless [`wanted`]).
-    pub fn start(progress: Arc<Progress>, label: String, quiet: bool) -> Ticker {
+    /// Starts polling `progress` as `show` says.
+    pub fn start(progress: Arc<Progress>, label: String, show: Show) -> Ticker {
         let stop = Arc::new(AtomicBool::new(false));
-        if !wanted(quiet) {
+        let every = match show {
+            Show::Always(every) if !std::io::stderr().is_terminal() => Some(every),
+            _ => None,
+        };
+        if !wanted(show) && every.is_none() {
             return Ticker { stop, thread: None };
         }
         let flag = stop.clone();
+        if let Some(every) = every {
+            let thread = std::thread::spawn(move || {
+                let start = Instant::now();
+                let mut next = every;
+                while !flag.load(Ordering::Relaxed) {
+                    std::thread::sleep(TICK.min(every));
+                    if start.elapsed() >= next {
+                        eprintln!("progress: {label}: {}", progress.snapshot().line());
+                        next += every;
+                    }
+                }
+            });
+            return Ticker { stop, thread: Some(thread) };
+        }
         let thread = std::thread::spawn(move || {
             let start = Instant::now();
             let mut bar: Option<ProgressBar> = None;

@@ -15,6 +15,10 @@ pub struct Lines {
     pub tiles: Vec<usize>,
     /// Line of each clue.
     pub clues: Vec<usize>,
+    /// What the file's first row and column are called (0 in the emx
+    /// format, 1 in Heule's), so a clue's cell is reported as the file
+    /// names it.
+    pub origin: usize,
 }
 
 /// Checks that every tile fits some cell (grey only where a border can be),
@@ -22,6 +26,7 @@ pub struct Lines {
 /// class by class (corner, edge, inner), and that the clues name existing
 /// tiles and cells, are pairwise distinct and respect the border.
 pub fn check_puzzle(puzzle: &EdgePuzzle, lines: &Lines, file: &str) -> Result<(), ParseError> {
+    let o = lines.origin;
     let err = |line: usize, message: String| ParseError { file: file.to_string(), line, col: None, message };
     let (rows, cols) = (puzzle.rows, puzzle.cols);
     // Distinct border patterns of the board's cells, and cells per number of
@@ -93,11 +98,11 @@ pub fn check_puzzle(puzzle: &EdgePuzzle, lines: &Lines, file: &str) -> Result<()
             return Err(err(
                 line,
                 format!(
-                    "clue cell (row {}, column {}) is outside the {rows}x{cols} board: expected row 0 to {} and column 0 to {}",
-                    clue.row,
-                    clue.col,
-                    rows - 1,
-                    cols - 1
+                    "clue cell (row {}, column {}) is outside the {rows}x{cols} board: expected row {o} to {} and column {o} to {}",
+                    clue.row + o,
+                    clue.col + o,
+                    rows - 1 + o,
+                    cols - 1 + o
                 ),
             ));
         }
@@ -111,7 +116,11 @@ pub fn check_puzzle(puzzle: &EdgePuzzle, lines: &Lines, file: &str) -> Result<()
         if let Some(other) = cell_clue[cell].replace(line) {
             return Err(err(
                 line,
-                format!("cell (row {}, column {}) is already fixed by the clue on line {other}", clue.row, clue.col),
+                format!(
+                    "cell (row {}, column {}) is already fixed by the clue on line {other}",
+                    clue.row + o,
+                    clue.col + o
+                ),
             ));
         }
         if !puzzle.fits_border(clue.tile, clue.rotation, cell) {
@@ -124,8 +133,8 @@ pub fn check_puzzle(puzzle: &EdgePuzzle, lines: &Lines, file: &str) -> Result<()
                     "clue puts tile {} with rotation {} at (row {}, column {}), showing grey on [{}]: expected grey exactly on the border sides of that cell",
                     clue.tile + 1,
                     clue.rotation,
-                    clue.row,
-                    clue.col,
+                    clue.row + o,
+                    clue.col + o,
                     greys.join(" ")
                 ),
             ));

@@ -84,7 +84,7 @@ pub fn parse_heule(text: &str, file: &str, name: &str) -> Result<EdgePuzzle, Par
         *tile_lines.first().ok_or_else(|| err(hline, "no pieces: expected `N E S W` lines".into()))?;
     let (rows, cols) = infer_size(&tiles).map_err(|m| err(first_tile_line, m))?;
     let puzzle = EdgePuzzle { name: name.to_string(), rows, cols, tiles, clues: hints };
-    let lines = Lines { size: first_tile_line, tiles: tile_lines, clues: hint_lines };
+    let lines = Lines { size: first_tile_line, tiles: tile_lines, clues: hint_lines, origin: 1 };
     check_puzzle(&puzzle, &lines, file)?;
     Ok(puzzle)
 }
@@ -161,6 +161,6 @@ mod tests {
         p.name = "n".into();
         assert_eq!(parse_heule(&write_heule(&p), "f", "n").unwrap(), p);
         let e = parse_heule("1\n1 1 2 0\n0 1 1 0\n0 0 1 1\n1 0 0 1\n1 1 0 0\n", "f", "n").unwrap_err();
-        assert!(e.to_string().starts_with("f:2: clue puts tile 2 with rotation 0 at (row 0, column 0)"), "{e}");
+        assert!(e.to_string().starts_with("f:2: clue puts tile 2 with rotation 0 at (row 1, column 1)"), "{e}");
     }
 }

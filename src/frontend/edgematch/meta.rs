@@ -53,7 +53,7 @@ pub fn parse_meta(text: &str, file: &str, name: &str) -> Result<EdgePuzzle, Pars
         ));
     }
     let puzzle = EdgePuzzle { name: name.to_string(), rows, cols, tiles, clues: vec![] };
-    check_puzzle(&puzzle, &Lines { size: hline + 1, tiles: tile_lines, clues: vec![] }, file)?;
+    check_puzzle(&puzzle, &Lines { size: hline + 1, tiles: tile_lines, clues: vec![], origin: 0 }, file)?;
     Ok(puzzle)
 }
 

@@ -10,7 +10,7 @@ mod emx;
 mod heule;
 mod meta;
 
-pub use board::parse_board;
+pub use board::{parse_board, parse_boards, BoardAt};
 pub use bucas::{is_bucas, parse_bucas};
 pub use check::{check_puzzle, Lines};
 pub use emx::{parse_emx, write_emx, KEYWORDS as EMX_KEYWORDS};

@@ -112,9 +112,11 @@ fn draw_board(svg: &mut Svg, puzzle: &EdgePuzzle, board: &Board, (ox, oy): (f64,
         let centre = (x + t / 2.0, y + t / 2.0);
         let corners = [(x, y), (x + t, y), (x + t, y + t), (x, y + t)];
         let mut g = format!(
-            r##"<g stroke="#303030" stroke-width="0.5" stroke-linejoin="round"><title>tile {} rotation {} (row {r}, col {c})</title>"##,
+            r##"<g stroke="#303030" stroke-width="0.5" stroke-linejoin="round"><title>tile {} rotation {} (row {}, column {})</title>"##,
             placed.tile + 1,
-            placed.rotation
+            placed.rotation,
+            r + 1,
+            c + 1
         );
         for side in 0..4 {
             let (a, b) = (corners[side], corners[(side + 1) % 4]);
@@ -189,6 +191,12 @@ fn draw_board(svg: &mut Svg, puzzle: &EdgePuzzle, board: &Board, (ox, oy): (f64,
             }
         }
         let width = (t / 9.0).clamp(2.5, 6.0);
+        // A white halo under the red bar keeps the mark visible on every
+        // tile colour, red ones included.
+        svg.segments(
+            &marks,
+            &format!(r##"stroke="#FFFFFF" stroke-width="{}" stroke-linecap="round""##, num(width + 3.0)),
+        );
         svg.segments(&marks, &format!(r#"stroke="{MISMATCH}" stroke-width="{}" stroke-linecap="round""#, num(width)));
         let joins = rows * cols.saturating_sub(1) + cols * rows.saturating_sub(1);
         let empty = board.cells.iter().filter(|c| c.is_none()).count();

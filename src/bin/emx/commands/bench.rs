@@ -127,7 +127,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<u8> {
         cancel: Some(interrupt_flag()),
     };
     let total = (instances.len() * backends.len() * args.runs) as u64;
-    let bar = if crate::progress::wanted(args.quiet) {
+    let bar = if crate::progress::wanted(crate::progress::Show::of(args.quiet, None)) {
         crate::progress::bar(Some(total), "[{pos}/{len}] {msg}")
     } else {
         ProgressBar::hidden()

@@ -157,7 +157,17 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<u8> {
         return Ok(EXIT_OK);
     }
     match &a.output {
-        Some(p) => write_atomic(p, &text)?,
+        Some(p) => {
+            write_atomic(p, &text)?;
+            // The puzzle went to a file: say what was written, on stderr.
+            eprintln!(
+                "wrote {} ({}, {} format){}",
+                p.display(),
+                spec.describe(),
+                format!("{:?}", a.output_format).to_lowercase(),
+                solution_path.as_ref().map_or(String::new(), |s| format!("; planted solution in {}", s.display()))
+            );
+        }
         None => {
             let mut out = std::io::stdout().lock();
             out.write_all(text.as_bytes())?;

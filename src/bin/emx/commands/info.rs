@@ -10,6 +10,7 @@ use emx::input::{self, InputFormat, Instance, InstanceKind};
 use emx::size_cap::{human, SizeCap};
 use emx_encoders::CnfOptions;
 use serde_json::{json, Value};
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -22,6 +23,9 @@ pub struct InfoArgs {
     /// Input format, when detection guesses wrong.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(InputFormat::NAMES))]
     pub input_format: Option<String>,
+    /// Write the description to this file (atomically) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Output format.
     #[arg(long, default_value = "text", value_parser = crate::args::format("The description as one JSON object (docs/json.md)", Some("An SVG picture of the pieces (polycube) or the tiles (edge matching)")))]
     pub format: crate::args::Format,
@@ -41,11 +45,20 @@ pub fn run(args: InfoArgs) -> anyhow::Result<u8> {
     let format = args.input_format.as_deref().and_then(InputFormat::from_name);
     let instance = input::load_with(&args.file, format, args.puzzle, &input::LoadOptions { max_size: args.max_size })?;
     let sizes = if args.sizes { Some(encoding_sizes(&instance, args.max_size)?) } else { None };
-    let code = describe(&args, &instance, sizes.as_ref().map(|s| s.0.clone()))?;
+    let mut out = String::new();
+    let code = describe(&args, &instance, sizes.as_ref().map(|s| s.0.clone()), &mut out)?;
     if let (Some((_, text)), Format::Text) = (&sizes, args.format) {
-        print!("{text}");
+        out.push_str(text);
     }
+    crate::output::write(args.output.as_deref(), &out)?;
     Ok(code)
+}
+
+/// `writeln!` into the report being built (a `String`, which cannot fail).
+macro_rules! outln {
+    ($out:expr, $($arg:tt)*) => {
+        writeln!($out, $($arg)*).expect("writing to a String")
+    };
 }
 
 /// The sizes of every encoding of `instance` as JSON and as text.
@@ -113,7 +126,7 @@ fn encoding_sizes(instance: &Instance, cap: SizeCap) -> anyhow::Result<(Value, S
     Ok((v, text))
 }
 
-fn describe(args: &InfoArgs, instance: &Instance, sizes: Option<Value>) -> anyhow::Result<u8> {
+fn describe(args: &InfoArgs, instance: &Instance, sizes: Option<Value>, out: &mut String) -> anyhow::Result<u8> {
     let with_sizes = |mut v: Value| {
         if let Some(s) = &sizes {
             v["sizes"] = s.clone();
@@ -122,7 +135,7 @@ fn describe(args: &InfoArgs, instance: &Instance, sizes: Option<Value>) -> anyho
     };
     let problem = instance.problem();
     if args.format == Format::Svg {
-        crate::output::write(None, &crate::pictures::puzzle_picture(instance, &problem.name)?)?;
+        out.push_str(&crate::pictures::puzzle_picture(instance, &problem.name)?);
         return Ok(EXIT_OK);
     }
     let pc = match &instance.kind {
@@ -140,10 +153,11 @@ fn describe(args: &InfoArgs, instance: &Instance, sizes: Option<Value>) -> anyho
                 "entries": problem.n_entries(),
             });
             match args.format {
-                Format::Json | Format::Svg => println!("{}", with_sizes(v)),
+                Format::Json | Format::Svg => outln!(out, "{}", with_sizes(v)),
                 Format::Text => {
-                    println!("{} ({}): exact cover", problem.name, instance.file);
-                    println!(
+                    outln!(out, "{} ({}): exact cover", problem.name, instance.file);
+                    outln!(
+                        out,
                         "items: {} primary, {} secondary; colours: {}; options: {}; entries: {}",
                         problem.n_primary(),
                         problem.n_secondary(),
@@ -174,10 +188,11 @@ fn describe(args: &InfoArgs, instance: &Instance, sizes: Option<Value>) -> anyho
                 "board_symmetries": problem.symmetries.len() + 1,
             });
             match args.format {
-                Format::Json | Format::Svg => println!("{}", with_sizes(v)),
+                Format::Json | Format::Svg => outln!(out, "{}", with_sizes(v)),
                 Format::Text => {
-                    println!("{} ({})", problem.name, instance.file);
-                    println!(
+                    outln!(out, "{} ({})", problem.name, instance.file);
+                    outln!(
+                        out,
                         "board: {} x {} (rows x cols), {} tiles, {} colours, {} clues",
                         p.rows,
                         p.cols,
@@ -185,8 +200,9 @@ fn describe(args: &InfoArgs, instance: &Instance, sizes: Option<Value>) -> anyho
                         p.n_colors(),
                         p.clues.len()
                     );
-                    println!("inner joins: {}", p.n_joins());
-                    println!(
+                    outln!(out, "inner joins: {}", p.n_joins());
+                    outln!(
+                        out,
                         "items: {} primary, {} secondary; options: {}; board symmetries: {}",
                         problem.n_primary(),
                         problem.n_secondary(),
@@ -230,41 +246,44 @@ fn describe(args: &InfoArgs, instance: &Instance, sizes: Option<Value>) -> anyho
         "box_rotations_and_mirrors": built.rotations_and_mirrors,
     });
     match args.format {
-        Format::Json | Format::Svg => println!("{}", with_sizes(v)),
+        Format::Json | Format::Svg => outln!(out, "{}", with_sizes(v)),
         Format::Text => {
             let [x, y, z] = pc.puzzle.dims;
-            println!("{} ({}, puzzle {} of {})", problem.name, instance.file, args.puzzle, pc.puzzles_in_file);
-            println!("box: {x} x {y} x {z}{}", if pc.puzzle.one_side { ", one-sided (no flips)" } else { "" });
-            println!("{:<12} {:>5} {:>12} {:>7}", "piece", "cells", "orientations", "images");
+            outln!(out, "{} ({}, puzzle {} of {})", problem.name, instance.file, args.puzzle, pc.puzzles_in_file);
+            outln!(out, "box: {x} x {y} x {z}{}", if pc.puzzle.one_side { ", one-sided (no flips)" } else { "" });
+            outln!(out, "{:<12} {:>5} {:>12} {:>7}", "piece", "cells", "orientations", "images");
             for g in &built.groups {
                 let label = if g.names.len() > 1 {
                     format!("{} (x{})", g.names.join(" "), g.names.len())
                 } else {
                     g.names[0].clone()
                 };
-                println!("{:<12} {:>5} {:>12} {:>7}", label, g.shape.len(), g.orientations.len(), g.images);
+                outln!(out, "{:<12} {:>5} {:>12} {:>7}", label, g.shape.len(), g.orientations.len(), g.images);
             }
             let identical: Vec<_> = built.groups.iter().filter(|g| g.names.len() > 1).collect();
             if identical.is_empty() {
-                println!("identical pieces: none");
+                outln!(out, "identical pieces: none");
             } else {
                 for g in identical {
-                    println!("identical pieces: {} (interchangeable; counted once)", g.names.join(", "));
+                    outln!(out, "identical pieces: {} (interchangeable; counted once)", g.names.join(", "));
                 }
             }
             if !stationary.is_empty() {
-                println!("stationary: {}", stationary.join(" "));
+                outln!(out, "stationary: {}", stationary.join(" "));
             }
-            println!(
+            outln!(
+                out,
                 "items: {} primary, {} secondary; options: {}; entries: {}",
                 problem.n_primary(),
                 problem.n_secondary(),
                 problem.n_options(),
                 problem.n_entries()
             );
-            println!(
+            outln!(
+                out,
                 "box symmetries: {} rotations, {} with mirror images (identity included)",
-                built.rotations, built.rotations_and_mirrors
+                built.rotations,
+                built.rotations_and_mirrors
             );
         }
     }

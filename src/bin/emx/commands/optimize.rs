@@ -9,7 +9,6 @@ use anyhow::Context;
 use clap::Args;
 use emx::edgematch::local::{self, Clock, Config, Control, Method, Params, Start, Stop};
 use emx::edgematch::Board;
-use emx::frontend::edgematch::parse_board;
 use emx::input::{self, InstanceKind};
 use emx::render;
 use serde_json::json;
@@ -162,7 +161,14 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
         Some(path) => {
             let file = path.display().to_string();
             let text = emx::frontend::read_text(path)?;
-            Some(parse_board(&text, &file).map_err(emx::frontend::LoadError::from)?)
+            let mut boards =
+                emx::solution_file::read_boards(puzzle, &text, &file).map_err(emx::frontend::LoadError::from)?;
+            crate::usage_ensure!(
+                boards.len() == 1,
+                "{file} holds {} boards: --start-board takes one (keep it alone in a file)",
+                boards.len()
+            );
+            Some(boards.remove(0))
         }
         None => None,
     };
@@ -213,6 +219,11 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
             let mut chart = render::svg::Trace::default();
             for p in &outcome.trace.points {
                 chart.push(p.seconds, p.score);
+            }
+            // The best score held to the end of the run: the time axis
+            // spans the whole run, not only up to the last improvement.
+            if let Some(last) = outcome.trace.points.last() {
+                chart.push(outcome.elapsed.as_secs_f64(), last.score);
             }
             let title = format!("{} ({})", puzzle.name, args.method);
             render::svg::score_traces(&title, &[(args.method.as_str(), &chart)], Some(puzzle.n_joins() as u32))

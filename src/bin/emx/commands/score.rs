@@ -5,7 +5,6 @@ use crate::args::Format;
 use crate::usage::{EXIT_NO_SOLUTION, EXIT_OK};
 use clap::Args;
 use emx::edgematch::score::{score, ScoreReport};
-use emx::frontend::edgematch::{is_bucas, parse_board, parse_bucas};
 use emx::frontend::format::read_puzzle;
 use emx::frontend::{LoadError, ParseError};
 use emx::input::InputFormat;
@@ -27,6 +26,9 @@ pub struct ScoreArgs {
     /// Input format of the puzzle, when detection guesses wrong.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["meta", "heule", "emx"]))]
     pub input_format: Option<String>,
+    /// Write the report to this file (atomically) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Output format.
     #[arg(long, default_value = "text", value_parser = crate::args::format("The score and the broken rules as one JSON object (docs/json.md)", Some("An SVG picture of the board with its mismatched joins marked")))]
     pub format: crate::args::Format,
@@ -40,11 +42,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<u8> {
     let puzzle = read_puzzle(&args.puzzle, format)?;
     let file = args.board.display().to_string();
     let text = emx::frontend::read_text(&args.board)?;
-    let boards = if is_bucas(&text) {
-        parse_bucas(&text, &file, &puzzle).map_err(LoadError::from)?
-    } else {
-        vec![(String::new(), parse_board(&text, &file).map_err(LoadError::from)?)]
-    };
+    let boards = emx::solution_file::read_named_boards(&puzzle, &text, &file).map_err(LoadError::from)?;
     let mut reports = Vec::new();
     for (name, board) in &boards {
         let report = score(board, &puzzle).map_err(|e| {
@@ -52,7 +50,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<u8> {
         })?;
         reports.push((name.as_str(), report));
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = Vec::new();
     match args.format {
         Format::Json => {
             let list: Vec<_> = reports
@@ -87,7 +85,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<u8> {
             out.write_all(emx::render::svg::boards(&puzzle, &drawn, &file, &style).as_bytes())?;
         }
     }
-    out.flush()?;
+    crate::output::write(args.output.as_deref(), &String::from_utf8_lossy(&out))?;
     Ok(if reports.iter().all(|(_, r)| r.valid()) { EXIT_OK } else { EXIT_NO_SOLUTION })
 }
 

@@ -13,6 +13,19 @@ use emx::search::EstimateSpec;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
+/// What `emx solve` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SolveFormat {
+    /// The solutions drawn as text, and the counts.
+    Text,
+    /// The solutions and the counts as one JSON object (docs/json.md).
+    Json,
+    /// An SVG picture of the solutions found (with --all, every one); the summary goes to stderr.
+    Svg,
+    /// Edge matching: each board found as a board file (what emx score, render and optimize --start-board read); the summary goes to stderr.
+    Board,
+}
+
 #[derive(Args, Clone)]
 pub struct SolveArgs {
     /// Puzzle file: a polycube definition file, an edge-matching puzzle (META, Heule, emx) or Knuth's .dlx.
@@ -85,11 +98,14 @@ pub struct SolveArgs {
     /// Stop after N solutions.
     #[arg(long, value_name = "N", group = "mode", value_parser = clap::value_parser!(u64).range(1..))]
     pub first: Option<u64>,
-    /// One solution per symmetry class: rotations (the default) or mirror.
+    /// One solution per symmetry class: rotations (the default), mirror or none.
     ///
     /// `--unique` identifies solutions related by a rotation of the box or
     /// board, `--unique=mirror` also mirror images (polycube puzzles only:
-    /// edge-matching tiles cannot be turned over).
+    /// edge-matching tiles cannot be turned over), `--unique=none` lists and
+    /// counts every symmetric copy. Without the flag every copy is counted,
+    /// but `--first N` lists N solutions no two of which are rotations of
+    /// each other (`--unique=none` lists the copies too).
     #[arg(long, num_args = 0..=1, default_missing_value = "rotations", value_parser = parse_unique)]
     pub unique: Option<Equivalence>,
     /// Stop after this many seconds (exit code 3, partial counts printed).
@@ -108,11 +124,18 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SIZE", default_value = "2G")]
     pub max_size: emx::size_cap::SizeCap,
     /// Output format.
-    #[arg(long, default_value = "text", value_parser = crate::args::format("The solutions and the counts as one JSON object (docs/json.md)", Some("An SVG picture of the solutions found (with --all, every one); the summary goes to stderr")))]
-    pub format: crate::args::Format,
+    #[arg(long, value_enum, default_value_t = SolveFormat::Text)]
+    pub format: SolveFormat,
     /// Do not draw solutions (text format), no progress line on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Report progress even when stderr is not a terminal, every SECONDS (10).
+    ///
+    /// On a terminal the redrawn line; elsewhere (logs, nohup, batch jobs)
+    /// a plain line every SECONDS seconds. It overrides --quiet's silence on
+    /// stderr (the solutions stay undrawn).
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "10", value_parser = crate::args::parse_seconds)]
+    pub progress: Option<f64>,
     /// Write the output to this file (atomically) instead of stdout.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -139,9 +162,14 @@ pub struct SolveArgs {
 }
 
 impl SolveArgs {
-    /// Which solutions `--unique` identifies.
+    /// Which solutions the run identifies: `--unique`'s, or rotations when
+    /// `--first N` lists solutions without it.
     pub fn equivalence(&self) -> Equivalence {
-        self.unique.unwrap_or(Equivalence::None)
+        match (self.unique, self.first) {
+            (Some(e), _) => e,
+            (None, Some(_)) => Equivalence::Rotations,
+            (None, None) => Equivalence::None,
+        }
     }
 
     /// `--threads`, 1 when not given.
@@ -158,6 +186,7 @@ fn parse_unique(s: &str) -> Result<Equivalence, String> {
     match s {
         "rotations" => Ok(Equivalence::Rotations),
         "mirror" => Ok(Equivalence::RotationsAndMirrors),
-        _ => Err(format!("`{s}`: expected rotations or mirror")),
+        "none" => Ok(Equivalence::None),
+        _ => Err(format!("`{s}`: expected rotations, mirror or none")),
     }
 }

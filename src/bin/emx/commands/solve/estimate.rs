@@ -3,7 +3,7 @@
 //! of cp and scan on edge matching ([`run_edge`]).
 
 use super::args::SolveArgs;
-use crate::args::Format;
+use super::args::SolveFormat;
 use crate::report::stop_words;
 use crate::usage::{EXIT_LIMIT, EXIT_OK};
 use emx::backend::BackendConfig;
@@ -44,11 +44,11 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
             anyhow::bail!("internal error: a sampled solution failed verification: {e}");
         }
         match args.format {
-            Format::Json | Format::Svg => println!(
+            SolveFormat::Json | SolveFormat::Svg | SolveFormat::Board => println!(
                 "{}",
                 json!({ "command": "solve", "mode": "sample", "kind": "polycube", "file": instance.file, "puzzle": problem.name, "engine": engine.describe(), "sample": report, "solutions_per_s": report.rate() })
             ),
-            Format::Text => {
+            SolveFormat::Text => {
                 println!("{} ({}): Monte-Carlo sampling, {}", problem.name, instance.file, engine.describe());
                 println!(
                     "trials: {} ({} ending at {} remaining pieces, {} exhausted the tree), seed {}",
@@ -80,20 +80,27 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
     let e = &run.estimate;
     let threads = poly.threads.max(1);
     match args.format {
-        Format::Json | Format::Svg => println!(
+        SolveFormat::Json | SolveFormat::Svg | SolveFormat::Board => println!(
             "{}",
             json!({ "command": "solve", "mode": "estimate", "kind": "polycube", "file": instance.file, "puzzle": problem.name, "engine": engine.describe(), "threads": threads, "estimate": e, "stopped": run.stopped })
         ),
-        Format::Text => {
-            println!("{} ({}): Knuth estimate, {}", problem.name, instance.file, engine.describe());
-            println!("probes: {} (seed {})", e.probes, spec.seed);
-            println!("nodes: {:.4e} ± {:.2e}", e.nodes, e.nodes_stderr);
+        SolveFormat::Text => {
             println!(
-                "solutions found by the search: {:.4e} ± {:.2e}{}",
-                e.solutions,
-                e.solutions_stderr,
-                if engine.redundancy().is_some() { " (one per symmetry orbit of the constrained piece)" } else { "" }
+                "{} ({}): Knuth's estimate of the full search, {}",
+                problem.name,
+                instance.file,
+                engine.describe()
             );
+            println!("probes: {} (seed {})", e.probes, spec.seed);
+            // One solution per orbit of the constrained piece: the classes
+            // of the filter's symmetries.
+            let classes = match engine.redundancy() {
+                Some(r) if r.mirror => " up to rotation and reflection",
+                Some(_) => " up to rotation",
+                None => "",
+            };
+            println!("solutions: {}", about(e.solutions, e.solutions_stderr, e.probes, classes));
+            println!("search: {}", about(e.nodes, e.nodes_stderr, e.probes, " nodes"));
             if run.window.is_zero() {
                 println!("time: not measured (interrupted)");
             } else {
@@ -104,6 +111,9 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
                     if threads > 1 { format!("{threads} threads") } else { "one thread".to_string() },
                     run.window.as_millis()
                 );
+            }
+            if let Some(w) = too_wide(e) {
+                println!("note: {w}");
             }
             let n = e.per_depth.len();
             let levels: Vec<String> = e
@@ -149,22 +159,27 @@ pub fn run_edge(args: &SolveArgs, instance: &Instance, backend: &str, config: &B
     let (boards, boards_err) = (e.solutions * weight as f64, e.solutions_stderr * weight as f64);
     let problem = instance.problem();
     match args.format {
-        Format::Json | Format::Svg => println!(
+        SolveFormat::Json | SolveFormat::Svg | SolveFormat::Board => println!(
             "{}",
             json!({ "command": "solve", "mode": "estimate", "kind": "edgematch", "file": instance.file, "puzzle": problem.name, "backend": backend, "engine": engine.describe(), "estimate": e, "boards_per_solution": weight, "boards": boards, "boards_stderr": boards_err, "auto_pick": decision.as_ref().map(|d| d.describe()) })
         ),
-        Format::Text => {
-            println!("{} ({}): Knuth estimate, {}", problem.name, instance.file, engine.describe());
+        SolveFormat::Text => {
+            println!(
+                "{} ({}): Knuth's estimate of the full search, {}",
+                problem.name,
+                instance.file,
+                engine.describe()
+            );
             if let Some(d) = &decision {
                 println!("{}", d.describe());
             }
             println!("probes: {} (seed {})", e.probes, spec.seed);
-            println!("nodes: {:.4e} ± {:.2e}", e.nodes, e.nodes_stderr);
-            print!("boards: {boards:.4e} ± {boards_err:.2e}");
-            if weight > 1 {
-                print!(" ({:.4e} found by the search, each with its {} rotations)", e.solutions, weight - 1);
+            print!("boards: {}", about(boards, boards_err, e.probes, ""));
+            if weight > 1 && e.solutions > 0.0 {
+                print!(" (about {} up to rotation)", sig(e.solutions));
             }
             println!();
+            println!("search: {}", about(e.nodes, e.nodes_stderr, e.probes, " nodes"));
             println!(
                 "time: about {} of CPU at {:.2} M nodes per CPU second (measured on a {} ms run)",
                 human_seconds(e.seconds),
@@ -174,9 +189,51 @@ pub fn run_edge(args: &SolveArgs, instance: &Instance, backend: &str, config: &B
             let levels: Vec<String> =
                 e.per_depth.iter().enumerate().filter(|(_, &x)| x > 0.0).map(|(d, x)| format!("{d}:{x:.2e}")).collect();
             println!("nodes by cells filled: {}", levels.join(" "));
+            if let Some(w) = too_wide(&e) {
+                println!("note: {w}");
+            }
         }
     }
     Ok(EXIT_OK)
+}
+
+/// `x` to three significant figures.
+fn sig(x: f64) -> String {
+    match x.abs() {
+        a if a >= 1e3 || (a != 0.0 && a < 1e-2) => format!("{x:.2e}"),
+        a if a >= 100.0 => format!("{x:.0}"),
+        a if a >= 10.0 => format!("{x:.1}"),
+        _ => format!("{x:.2}"),
+    }
+}
+
+/// An estimated count as a reader takes it: `about 9.8e3 up to rotation
+/// (± 12%)`, or why there is none.
+fn about(mean: f64, stderr: f64, probes: u64, what: &str) -> String {
+    if mean == 0.0 {
+        return format!(
+            "none met by the {probes} probes (fewer than the probes can see; more probes or a full run tell)"
+        );
+    }
+    let spread = if stderr.is_finite() { format!(" (± {:.0}%)", 100.0 * stderr / mean) } else { String::new() };
+    format!("about {}{what}{spread}", sig(mean))
+}
+
+/// Relative standard error above which an estimate is flagged as too wide
+/// to trust.
+const WIDE: f64 = 0.3;
+
+/// Why the estimate's spread is too wide to trust, if it is.
+fn too_wide(e: &emx::search::Estimate) -> Option<String> {
+    let rel = |m: f64, s: f64| if m > 0.0 { s / m } else { 0.0 };
+    let worst = rel(e.nodes, e.nodes_stderr).max(rel(e.solutions, e.solutions_stderr));
+    (worst > WIDE || e.probes < 2).then(|| {
+        format!(
+            "the spread (± {:.0}% at worst) is too wide to trust: Knuth's estimate converges slowly on uneven trees; more probes (--estimate {}) narrow it",
+            100.0 * worst,
+            (e.probes * 10).max(100)
+        )
+    })
 }
 
 /// `s` seconds for a reader: seconds, and the larger unit when it helps.

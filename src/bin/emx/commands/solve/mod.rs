@@ -5,10 +5,9 @@ mod args;
 mod estimate;
 mod setup;
 
-pub use args::SolveArgs;
+pub use args::{SolveArgs, SolveFormat};
 pub use setup::engine_setup;
 
-use crate::args::Format;
 use crate::interrupt::interrupt_flag;
 use crate::progress::Ticker;
 use crate::report::{instance_kind, stop_words};
@@ -41,6 +40,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         (false, None) => Mode::Count,
     };
     let equivalence = args.equivalence();
+    crate::usage_ensure!(
+        !(equivalence == Equivalence::RotationsAndMirrors && matches!(instance.kind, input::InstanceKind::EdgeMatch(_))),
+        "--unique=mirror: edge-matching tiles cannot be turned over, so the mirror image of a board is no board of the puzzle; --unique identifies boards up to rotation"
+    );
     let progress = Arc::new(Progress::new());
     let limits = Limits {
         max_solutions: args.solution_limit,
@@ -64,7 +67,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             !args.all && args.first.is_none() && args.unique.is_none(),
             "{flag} reports rates and estimates, not solution lists: drop --all/--first/--unique"
         );
-        crate::usage_ensure!(args.format != Format::Svg, "{flag} draws nothing: use --format text or json");
+        crate::usage_ensure!(
+            matches!(args.format, SolveFormat::Text | SolveFormat::Json),
+            "{flag} finds no boards to draw or write: use --format text or json"
+        );
         if edge_threads {
             return estimate::run_edge(&args, &instance, backend_name, config);
         }
@@ -77,13 +83,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     if let Some(d) = decision.filter(|_| !args.quiet) {
         eprintln!("note: {}", d.describe());
     }
-    if mode != Mode::First(1) && crate::progress::wanted(args.quiet) {
+    let show = crate::progress::Show::of(args.quiet, args.progress);
+    if mode != Mode::First(1) && show != crate::progress::Show::Never {
         // For a progress line with the fraction done and the time left.
         if let Some(estimate) = engine.estimate_nodes(ESTIMATE_PROBES, 1) {
             progress.set_estimated_nodes(estimate);
         }
     }
-    let ticker = Ticker::start(progress, problem.name.clone(), args.quiet);
+    let ticker = Ticker::start(progress, problem.name.clone(), show);
     let report = solve(engine.as_mut(), problem, &opts, &verify);
     ticker.finish();
     let report = report?;
@@ -93,13 +100,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let counters = engine.counters();
     let mut out = Vec::new();
     match args.format {
-        Format::Json => print_json(&mut out, &instance, &report, &counters, mode, &args.backend)?,
-        Format::Text => print_text(&mut out, &instance, &report, &counters, args.quiet)?,
-        Format::Svg => {
-            let picture = crate::pictures::solutions_picture(&instance, &problem.name, &report.solutions)?;
-            out.extend_from_slice(picture.as_bytes());
+        SolveFormat::Json => print_json(&mut out, &instance, &report, &counters, mode, &args.backend)?,
+        SolveFormat::Text => print_text(&mut out, &instance, &report, &counters, args.quiet)?,
+        SolveFormat::Svg | SolveFormat::Board => {
+            if args.format == SolveFormat::Svg {
+                let picture = crate::pictures::solutions_picture(&instance, &problem.name, &report.solutions)?;
+                out.extend_from_slice(picture.as_bytes());
+            } else {
+                write_boards(&mut out, &instance, &report)?;
+            }
             if !args.quiet {
-                // The picture goes to stdout; the summary to stderr.
+                // The picture or the boards go to stdout; the summary to stderr.
                 let mut summary = Vec::new();
                 print_text(&mut summary, &instance, &report, &counters, true)?;
                 eprint!("{}", String::from_utf8_lossy(&summary));
@@ -122,6 +133,25 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     std::mem::forget(engine);
     std::mem::forget(instance);
     Ok(code)
+}
+
+/// The boards found, as board files one after the other (each under a
+/// comment line naming it), which `emx score` scores one by one and
+/// `render` and `optimize --start-board` read.
+fn write_boards(out: &mut impl Write, instance: &input::Instance, report: &SolveReport) -> anyhow::Result<()> {
+    let input::InstanceKind::EdgeMatch(e) = &instance.kind else {
+        crate::usage_bail!(
+            "--format board writes edge-matching boards: {} is not an edge-matching puzzle",
+            instance.file
+        )
+    };
+    for (k, s) in report.solutions.iter().enumerate() {
+        let board = emx::edgematch::ir::board_of(&e.puzzle, &e.problem, &s.options);
+        writeln!(out, "# {} board {} of {}", instance.problem().name, k + 1, report.solutions.len())?;
+        write!(out, "{}", emx::render::text::board(&board))?;
+        writeln!(out)?;
+    }
+    Ok(())
 }
 
 fn equivalence_text(e: Equivalence) -> &'static str {
