@@ -25,6 +25,13 @@ fn cp_counts_and_reports_its_counters() {
     }
     let out = emx(&["solve", P4, "--backend", "cp", "--unique", "--format", "json"]);
     assert_eq!(json(&out)["solutions"], 12);
+    // Every configuration estimates its tree (the progress line's estimate),
+    // dead ends included.
+    for spec in ["no-edge-filter,no-symmetry", "basic"] {
+        let out = emx(&["solve", P4, "--backend", "cp", "--cp", spec, "--estimate", "500", "--format", "json"]);
+        assert_eq!(out.status.code(), Some(0), "{spec}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(json(&out)["estimate"]["nodes"].as_f64().is_some_and(|n| n > 0.0), "{spec}");
+    }
     let out = emx(&["solve", P4, "--backend", "cp", "--first", "1"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("counters: backjumps"));

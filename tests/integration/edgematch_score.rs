@@ -76,7 +76,7 @@ fn partial_and_faulty_boards() {
     std::fs::write(&path, "1/0 2/0\n3/0 4/0\n").unwrap();
     let out = emx(&["score", path.to_str().unwrap(), "--puzzle", puzzle]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("the board is 2x2 but the puzzle is 3x3"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("board 1 is 2 x 2 (rows x cols), but the puzzle is 3 x 3"));
     // A malformed board file: exit 2 with the position.
     std::fs::write(&path, "1/0 2/x\n").unwrap();
     let out = emx(&["score", path.to_str().unwrap(), "--puzzle", puzzle]);

@@ -39,6 +39,12 @@ impl Show {
     }
 }
 
+/// Whether any progress will be shown (the redrawn line, or the lines of
+/// `--progress` in a log).
+pub fn shown(show: Show) -> bool {
+    matches!(show, Show::Always(_)) || wanted(show)
+}
+
 /// Whether a redrawn progress line may be drawn.
 pub fn wanted(show: Show) -> bool {
     show != Show::Never && std::io::stderr().is_terminal()

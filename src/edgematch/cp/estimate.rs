@@ -90,6 +90,11 @@ impl Searcher {
                     break;
                 }
                 let (start, end) = self.top_candidates();
+                if end == start {
+                    // A choice with no candidate left: a dead end, as in
+                    // the search.
+                    break;
+                }
                 let k = (end - start) as f64;
                 // With refutation the last sibling is forced, not a
                 // decision (see `Searcher::search`).

@@ -161,8 +161,8 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
         Some(path) => {
             let file = path.display().to_string();
             let text = emx::frontend::read_text(path)?;
-            let mut boards =
-                emx::solution_file::read_boards(puzzle, &text, &file).map_err(emx::frontend::LoadError::from)?;
+            let mut boards = emx::solution_file::read_boards(puzzle, &text, &file)
+                .map_err(|e| crate::usage_error!("the start board: {e}"))?;
             crate::usage_ensure!(
                 boards.len() == 1,
                 "{file} holds {} boards: --start-board takes one (keep it alone in a file)",

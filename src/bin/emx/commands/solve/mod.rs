@@ -69,7 +69,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         );
         crate::usage_ensure!(
             matches!(args.format, SolveFormat::Text | SolveFormat::Json),
-            "{flag} finds no boards to draw or write: use --format text or json"
+            "{flag} draws nothing and writes no board: use --format text or json"
         );
         if edge_threads {
             return estimate::run_edge(&args, &instance, backend_name, config);
@@ -84,7 +84,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         eprintln!("note: {}", d.describe());
     }
     let show = crate::progress::Show::of(args.quiet, args.progress);
-    if mode != Mode::First(1) && show != crate::progress::Show::Never {
+    if mode != Mode::First(1) && crate::progress::shown(show) {
         // For a progress line with the fraction done and the time left.
         if let Some(estimate) = engine.estimate_nodes(ESTIMATE_PROBES, 1) {
             progress.set_estimated_nodes(estimate);
