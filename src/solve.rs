@@ -73,12 +73,35 @@ pub fn solve(
     opts: &SolveOptions,
     verify: &dyn Fn(&Solution) -> Result<(), String>,
 ) -> Result<SolveReport, UnverifiedSolution> {
+    let mut kept = Vec::new();
+    let mut report = solve_streaming(engine, problem, opts, verify, &mut |s| {
+        kept.push(s.clone());
+        Flow::Continue
+    })?;
+    report.solutions = kept;
+    Ok(report)
+}
+
+/// [`solve`], handing each kept solution to `keep` as it is found instead
+/// of collecting them (the report's `solutions` stay empty), so that a run
+/// listing millions of solutions holds none of them: `keep` sees the first
+/// solution in [`Mode::Count`], every one in [`Mode::All`] and
+/// [`Mode::First`], each verified and, under an equivalence, the first of
+/// its class. `keep` may stop the search ([`Flow::Stop`]: the report says
+/// [`StopReason::Visitor`]).
+pub fn solve_streaming(
+    engine: &mut dyn Engine,
+    problem: &Problem,
+    opts: &SolveOptions,
+    verify: &dyn Fn(&Solution) -> Result<(), String>,
+    keep: &mut dyn FnMut(&Solution) -> Flow,
+) -> Result<SolveReport, UnverifiedSolution> {
     let mode = opts.mode.unwrap_or(Mode::Count);
     // Prepared at the first solution: on several threads, while the
     // workers search rather than before they start.
     let mut filter: Option<UniqueFilter> = None;
-    let mut kept: Vec<Solution> = Vec::new();
     let mut reported = 0u64;
+    let mut stopped_by_keep = false;
     let mut failure = None;
     // One buffer for the solution under check, copied only when kept.
     let mut solution = Solution { options: Vec::new() };
@@ -96,12 +119,13 @@ pub fn solve(
             return Flow::Continue;
         }
         reported += 1;
-        let keep = match mode {
-            Mode::Count => kept.is_empty(),
+        let wanted = match mode {
+            Mode::Count => reported == 1,
             Mode::All | Mode::First(_) => true,
         };
-        if keep {
-            kept.push(solution.clone());
+        if wanted && keep(&solution) == Flow::Stop {
+            stopped_by_keep = true;
+            return Flow::Stop;
         }
         match mode {
             Mode::First(n) if reported >= n => Flow::Stop,
@@ -112,7 +136,7 @@ pub fn solve(
         return Err(f);
     }
     let mut stats = stats;
-    if stats.stopped == Some(StopReason::Visitor) {
+    if stats.stopped == Some(StopReason::Visitor) && !stopped_by_keep {
         stats.stopped = Some(StopReason::SolutionLimit);
     }
     // An engine that searched one solution per symmetry class reports the
@@ -133,7 +157,7 @@ pub fn solve(
         reported,
         found,
         equivalence: opts.equivalence,
-        solutions: kept,
+        solutions: Vec::new(),
         stats,
     })
 }

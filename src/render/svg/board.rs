@@ -3,12 +3,11 @@
 //! the others), mismatched joins marked with a red bar, empty cells dashed.
 //! A 16 x 16 board (Eternity II) comes out 640 px wide.
 
-use super::{ink_on, num, palette, Svg};
+use super::{ink_on, num, palette, Column, Svg};
 use crate::edgematch::{Board, Color, EdgePuzzle, GREY};
 use std::fmt::Write;
 
 const MARGIN: f64 = 12.0;
-const TITLE_H: f64 = 26.0;
 const CAPTION_H: f64 = 22.0;
 const GREY_FILL: &str = "#B4B4B4";
 const MISMATCH: &str = "#E00000";
@@ -51,26 +50,44 @@ pub fn board(puzzle: &EdgePuzzle, board: &Board, title: &str, style: &BoardStyle
 /// when there are several) under `title`.
 pub fn boards(puzzle: &EdgePuzzle, boards: &[Board], title: &str, style: &BoardStyle) -> String {
     let (rows, cols) = boards.first().map_or((puzzle.rows, puzzle.cols), |b| (b.rows, b.cols));
+    let col = column(rows, cols, style);
+    let captions = boards.len() > 1;
+    let mut svg = Svg::new(col.width, col.height(boards.len(), captions));
+    col.title(&mut svg, title);
+    for (k, b) in boards.iter().enumerate() {
+        board_block(&mut svg, puzzle, &col, k, captions, b, style);
+    }
+    svg.finish()
+}
+
+/// The column boards of `rows` x `cols` are drawn in.
+pub fn column(rows: usize, cols: usize, style: &BoardStyle) -> Column {
     let t = tile_size(rows, cols);
     let (bw, bh) = (cols as f64 * t, rows as f64 * t);
     let caption = if style.mark_mismatches { CAPTION_H } else { 0.0 };
-    let label = if boards.len() > 1 { CAPTION_H } else { 0.0 };
-    let block = label + bh + caption;
-    let gap = 16.0;
-    let n = boards.len().max(1) as f64;
     // Wide enough for the score caption under a small board.
     let min_width = if style.mark_mismatches { 400.0 } else { 260.0 };
-    let mut svg = Svg::new((bw + 2.0 * MARGIN).max(min_width), TITLE_H + MARGIN + n * block + (n - 1.0) * gap + MARGIN);
-    svg.text(MARGIN, 18.0, title, r##"font-size="15" font-weight="bold" fill="#111111""##);
-    for (k, b) in boards.iter().enumerate() {
-        let mut oy = TITLE_H + MARGIN + k as f64 * (block + gap);
-        if boards.len() > 1 {
-            svg.text(MARGIN, oy + 13.0, &format!("solution {}", k + 1), r##"font-size="13" fill="#333333""##);
-            oy += label;
-        }
-        draw_board(&mut svg, puzzle, b, (MARGIN, oy), style);
+    Column {
+        width: (bw + 2.0 * MARGIN).max(min_width),
+        block: bh + caption,
+        gap: 16.0,
+        caption: CAPTION_H,
+        baseline: 13.0,
     }
-    svg.finish()
+}
+
+/// Draws `board` as block `k` of `col`.
+pub fn board_block(
+    svg: &mut Svg,
+    puzzle: &EdgePuzzle,
+    col: &Column,
+    k: usize,
+    captions: bool,
+    board: &Board,
+    style: &BoardStyle,
+) {
+    let origin = col.place(svg, k, captions);
+    draw_board(svg, puzzle, board, origin, style);
 }
 
 /// Tile size in pixels: a board about 640 px wide, tiles 24 to 72 px.

@@ -132,20 +132,88 @@ impl Svg {
 
     /// The finished document.
     pub fn finish(self) -> String {
-        let (w, h) = (num(self.width.ceil()), num(self.height.ceil()));
-        format!(
-            concat!(
-                r#"<?xml version="1.0" encoding="UTF-8"?>"#,
-                "\n",
-                r#"<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif">"#,
-                "\n",
-                r#"<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>"#,
-                "\n{body}</svg>\n"
-            ),
-            w = w,
-            h = h,
-            body = self.body
-        )
+        format!("{}{}{}", head(self.width, self.height), self.body, TAIL)
+    }
+
+    /// The markup drawn so far, without the document around it (a block
+    /// of a [`Column`] written on its own).
+    pub fn into_body(self) -> String {
+        self.body
+    }
+}
+
+/// The start of a document of the given size, up to its background.
+pub fn head(width: f64, height: f64) -> String {
+    let (w, h) = (num(width.ceil()), num(height.ceil()));
+    format!(
+        concat!(
+            r#"<?xml version="1.0" encoding="UTF-8"?>"#,
+            "\n",
+            r#"<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif">"#,
+            "\n",
+            r#"<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>"#,
+            "\n"
+        ),
+        w = w,
+        h = h
+    )
+}
+
+/// The end of every document.
+pub const TAIL: &str = "</svg>\n";
+
+/// Where the pictures of a list of solutions go: one column of blocks
+/// under a title, each block a caption (when the list has more than one)
+/// and a drawing of `width` x `block`. The blocks are placed from their
+/// index alone, so a long list can be drawn block by block as it comes,
+/// the document's head (which holds its height) written last.
+#[derive(Clone, Copy, Debug)]
+pub struct Column {
+    /// Width of the document.
+    pub width: f64,
+    /// Height of one drawing.
+    pub block: f64,
+    /// Space between blocks.
+    pub gap: f64,
+    /// Height of a caption line above a drawing.
+    pub caption: f64,
+    /// Baseline of the caption text below the block's top.
+    pub baseline: f64,
+}
+
+/// Margin around a column's content.
+const COLUMN_MARGIN: f64 = 12.0;
+/// Height of a column's title line.
+const COLUMN_TITLE: f64 = 26.0;
+
+impl Column {
+    /// The document's height for `n` blocks, captioned when `captions`.
+    pub fn height(&self, n: usize, captions: bool) -> f64 {
+        let n = n.max(1) as f64;
+        let block = self.block + if captions { self.caption } else { 0.0 };
+        COLUMN_TITLE + COLUMN_MARGIN + n * block + (n - 1.0) * self.gap + COLUMN_MARGIN
+    }
+
+    /// The title line.
+    pub fn title(&self, svg: &mut Svg, title: &str) {
+        svg.text(COLUMN_MARGIN, 18.0, title, r##"font-size="15" font-weight="bold" fill="#111111""##);
+    }
+
+    /// Captions block `k` (when `captions`) and returns where its drawing's
+    /// top-left corner goes.
+    pub fn place(&self, svg: &mut Svg, k: usize, captions: bool) -> Point {
+        let block = self.block + if captions { self.caption } else { 0.0 };
+        let mut oy = COLUMN_TITLE + COLUMN_MARGIN + k as f64 * (block + self.gap);
+        if captions {
+            svg.text(
+                COLUMN_MARGIN,
+                oy + self.baseline,
+                &format!("solution {}", k + 1),
+                r##"font-size="13" fill="#333333""##,
+            );
+            oy += self.caption;
+        }
+        (COLUMN_MARGIN, oy)
     }
 }
 

@@ -4,7 +4,7 @@
 //! one panel per layer `z = 0, 1, …` from left to right, each seen from
 //! above with `y` growing upwards (the layout of the text drawing).
 
-use super::{escape, ink_on, num, palette, Svg};
+use super::{escape, ink_on, num, palette, Column, Svg};
 use crate::ir::{Geometry, OptionId, Placement};
 use std::fmt::Write;
 
@@ -189,32 +189,36 @@ fn owner_index(geo: &Geometry, name: &str) -> Option<usize> {
 /// Draws solutions of a polyomino / polycube puzzle, one below the other
 /// (each captioned `solution k` when there are several), under `title`.
 pub fn solutions(geo: &Geometry, title: &str, solutions: &[&[OptionId]]) -> String {
-    let owners = owners_of(geo);
-    let s = cell_size(geo.dims);
-    let layered = geo.dims[2] > 1;
-    let (_, w, h) = panels_layout(geo.dims, s, layered);
-    let caption = solutions.len() > 1;
-    let block_h = h + if caption { CAPTION_H } else { 0.0 };
-    let gap = 20.0;
-    let n = solutions.len().max(1) as f64;
-    let mut svg = Svg::new((w + 2.0 * MARGIN).max(220.0), TITLE_H + MARGIN + n * block_h + (n - 1.0) * gap + MARGIN);
-    svg.text(MARGIN, 18.0, title, r##"font-size="15" font-weight="bold" fill="#111111""##);
+    let col = column(geo);
+    let captions = solutions.len() > 1;
+    let mut svg = Svg::new(col.width, col.height(solutions.len(), captions));
+    col.title(&mut svg, title);
     for (k, options) in solutions.iter().enumerate() {
-        let mut oy = TITLE_H + MARGIN + k as f64 * (block_h + gap);
-        if caption {
-            svg.text(MARGIN, oy + 12.0, &format!("solution {}", k + 1), r##"font-size="13" fill="#333333""##);
-            oy += CAPTION_H;
-        }
-        let mut grid = Grid { dims: geo.dims, owner: vec![None; geo.volume()] };
-        for (name, placement) in geo.named_placements(options) {
-            let o = owner_index(geo, name);
-            for &c in &placement.cells {
-                grid.owner[c as usize] = o;
-            }
-        }
-        draw_grid(&mut svg, &grid, &owners, (MARGIN, oy), s, layered);
+        solution_block(&mut svg, geo, &col, k, captions, options);
     }
     svg.finish()
+}
+
+/// The column the solutions of a puzzle with geometry `geo` are drawn in.
+pub fn column(geo: &Geometry) -> Column {
+    let s = cell_size(geo.dims);
+    let (_, w, h) = panels_layout(geo.dims, s, geo.dims[2] > 1);
+    Column { width: (w + 2.0 * MARGIN).max(220.0), block: h, gap: 20.0, caption: CAPTION_H, baseline: 12.0 }
+}
+
+/// Draws solution `options` as block `k` of `col`.
+pub fn solution_block(svg: &mut Svg, geo: &Geometry, col: &Column, k: usize, captions: bool, options: &[OptionId]) {
+    let owners = owners_of(geo);
+    let s = cell_size(geo.dims);
+    let origin = col.place(svg, k, captions);
+    let mut grid = Grid { dims: geo.dims, owner: vec![None; geo.volume()] };
+    for (name, placement) in geo.named_placements(options) {
+        let o = owner_index(geo, name);
+        for &c in &placement.cells {
+            grid.owner[c as usize] = o;
+        }
+    }
+    draw_grid(svg, &grid, &owners, origin, s, geo.dims[2] > 1);
 }
 
 /// Draws each piece of a puzzle on its own (in the orientation of its first
