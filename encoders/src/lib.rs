@@ -1,8 +1,9 @@
-//! Puzzle-independent encodings for emx: CNF formulas and cardinality
-//! encodings, DIMACS CNF / graph writers and readers, SAT answer and clique
-//! readers, Knuth's `.dlx` text format, and the translations of an exact
-//! cover with colours (seen through [`CoverSource`]) into a CNF formula and a
-//! clique graph.
+//! Puzzle-independent encodings for emx: CNF formulas, at-most-one and
+//! cardinality encodings, DIMACS CNF / graph writers and readers, weighted
+//! CNF for MaxSAT solvers, SAT and MaxSAT answer readers, the clique reader,
+//! Knuth's `.dlx` text format, and the translations of an exact cover with
+//! colours (seen through [`CoverSource`]) into a CNF formula and a clique
+//! graph.
 //!
 //! The crate knows nothing about puzzles and does not depend on `emx`: emx
 //! implements [`CoverSource`] for its IR. Variables are 0-based inside
@@ -12,6 +13,7 @@
 #![warn(missing_docs)]
 
 pub mod card;
+pub mod cardinality;
 pub mod cover;
 mod cover_cnf;
 pub mod dimacs;
@@ -19,9 +21,12 @@ pub mod dlx;
 pub mod formula;
 pub mod graph;
 pub mod model;
+#[cfg(test)]
+mod testsat;
 mod text;
 
 pub use card::AmoEncoding;
+pub use cardinality::CardEncoding;
 pub use cover::{
     CliqueGraph, CliqueNode, CnfLayout, CnfOptions, ColorChoice, ColorEncoding, CoverEntry, CoverSource, EncodeError,
     ExactlyOneOver,
