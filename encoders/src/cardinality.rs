@@ -334,10 +334,12 @@ mod tests {
     }
 
     type Constraint = fn(&mut Cnf, &[Lit], usize, CardEncoding);
+    /// Whether an assignment with this many true literals is allowed.
+    type Keep = fn(u32, usize) -> bool;
 
     #[test]
     fn every_encoding_accepts_exactly_the_right_counts() {
-        let cases: [(&str, Constraint, fn(u32, usize) -> bool); 3] = [
+        let cases: [(&str, Constraint, Keep); 3] = [
             ("at most", |f, l, k, e| at_most_k(f, l, k, e), |ones, k| ones as usize <= k),
             ("at least", |f, l, k, e| at_least_k(f, l, k, e), |ones, k| ones as usize >= k),
             ("exactly", |f, l, k, e| exactly_k(f, l, k, e), |ones, k| ones as usize == k),

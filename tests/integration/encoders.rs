@@ -458,9 +458,9 @@ fn malformed_answers_give_file_line_errors() {
     let tiny = "tests/data/encoders/tiny_2x2.txt";
     let cases = [
         ("model", "s SATISFIABLE\nv 1 -2\n", "bad.model:2: the model is not terminated by 0"),
-        ("model", "s SATISFIABLE\nv 1 q 0\n", "bad.model:2: expected a literal"),
+        ("model", "s SATISFIABLE\nv 1 q 0\n", "bad.model:2:5: expected a literal"),
         ("clique", "size=2, weight=2: 1 99\n", "bad.clique:1: expected a node number in 1..="),
-        ("lp-solution", "x_1_1_1_9 1\n", "bad.lp-solution:1: variable `x_1_1_1_9` is outside the 2x2 puzzle"),
+        ("lp-solution", "x_1_1_1_9 1\n", "bad.lp-solution:1:1: variable `x_1_1_1_9` is outside the 2x2 puzzle"),
     ];
     for (kind, text, want) in cases {
         let path = dir.join(format!("bad.{kind}"));
