@@ -109,10 +109,12 @@ impl DlxNames {
         used[0] = false;
         let single = |n: &str| n.len() == 1 && knuth_name(n);
         let mut colors = vec![String::new(); used.len()];
+        // A colour keeps a one-character name; no other colour gets the
+        // name of one (used or not: grey's `0` stays unused, not `10`).
         let mut taken: HashSet<String> = HashSet::new();
-        for c in (1..used.len()).filter(|&c| used[c]) {
+        for c in 1..used.len() {
             let name = src.color_name(c as u32);
-            if single(name) && taken.insert(name.to_string()) {
+            if single(name) && taken.insert(name.to_string()) && used[c] {
                 colors[c] = name.to_string();
             }
         }

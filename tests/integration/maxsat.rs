@@ -329,6 +329,17 @@ fn lp_solutions_with_mismatches_are_scored() {
     let json = emx(&["decode", p3, "--lp-solution", path.to_str().unwrap(), "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!((v["solved"].as_bool(), v["score"]["matched"].as_u64()), (Some(false), Some(matched as u64)), "{v}");
+    // The fields are those docs/json.md lists for scored boards.
+    let doc = std::fs::read_to_string(repo_path("docs/json.md")).unwrap();
+    let section = doc.split("\n## emx decode (scored boards)\n").nth(1).expect("docs/json.md documents scored boards");
+    let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+    let documented: std::collections::BTreeSet<&str> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `")?.split('`').next())
+        .filter(|f| !f.contains("[]."))
+        .collect();
+    let actual: std::collections::BTreeSet<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(actual, documented, "docs/json.md against the output {v}");
     // A board that breaks a rule is still refused, in the puzzle's terms.
     let twice = sol.replacen("x_2_", "x_1_", 1);
     std::fs::write(&path, twice).unwrap();
