@@ -61,6 +61,17 @@ fn join(lits: &[i64]) -> String {
     lits.iter().map(i64::to_string).collect::<Vec<_>>().join(" ")
 }
 
+/// Checks that the clause a refusal quotes (`` (`LITS 0`... `` and
+/// `line N of`) is line N of the file `emx encode FILE --to TO` writes.
+fn quoted_clause_is_on_its_line(text: &str, puzzle: &str, to: &str) {
+    let lits = text.split("(`").nth(1).and_then(|r| r.split('`').next()).unwrap_or_else(|| panic!("{text}"));
+    let line: usize = text.split("line ").nth(1).and_then(|r| r.split(' ').next()).unwrap().parse().unwrap();
+    let out = emx(&["encode", puzzle, "--to", to]);
+    let file = String::from_utf8(out.stdout).unwrap();
+    let at = file.lines().nth(line - 1).unwrap();
+    assert_eq!(at.trim_start_matches("h "), lits, "{text}");
+}
+
 /// Runs `emx decode FILE --KIND ANSWER EXTRA...` on `text` written to `name`.
 fn decode(dir: &Path, puzzle: &str, kind: &str, name: &str, text: &str, extra: &[&str]) -> (Option<i32>, String) {
     let path = dir.join(name);
@@ -90,6 +101,7 @@ fn forged_sat_models_are_refused() {
         decode(&dir, P3, "--model", "clause.model", &format!("s SATISFIABLE\nv {} 0\n", join(&off)), &[]);
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("clause.model: the model falsifies clause ") && text.contains(" of the CNF (`"), "{text}");
+    quoted_clause_is_on_its_line(&text, P3, "cnf");
 
     // A variable beyond the header.
     let beyond = format!("s SATISFIABLE\nv {} {} 0\n", join(&model), n_vars + 1);
@@ -268,6 +280,7 @@ fn forged_maxsat_answers_are_refused() {
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("hard.answer: the model falsifies hard clause "), "{text}");
     assert!(text.contains("must hold exactly one tile") || text.contains("must be placed exactly once"), "{text}");
+    quoted_clause_is_on_its_line(&text, P3, "wcnf");
 
     // A model string of the wrong length, a variable beyond the formula.
     let (code, text) =

@@ -273,7 +273,8 @@ fn decode_maxsat(args: &DecodeArgs, instance: &Instance, path: &Path) -> anyhow:
         crate::usage_bail!("--maxsat-model applies to edge-matching puzzles (the WCNF of `emx encode --to wcnf`)");
     };
     let amo = args.cnf.amo.parse().map_err(anyhow::Error::msg)?;
-    let enc = maxsat::encode(&e.puzzle, &e.problem, amo, &restriction(args, instance)?.1);
+    let (r, excluded) = restriction(args, instance)?;
+    let enc = maxsat::encode(&e.puzzle, &e.problem, amo, &excluded);
     let text = read_text(path)?;
     let answer =
         emx_encoders::wcnf::read_maxsat_answer(&text, enc.wcnf.n_vars()).map_err(|err| parse_error(path, err))?;
@@ -295,7 +296,21 @@ fn decode_maxsat(args: &DecodeArgs, instance: &Instance, path: &Path) -> anyhow:
     };
     let decoded = match maxsat::decode(&e.puzzle, &e.problem, &enc, &answer, model) {
         Ok(d) => d,
-        Err(err) => return refuse(format!("{}: {err}", path.display())),
+        Err(err) => {
+            // A hard clause's line in the file `emx encode --to wcnf` writes.
+            let line = match &err {
+                maxsat::MaxSatError::Hard { clause, .. } => {
+                    let comments = maxsat::comments(instance, &e.puzzle, &enc, amo, r.as_ref()).lines().count();
+                    format!(
+                        " (line {} of `emx encode {} --to wcnf` with these flags)",
+                        comments + clause,
+                        instance.file
+                    )
+                }
+                _ => String::new(),
+            };
+            return refuse(format!("{}: {err}{line}", path.display()));
+        }
     };
     if let Some(fault) = explain::board_fault(&e.puzzle, &decoded.board) {
         return refuse(format!("{}: the model's board is not a valid arrangement: {fault}", path.display()));
