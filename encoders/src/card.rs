@@ -11,10 +11,11 @@
 //!   and on columns (recursively).
 //!
 //! Every non-pairwise encoding falls back to pairwise below
-//! [`SMALL_GROUP`] literals, where pairwise is smallest. Exactly-k (k > 1)
-//! uses a sequential counter whose registers are equivalent to "at least
-//! j of the first i literals", so they are determined by the literals.
+//! [`SMALL_GROUP`] literals, where pairwise is smallest. [`exactly_k`] is
+//! exactly-one for `k = 1` and a cardinality encoding of
+//! [`crate::cardinality`] otherwise.
 
+use crate::cardinality::CardEncoding;
 use crate::formula::{ClauseSink, Lit};
 use std::fmt;
 use std::str::FromStr;
@@ -87,61 +88,13 @@ pub fn exactly_one(sink: &mut impl ClauseSink, lits: &[Lit], encoding: AmoEncodi
     at_most_one(sink, lits, encoding);
 }
 
-/// Exactly `k` of `lits` are true.
-pub fn exactly_k(sink: &mut impl ClauseSink, lits: &[Lit], k: usize, encoding: AmoEncoding) {
-    let n = lits.len();
-    if k == 0 {
-        for &l in lits {
-            sink.add_clause(&[!l]);
-        }
-        return;
+/// Exactly `k` of `lits` are true: exactly-one through `amo` when `k = 1`,
+/// otherwise the cardinality encoding `card` ([`crate::cardinality`]).
+pub fn exactly_k(sink: &mut impl ClauseSink, lits: &[Lit], k: usize, amo: AmoEncoding, card: CardEncoding) {
+    if k == 1 && lits.len() > 1 {
+        return exactly_one(sink, lits, amo);
     }
-    if k > n {
-        sink.add_clause(&[]);
-        return;
-    }
-    if k == n {
-        for &l in lits {
-            sink.add_clause(&[l]);
-        }
-        return;
-    }
-    if k == 1 {
-        return exactly_one(sink, lits, encoding);
-    }
-    // reg[j-1] = "at least j of lits[..=i]" for j = 1..=min(i+1, k+1).
-    let mut prev: Vec<Lit> = vec![lits[0]];
-    for (i, &x) in lits.iter().enumerate().skip(1) {
-        let width = (i + 1).min(k + 1);
-        let mut cur = Vec::with_capacity(width);
-        for j in 1..=width {
-            let r = sink.new_var().positive();
-            let before = prev.get(j - 1).copied(); // at least j before i
-            let below = if j >= 2 { Some(prev[j - 2]) } else { None }; // at least j-1 before i
-                                                                       // Upward: the register is implied by its causes.
-            if let Some(b) = before {
-                sink.add_clause(&[!b, r]);
-            }
-            match below {
-                Some(w) => sink.add_clause(&[!x, !w, r]),
-                None => sink.add_clause(&[!x, r]),
-            }
-            // Downward: the register implies one of its causes.
-            match before {
-                Some(b) => sink.add_clause(&[!r, b, x]),
-                None => sink.add_clause(&[!r, x]),
-            }
-            if let Some(w) = below {
-                sink.add_clause(&[!r, w]);
-            }
-            cur.push(r);
-        }
-        prev = cur;
-    }
-    sink.add_clause(&[prev[k - 1]]);
-    if let Some(&over) = prev.get(k) {
-        sink.add_clause(&[!over]);
-    }
+    crate::cardinality::exactly_k(sink, lits, k, card)
 }
 
 fn pairwise(sink: &mut impl ClauseSink, lits: &[Lit]) {
@@ -241,10 +194,12 @@ mod tests {
     fn exactly_k_counts() {
         for n in 1u32..=5 {
             for k in 0..=n as usize + 1 {
-                let mut f = Cnf::with_vars(n);
-                exactly_k(&mut f, &lits(n), k, AmoEncoding::Sequential);
-                let want: Vec<u32> = (0..1 << n).filter(|m: &u32| m.count_ones() as usize == k).collect();
-                assert_eq!(projected_models(&f, n), want, "n={n} k={k}");
+                for card in [CardEncoding::Sequential, CardEncoding::Totalizer, CardEncoding::Network] {
+                    let mut f = Cnf::with_vars(n);
+                    exactly_k(&mut f, &lits(n), k, AmoEncoding::Commander, card);
+                    let want: Vec<u32> = (0..1 << n).filter(|m: &u32| m.count_ones() as usize == k).collect();
+                    assert_eq!(crate::testsat::sat_models(&f, n), want, "{card} n={n} k={k}");
+                }
             }
         }
     }

@@ -15,6 +15,7 @@
 //!   colour (at-least-one over its colour variables) or may show none.
 
 use crate::card::{at_most_one, exactly_k, AmoEncoding};
+use crate::cardinality::CardEncoding;
 use crate::cover::{check_mask, CoverSource, EncodeError, Flat};
 use crate::formula::{ClauseSink, Lit, Var};
 use std::collections::HashMap;
@@ -101,6 +102,9 @@ named_enum!(ColorChoice, "colour choice", [AtMostOne = "at-most-one", ExactlyOne
 pub struct CnfOptions {
     /// At-most-one encoding (exactly-one = at-least-one clause + this).
     pub amo: AmoEncoding,
+    /// Encoding of every exactly-`k` with `k > 1`: primary items of
+    /// multiplicity `k` (identical pieces) and the colour totals.
+    pub card: CardEncoding,
     /// Colour agreement encoding.
     pub colors: ColorEncoding,
     /// Variables the primary items' exactly-one counts.
@@ -118,7 +122,7 @@ pub struct CnfOptions {
     /// Redundant colour totals the caller knows: `(colour, k)` = exactly `k`
     /// secondary items show `colour` in every solution (edge matching: half
     /// the tile sides of that colour). With [`ColorEncoding::Variables`]
-    /// only: each becomes an exactly-`k` (sequential counter) over that
+    /// only: each becomes an exactly-`k` ([`CnfOptions::card`]) over that
     /// colour's variables, which then exist on every item that can show
     /// the colour. Empty: none.
     pub color_totals: Vec<(u32, u32)>,
@@ -131,6 +135,7 @@ impl Default for CnfOptions {
     fn default() -> Self {
         CnfOptions {
             amo: AmoEncoding::default(),
+            card: CardEncoding::default(),
             colors: ColorEncoding::default(),
             exactly_one_over: ExactlyOneOver::default(),
             color_choice: ColorChoice::default(),
@@ -282,7 +287,7 @@ pub fn encode_cnf(
         lits.extend(u.iter().map(|&(o, _)| counted[o as usize]));
         lits.sort_unstable(); // options ascending; the options of a site counted once
         lits.dedup();
-        exactly_k(sink, &lits, src.multiplicity(item as u32) as usize, opts.amo);
+        exactly_k(sink, &lits, src.multiplicity(item as u32) as usize, opts.amo, opts.card);
     }
 
     let covered = match (opts.color_choice, opts.colors) {
@@ -359,7 +364,7 @@ pub fn encode_cnf(
 
     for &(c, k) in &opts.color_totals {
         if let (ColorEncoding::Variables, Some(list)) = (opts.colors, totals.get(&c)) {
-            exactly_k(sink, list, k as usize, opts.amo);
+            exactly_k(sink, list, k as usize, opts.amo, opts.card);
         }
     }
 
@@ -398,72 +403,22 @@ mod tests {
     use super::*;
     use crate::cover::tests::{brute, e, toy, Toy};
     use crate::formula::Cnf;
-
-    /// Whether the clauses have a model extending `fixed` (a tiny DPLL).
-    fn satisfiable(f: &Cnf, assign: &mut [Option<bool>]) -> bool {
-        loop {
-            let mut unit = None;
-            for c in f.clauses() {
-                let mut open = None;
-                let mut n_open = 0;
-                let mut sat = false;
-                for &l in c {
-                    match assign[l.var().index() as usize] {
-                        Some(v) if v == l.is_positive() => sat = true,
-                        Some(_) => {}
-                        None => {
-                            n_open += 1;
-                            open = Some(l);
-                        }
-                    }
-                }
-                if sat {
-                    continue;
-                }
-                match (n_open, open) {
-                    (0, _) => return false,
-                    (1, Some(l)) => {
-                        unit = Some(l);
-                        break;
-                    }
-                    _ => {}
-                }
-            }
-            match unit {
-                Some(l) => assign[l.var().index() as usize] = Some(l.is_positive()),
-                None => break,
-            }
-        }
-        let Some(v) = assign.iter().position(|a| a.is_none()) else { return true };
-        [true, false].into_iter().any(|b| {
-            let mut a = assign.to_vec();
-            a[v] = Some(b);
-            satisfiable(f, &mut a)
-        })
-    }
-
-    /// The option masks (over the first `n` variables) that extend to a model.
-    fn sat_models(f: &Cnf, n: u32) -> Vec<u32> {
-        (0u32..1 << n)
-            .filter(|&m| {
-                let mut a = vec![None; f.n_vars() as usize];
-                for (o, v) in a.iter_mut().enumerate().take(n as usize) {
-                    *v = Some(m >> o & 1 == 1);
-                }
-                satisfiable(f, &mut a)
-            })
-            .collect()
-    }
+    use crate::testsat::sat_models;
 
     fn all_options() -> Vec<CnfOptions> {
         let mut out = Vec::new();
-        for amo in [AmoEncoding::Pairwise, AmoEncoding::Sequential] {
+        for (amo, card) in [
+            (AmoEncoding::Pairwise, CardEncoding::Sequential),
+            (AmoEncoding::Sequential, CardEncoding::Totalizer),
+            (AmoEncoding::Sequential, CardEncoding::Network),
+        ] {
             for colors in [ColorEncoding::Conflicts, ColorEncoding::Variables] {
                 for exactly_one_over in [ExactlyOneOver::Options, ExactlyOneOver::Sites] {
                     for color_choice in [ColorChoice::AtMostOne, ColorChoice::ExactlyOne] {
                         for color_support in [true, false] {
                             out.push(CnfOptions {
                                 amo,
+                                card,
                                 colors,
                                 exactly_one_over,
                                 color_choice,
@@ -546,10 +501,13 @@ mod tests {
             [(1, 1, vec![0b0011_0000, 0b0101_0000, 0b1001_0000]), (2, 1, vec![0b0000_0110]), (3, 1, vec![])]
         {
             for exactly_one_over in [ExactlyOneOver::Options, ExactlyOneOver::Sites] {
-                let opts = CnfOptions { exactly_one_over, color_totals: vec![(color, k)], ..CnfOptions::default() };
-                let mut f = Cnf::new();
-                encode_cnf(&t, &opts, &mut f).unwrap();
-                assert_eq!(sat_models(&f, 8), want, "colour {color}");
+                for card in [CardEncoding::Sequential, CardEncoding::Totalizer, CardEncoding::Network] {
+                    let opts =
+                        CnfOptions { exactly_one_over, card, color_totals: vec![(color, k)], ..CnfOptions::default() };
+                    let mut f = Cnf::new();
+                    encode_cnf(&t, &opts, &mut f).unwrap();
+                    assert_eq!(sat_models(&f, 8), want, "colour {color} {card}");
+                }
             }
         }
     }

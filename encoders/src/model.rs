@@ -3,6 +3,7 @@
 //! (`SAT` then the literals, or `UNSAT` / `INDET`).
 
 use crate::formula::{Lit, Var};
+use crate::text::{first_line_with, tokens};
 use crate::ParseError;
 
 /// What a solver said.
@@ -42,14 +43,22 @@ pub const MAX_MODEL_VARIABLES: usize = 1 << 26;
 
 /// Reads a solver's answer. Both formats may carry `c` comment lines. A
 /// satisfiable answer must end its literals with `0` (a truncated file is an
-/// error) and give no variable both signs.
+/// error) and give no variable both signs; an unsatisfiable or unknown one
+/// must carry no literals.
 pub fn read_answer(text: &str) -> Result<SatAnswer, ParseError> {
+    read_answer_within(text, None)
+}
+
+/// [`read_answer`] for a formula of `n_vars` variables (its header's count):
+/// a literal naming a variable beyond them is an error.
+pub fn read_answer_within(text: &str, n_vars: Option<u32>) -> Result<SatAnswer, ParseError> {
     let mut status = Status::None;
     let mut status_line = 0;
     let mut values: Vec<Option<bool>> = Vec::new();
     let mut terminated = false;
     let mut minisat = false;
     let mut last_line = 1;
+    let mut lits_line = None;
     for (k, raw) in text.lines().enumerate() {
         let n = k + 1;
         last_line = n;
@@ -101,24 +110,42 @@ pub fn read_answer(text: &str) -> Result<SatAnswer, ParseError> {
         if terminated {
             return Err(ParseError::new(n, "literals after the terminating 0"));
         }
-        for tok in lits.split_whitespace() {
+        // Columns count in the raw line, of which `lits` is a slice.
+        let offset = raw[..lits.as_ptr() as usize - raw.as_ptr() as usize].chars().count();
+        for (c, tok) in tokens(lits) {
+            let c = c + offset;
             if terminated {
-                return Err(ParseError::new(n, format!("literal `{tok}` after the terminating 0")));
+                return Err(ParseError::at(n, c, format!("literal `{tok}` after the terminating 0")));
             }
             let Ok(x) = tok.parse::<i64>() else {
-                return Err(ParseError::new(n, format!("expected a literal (a non-zero integer) or 0, found `{tok}`")));
+                return Err(ParseError::at(
+                    n,
+                    c,
+                    format!("expected a literal (a non-zero integer) or 0, found `{tok}`"),
+                ));
             };
             if x == 0 {
                 terminated = true;
                 continue;
             }
+            if let Some(limit) = n_vars.filter(|&m| x.unsigned_abs() > m as u64) {
+                return Err(ParseError::at(
+                    n,
+                    c,
+                    format!(
+                        "literal {x} names variable {}, but the CNF declares {limit} variables (`p cnf {limit} ...`)",
+                        x.unsigned_abs()
+                    ),
+                ));
+            }
             let Some(lit) = Lit::from_dimacs(x) else {
-                return Err(ParseError::new(n, format!("literal {x} is out of range")));
+                return Err(ParseError::at(n, c, format!("literal {x} is out of range")));
             };
             let v = lit.var().index() as usize;
             if v >= MAX_MODEL_VARIABLES {
-                return Err(ParseError::new(
+                return Err(ParseError::at(
                     n,
+                    c,
                     format!("variable {} is beyond the {MAX_MODEL_VARIABLES} variables emx reads in a model", v + 1),
                 ));
             }
@@ -126,10 +153,23 @@ pub fn read_answer(text: &str) -> Result<SatAnswer, ParseError> {
                 values.resize(v + 1, None);
             }
             if values[v].is_some_and(|b| b != lit.is_positive()) {
-                return Err(ParseError::new(n, format!("variable {} is given both signs", v + 1)));
+                let first = first_line_with(text, -x, n).unwrap_or(n);
+                return Err(ParseError::at(
+                    n,
+                    c,
+                    format!("variable {} is given both signs (`{}` on line {first}, `{x}` here)", v + 1, -x),
+                ));
             }
             values[v] = Some(lit.is_positive());
+            lits_line.get_or_insert(n);
         }
+    }
+    if let (Status::Unsat | Status::Unknown, Some(at)) = (&status, lits_line) {
+        let what = if status == Status::Unsat { "unsatisfiable" } else { "unknown" };
+        return Err(ParseError::new(
+            at,
+            format!("literals in an answer that says {what} (line {status_line}): the answer contradicts itself"),
+        ));
     }
     match status {
         Status::Unsat => Ok(SatAnswer::Unsat),
@@ -167,9 +207,29 @@ mod tests {
     fn malformed_answers_name_the_line() {
         let e = |t: &str| read_answer(t).unwrap_err().to_string();
         assert_eq!(e("s SATISFIABLE\nv 1 -2\n"), "line 2: the model is not terminated by 0 (truncated output?)");
-        assert_eq!(e("s SATISFIABLE\nv 1 -1 0\n"), "line 2: variable 1 is given both signs");
+        assert_eq!(
+            e("s SATISFIABLE\nv 1 -1 0\n"),
+            "line 2, column 5: variable 1 is given both signs (`1` on line 2, `-1` here)"
+        );
+        assert_eq!(
+            e("s SATISFIABLE\nv 1 2\nv -2 0\n"),
+            "line 3, column 3: variable 2 is given both signs (`2` on line 2, `-2` here)"
+        );
+        assert_eq!(
+            e("s UNSATISFIABLE\nv 1 0\n"),
+            "line 2: literals in an answer that says unsatisfiable (line 1): the answer contradicts itself"
+        );
+        let within = |t: &str| read_answer_within(t, Some(3)).unwrap_err().to_string();
+        assert_eq!(
+            within("s SATISFIABLE\nv 1 -4 0\n"),
+            "line 2, column 5: literal -4 names variable 4, but the CNF declares 3 variables (`p cnf 3 ...`)"
+        );
+        assert!(read_answer_within("s SATISFIABLE\nv 1 -3 0\n", Some(3)).is_ok());
         assert_eq!(e("s SAT\n"), "line 1: expected `s SATISFIABLE`, `s UNSATISFIABLE` or `s UNKNOWN`, found `s SAT`");
-        assert_eq!(e("s SATISFIABLE\nv 1 x 0\n"), "line 2: expected a literal (a non-zero integer) or 0, found `x`");
+        assert_eq!(
+            e("s SATISFIABLE\nv 1 x 0\n"),
+            "line 2, column 5: expected a literal (a non-zero integer) or 0, found `x`"
+        );
         assert_eq!(
             e("hello\n"),
             "line 1: expected `s` status, `v` literals, `c` comments or MiniSat's SAT/UNSAT/INDET, found `hello`"
@@ -178,7 +238,7 @@ mod tests {
         assert!(e("").contains("no answer"));
         assert_eq!(
             e("s SATISFIABLE\nv 1 -2000000000 0\n"),
-            "line 2: variable 2000000000 is beyond the 67108864 variables emx reads in a model"
+            "line 2, column 5: variable 2000000000 is beyond the 67108864 variables emx reads in a model"
         );
     }
 }

@@ -75,22 +75,16 @@ pub fn read_map(text: &str, problem: &Problem) -> Result<Vec<CliqueNode>, ParseE
         let mut f = line.split_whitespace();
         let mut num = || f.next().and_then(|t| t.parse::<u32>().ok());
         let (Some(node), Some(option), Some(copy)) = (num(), num(), num()) else {
-            return Err(ParseError {
-                line: k + 1,
-                message: format!("expected `NODE OPTION COPY ...`, found `{line}`"),
-            });
+            return Err(ParseError::new(k + 1, format!("expected `NODE OPTION COPY ...`, found `{line}`")));
         };
         if node as usize != nodes.len() + 1 {
-            return Err(ParseError {
-                line: k + 1,
-                message: format!("expected node {}, found node {node}", nodes.len() + 1),
-            });
+            return Err(ParseError::new(k + 1, format!("expected node {}, found node {node}", nodes.len() + 1)));
         }
         if option as usize >= problem.n_options() {
-            return Err(ParseError {
-                line: k + 1,
-                message: format!("option {option} does not exist (the puzzle has {} options)", problem.n_options()),
-            });
+            return Err(ParseError::new(
+                k + 1,
+                format!("option {option} does not exist (the puzzle has {} options)", problem.n_options()),
+            ));
         }
         nodes.push(CliqueNode { option, copy });
     }

@@ -75,11 +75,12 @@ pub fn comments(
     let _ = writeln!(s, "emx cnf encoding of {} ({})", instance.file, problem.name);
     let _ = writeln!(
         s,
-        "{} items ({} primary), {} options; at-most-one: {}; colours: {}; exactly-one over: {}; colour choice: {}{}",
+        "{} items ({} primary), {} options; at-most-one: {}; exactly-k: {}; colours: {}; exactly-one over: {}; colour choice: {}{}",
         problem.items().len(),
         problem.n_primary(),
         problem.n_options(),
         opts.amo,
+        opts.card,
         opts.colors,
         opts.exactly_one_over,
         opts.color_choice,

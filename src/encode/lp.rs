@@ -208,46 +208,103 @@ pub fn write(w: &mut impl Write, puzzle: &EdgePuzzle, comment: &str) -> io::Resu
     Ok(LpStats { variables: n * rows * cols * 4 + n_joins, constraints })
 }
 
-/// Reads an LP solution: lines `NAME VALUE` (as written by HiGHS, or by
-/// any script), where the `x_t_r_c_a` variables with value above 0.5 form
-/// the board. Other lines (headers, `#` comments, other variables) are
-/// skipped; reading stops at HiGHS's `# Dual solution values` section.
+/// How far an LP value may be from 0 or 1 and still count as that integer.
+pub const DEFAULT_TOLERANCE: f64 = 1e-6;
+
+/// [`read_solution_with`] with [`DEFAULT_TOLERANCE`].
 pub fn read_solution(text: &str, file: &str, puzzle: &EdgePuzzle) -> Result<Board, ParseError> {
+    read_solution_with(text, file, puzzle, DEFAULT_TOLERANCE)
+}
+
+/// Reads an LP solution: lines `NAME VALUE` (as written by HiGHS, or by
+/// any script), where the `x_t_r_c_a` variables with value 1 form the
+/// board. Every value of an `x_`, `h_` or `v_` variable must be a finite
+/// number, and an `x_` value must lie within `tolerance` of 0 or 1 (`nan`,
+/// `inf`, `2` or `0.5` are errors at their line and column). Other lines
+/// (headers, `#` comments, other variables, HiGHS's row values) are
+/// skipped; reading stops at HiGHS's `# Dual solution values` section.
+pub fn read_solution_with(text: &str, file: &str, puzzle: &EdgePuzzle, tolerance: f64) -> Result<Board, ParseError> {
     let mut board = Board::empty(puzzle.rows, puzzle.cols);
-    let err = |line: usize, message: String| ParseError { file: file.to_string(), line, col: None, message };
+    let err =
+        |line: usize, col: usize, message: String| ParseError { file: file.to_string(), line, col: Some(col), message };
     let mut any = false;
     for (k, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.starts_with("# Dual") {
+        if raw.trim().starts_with("# Dual") {
             break;
         }
-        let mut f = line.split_whitespace();
-        let (Some(name), Some(value)) = (f.next(), f.next()) else { continue };
-        let Some(rest) = name.strip_prefix("x_") else { continue };
-        let Ok(value) = value.parse::<f64>() else {
-            return Err(err(k + 1, format!("expected a number after `{name}`, found `{value}`")));
+        let mut f = columns(raw);
+        let (Some((_, name)), Some((col, value))) = (f.next(), f.next()) else { continue };
+        if !["x_", "h_", "v_"].iter().any(|p| name.starts_with(p)) {
+            continue;
+        }
+        let Ok(v) = value.parse::<f64>() else {
+            return Err(err(k + 1, col, format!("expected a number after `{name}`, found `{value}`")));
         };
-        if value <= 0.5 {
+        if !v.is_finite() {
+            return Err(err(k + 1, col, format!("the value `{value}` of `{name}` is not a finite number")));
+        }
+        let Some(rest) = name.strip_prefix("x_") else { continue };
+        let one = (v - 1.0).abs() <= tolerance;
+        if !one && v.abs() > tolerance {
+            return Err(err(
+                k + 1,
+                col,
+                format!("the value `{value}` of the binary `{name}` is neither 0 nor 1 (within {tolerance:e}; see --lp-tolerance)"),
+            ));
+        }
+        if !one {
             continue;
         }
         let parts: Vec<usize> = rest.split('_').filter_map(|p| p.parse().ok()).collect();
         let &[t, r, c, a] = parts.as_slice() else {
-            return Err(err(k + 1, format!("expected a variable `x_TILE_ROW_COL_ROT`, found `{name}`")));
+            return Err(err(k + 1, 1, format!("expected a variable `x_TILE_ROW_COL_ROT`, found `{name}`")));
         };
         if t == 0 || t > puzzle.tiles.len() || r == 0 || r > puzzle.rows || c == 0 || c > puzzle.cols || a > 3 {
-            return Err(err(k + 1, format!("variable `{name}` is outside the {}x{} puzzle", puzzle.rows, puzzle.cols)));
+            return Err(err(
+                k + 1,
+                1,
+                format!("variable `{name}` is outside the {}x{} puzzle", puzzle.rows, puzzle.cols),
+            ));
         }
         let cell = puzzle.cell(r - 1, c - 1);
-        if board.cells[cell].is_some() {
-            return Err(err(k + 1, format!("cell ({r}, {c}) is filled twice (`{name}`)")));
+        if let Some(before) = board.cells[cell] {
+            return Err(err(
+                k + 1,
+                1,
+                format!("cell ({r}, {c}) is filled twice: tile {} and `{name}`", before.tile + 1),
+            ));
         }
         board.cells[cell] = Some(Placed { tile: t as u32 - 1, rotation: a as u8 });
         any = true;
     }
     if !any {
-        return Err(err(text.lines().count().max(1), "no variable `x_TILE_ROW_COL_ROT` set to 1".into()));
+        return Err(ParseError {
+            file: file.to_string(),
+            line: text.lines().count().max(1),
+            col: None,
+            message: "no variable `x_TILE_ROW_COL_ROT` set to 1".into(),
+        });
     }
     Ok(board)
+}
+
+/// The blank-separated tokens of a line with their 1-based columns.
+fn columns(line: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
+    let mut rest = line;
+    let mut col = 1;
+    std::iter::from_fn(move || {
+        let skip = rest.len() - rest.trim_start().len();
+        col += rest[..skip].chars().count();
+        rest = &rest[skip..];
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let (tok, at) = (&rest[..end], col);
+        col += tok.chars().count();
+        rest = &rest[end..];
+        Some((at, tok))
+    })
 }
 
 /// The IR options of a full board (each cell's tile, cell and colours as

@@ -1,6 +1,7 @@
 //! Encoders on the IR: CNF (and in-process / external SAT solving), clique
-//! graphs, Knuth's `.dlx` text, and the MILP of Salassa et al. for edge
-//! matching. The puzzle-independent parts (formulas, cardinality encodings,
+//! graphs, Knuth's `.dlx` text, and for edge matching the MILP of Salassa
+//! et al. and the weighted MaxSAT of the matched-edge score; and the
+//! puzzle-level explanation of a decoded answer that is not a solution. The puzzle-independent parts (formulas, cardinality encodings,
 //! DIMACS readers and writers, the clique edge rule) live in the
 //! `emx-encoders` crate, which reads the IR through
 //! [`CoverSource`](emx_encoders::CoverSource) (implemented here for
@@ -8,7 +9,9 @@
 
 pub mod clique;
 pub mod cnf;
+pub mod explain;
 pub mod lp;
+pub mod maxsat;
 pub mod restrict;
 pub mod sat;
 pub mod size;
@@ -16,6 +19,7 @@ mod source;
 
 use crate::input::{Instance, InstanceKind};
 use crate::ir::OptionId;
+use emx_encoders::dlx::{DlxError, DlxNames};
 use std::io::{self, Write};
 
 /// A line describing what option `o` places, for comments and maps:
@@ -50,14 +54,27 @@ pub fn placement_text(instance: &Instance, o: OptionId) -> String {
     }
 }
 
-/// Writes the instance's problem as Knuth `.dlx` text, skipping `excluded`
-/// options (empty: none).
-pub fn write_dlx(w: &mut impl Write, instance: &Instance, excluded: &[bool], note: &str) -> io::Result<()> {
+/// The names Knuth's programs accept for the instance's items and colours
+/// (see [`emx_encoders::dlx::DlxNames`]), without the `excluded` options.
+pub fn dlx_names(instance: &Instance, excluded: &[bool]) -> Result<DlxNames, DlxError> {
+    DlxNames::new(instance.problem(), excluded)
+}
+
+/// Writes the instance's problem as Knuth `.dlx` text with `names` (from
+/// [`dlx_names`] for the same options), skipping `excluded` options
+/// (empty: none).
+pub fn write_dlx(
+    w: &mut impl Write,
+    instance: &Instance,
+    names: &DlxNames,
+    excluded: &[bool],
+    note: &str,
+) -> io::Result<()> {
     let problem = instance.problem();
     let mut comments = format!("emx .dlx export of {} ({})\n", instance.file, problem.name);
     if !note.is_empty() {
         comments.push_str(note);
         comments.push('\n');
     }
-    emx_encoders::dlx::write_dlx(w, problem, excluded, &comments)
+    emx_encoders::dlx::write_dlx(w, problem, names, excluded, &comments)
 }

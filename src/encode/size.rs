@@ -123,9 +123,12 @@ pub fn counted(limit: u64, write: impl FnOnce(&mut Guarded<io::Sink>) -> io::Res
     }
 }
 
-/// The `.dlx` text of `instance`, counted up to `limit` bytes.
+/// The `.dlx` text of `instance`, counted up to `limit` bytes; `(0, true)`
+/// when Knuth's format cannot name its colours (more than one character
+/// each would allow: `emx encode --to dlx` refuses such a problem).
 pub fn dlx_size(instance: &Instance, excluded: &[bool], note: &str, limit: u64) -> (u64, bool) {
-    counted(limit, |w| super::write_dlx(w, instance, excluded, note)).expect("a sink only fails at the cap")
+    let Ok(names) = super::dlx_names(instance, excluded) else { return (0, true) };
+    counted(limit, |w| super::write_dlx(w, instance, &names, excluded, note)).expect("a sink only fails at the cap")
 }
 
 /// The LP model of `puzzle`, counted up to `limit` bytes.

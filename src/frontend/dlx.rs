@@ -5,9 +5,13 @@
 /// option `k` is the `k`-th option line).
 pub fn dlx_problem(text: &str, file: &str, name: &str) -> Result<crate::ir::Problem, crate::frontend::ParseError> {
     use crate::ir::{Entry, ProblemBuilder, NO_COLOR};
-    let err =
-        |line: usize, message: String| crate::frontend::ParseError { file: file.to_string(), line, col: None, message };
-    let dlx = emx_encoders::dlx::read_dlx(text).map_err(|e| err(e.line, e.message))?;
+    let err = |line: usize, col: Option<usize>, message: String| crate::frontend::ParseError {
+        file: file.to_string(),
+        line,
+        col,
+        message,
+    };
+    let dlx = emx_encoders::dlx::read_dlx(text).map_err(|e| err(e.line, e.col, e.message))?;
     let mut b = ProblemBuilder::new(name);
     let ids: Vec<u32> = dlx
         .items
@@ -22,5 +26,5 @@ pub fn dlx_problem(text: &str, file: &str, name: &str) -> Result<crate::ir::Prob
     for opt in &dlx.options {
         b.option(opt.iter().map(|e| Entry { item: ids[e.item as usize], color: colors[e.color as usize] }));
     }
-    b.build(None).map_err(|e| err(1, e.to_string()))
+    b.build(None).map_err(|e| err(1, None, e.to_string()))
 }

@@ -8,7 +8,7 @@ use emx::encode::{clique, cnf, restrict};
 use emx::input::{self, Instance, InstanceKind};
 use emx::search::Limits;
 use emx::solve::{solve, Mode, SolveOptions};
-use emx_encoders::{AmoEncoding, CnfOptions, ColorChoice, ColorEncoding, ExactlyOneOver};
+use emx_encoders::{AmoEncoding, CardEncoding, CnfOptions, ColorChoice, ColorEncoding, ExactlyOneOver};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -201,6 +201,40 @@ fn sat_counts_equal_dlx_counts() {
     if let Some(cadical) = find_solver("cadical") {
         let inst = load(&set2(3));
         assert_eq!(sat_count(&inst, Some(&cadical), Mode::Count, CnfOptions::default()), 8);
+    }
+}
+
+#[test]
+fn every_cardinality_encoding_keeps_the_counts() {
+    // Identical pieces (items covered 2 and 3 times) and the colour totals
+    // of edge matching are the exactly-k the CNF writes; each encoding
+    // gives DLX's count, in-process and through `emx solve --card`.
+    let cards = [CardEncoding::Sequential, CardEncoding::Totalizer, CardEncoding::Network];
+    for rel in ["tests/data/encoders/identical_4x3.txt", "tests/data/encoders/knuth_colors.dlx", &set2(4)] {
+        let inst = load(rel);
+        let want = dlx_count(&inst);
+        let totals = cnf::edge_color_totals(&inst).unwrap_or_default();
+        for card in cards {
+            for amo in [AmoEncoding::Sequential, AmoEncoding::Pairwise] {
+                let opts = CnfOptions { card, amo, color_totals: totals.clone(), ..CnfOptions::default() };
+                assert_eq!(sat_count(&inst, None, Mode::Count, opts), want, "{rel} {card} {amo}");
+            }
+        }
+    }
+    for (rel, extra, want) in [
+        ("tests/data/encoders/identical_4x3.txt", &[][..], "solutions: 40"),
+        ("instances/edgematch/brendan_set2/pieces_04x04.txt", &["--color-totals", "on"][..], "solutions: 48"),
+    ] {
+        for card in CardEncoding::NAMES {
+            let mut args = vec!["solve", rel, "--backend", "sat", "--card", card];
+            args.extend_from_slice(extra);
+            let out = emx(&args);
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(out.status.code(), Some(0), "{rel} {card}: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(text.lines().any(|l| l == want || l.starts_with(&format!("{want} ("))), "{rel} {card}: {text}");
+            let out = emx(&["encode", rel, "--to", "cnf", "--card", card]);
+            assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("; exactly-k: {card};")), "{rel} {card}");
+        }
     }
 }
 
@@ -458,9 +492,9 @@ fn malformed_answers_give_file_line_errors() {
     let tiny = "tests/data/encoders/tiny_2x2.txt";
     let cases = [
         ("model", "s SATISFIABLE\nv 1 -2\n", "bad.model:2: the model is not terminated by 0"),
-        ("model", "s SATISFIABLE\nv 1 q 0\n", "bad.model:2: expected a literal"),
+        ("model", "s SATISFIABLE\nv 1 q 0\n", "bad.model:2:5: expected a literal"),
         ("clique", "size=2, weight=2: 1 99\n", "bad.clique:1: expected a node number in 1..="),
-        ("lp-solution", "x_1_1_1_9 1\n", "bad.lp-solution:1: variable `x_1_1_1_9` is outside the 2x2 puzzle"),
+        ("lp-solution", "x_1_1_1_9 1\n", "bad.lp-solution:1:1: variable `x_1_1_1_9` is outside the 2x2 puzzle"),
     ];
     for (kind, text, want) in cases {
         let path = dir.join(format!("bad.{kind}"));
@@ -470,12 +504,12 @@ fn malformed_answers_give_file_line_errors() {
         assert_eq!(out.status.code(), Some(2), "{kind}: {err}");
         assert!(err.contains(want), "{kind}: {err}");
     }
-    // A well-formed model of the wrong puzzle fails verification, exit 2.
+    // A well-formed model of the wrong puzzle falsifies its CNF, exit 2.
     let wrong = dir.join("wrong.model");
     std::fs::write(&wrong, "s SATISFIABLE\nv 1 2 0\n").unwrap();
     let out = emx(&["decode", tiny, "--model", wrong.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("does not decode to a solution"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("wrong.model: the model falsifies clause "));
     let map = dir.join("bad.map");
     std::fs::write(&map, "1 0 0 x\n3 1 0 y\n").unwrap();
     std::fs::write(dir.join("c.txt"), "1\n").unwrap();

@@ -115,7 +115,9 @@ fn every_command_matches_its_documentation() {
     check("emx optimize", &run_json(&["optimize", p5, "--time", "0.2", "--format", "json"]));
 
     let dir = crate::Scratch::new("json-schema");
-    // A SAT model for `emx decode`: the variables of the options of a solution.
+    // A SAT model for `emx decode`: the variables of the options of a solution,
+    // a complete model of the CNF with pairwise at-most-one and colour
+    // conflicts (no auxiliary variables), which decode checks clause by clause.
     let inst = emx::input::load(&repo_path(e3), None, 1).unwrap();
     let mut chosen = Vec::new();
     emx::dlx::Dlx::new(inst.problem()).search(&emx::search::Limits::none(), |s| {
@@ -127,7 +129,9 @@ fn every_command_matches_its_documentation() {
         .collect();
     let model = dir.join("model.txt");
     std::fs::write(&model, format!("s SATISFIABLE\nv {} 0\n", lits.join(" "))).unwrap();
-    check("emx decode", &run_json(&["decode", e3, "--model", model.to_str().unwrap(), "--format", "json"]));
+    let flags = ["--amo", "pairwise", "--colors", "conflicts"];
+    let decode = [&["decode", e3, "--model", model.to_str().unwrap(), "--format", "json"][..], &flags[..]].concat();
+    check("emx decode", &run_json(&decode));
     for to in ["cnf", "clique", "dlx", "lp"] {
         let out = dir.join(format!("e3.{to}"));
         let v = run_json(&["encode", e3, "--to", to, "-o", out.to_str().unwrap(), "--format", "json"]);

@@ -58,9 +58,9 @@ enum Command {
     Render(render::RenderArgs),
     /// Generate puzzles (random edge-matching puzzles with a planted solution).
     Generate(generate::GenerateArgs),
-    /// Translate a puzzle: DIMACS CNF, DIMACS clique graph, Knuth .dlx, CPLEX LP.
+    /// Translate a puzzle: DIMACS CNF, DIMACS clique graph, Knuth .dlx, CPLEX LP, WCNF (MaxSAT).
     Encode(encode::EncodeArgs),
-    /// Map an external answer (SAT model, clique, LP solution) back to a verified solution.
+    /// Map an external answer (SAT or MaxSAT model, clique, LP solution) back to a verified solution or scored board.
     Decode(decode::DecodeArgs),
     /// Score an edge-matching board: matched inner joins, border, tiles, clues.
     Score(score::ScoreArgs),

@@ -6,13 +6,21 @@ use clap::builder::PossibleValuesParser;
 use clap::Args;
 use emx::encode::cnf;
 use emx::input::Instance;
-use emx_encoders::{AmoEncoding, CnfOptions, ColorChoice, ColorEncoding, ExactlyOneOver};
+use emx_encoders::{AmoEncoding, CardEncoding, CnfOptions, ColorChoice, ColorEncoding, ExactlyOneOver};
 
 #[derive(Args, Clone, Debug)]
 pub struct CnfFlags {
     /// At-most-one encoding (cnf).
     #[arg(long, default_value = AmoEncoding::default().name(), value_parser = PossibleValuesParser::new(AmoEncoding::NAMES))]
     pub amo: String,
+    /// Exactly-k encoding (cnf) for every k > 1: counter, totalizer or network.
+    ///
+    /// Used for identical pieces (an item covered k times) and
+    /// --color-totals: Sinz's sequential counter, Bailleux-Boufkhad's
+    /// totalizer, or Asín et al.'s cardinality network; exactly-one (k = 1)
+    /// follows --amo.
+    #[arg(long, default_value = CardEncoding::default().name(), value_parser = PossibleValuesParser::new(CardEncoding::NAMES))]
+    pub card: String,
     /// Colour agreement (cnf): conflict clauses or colour variables.
     ///
     /// conflicts: a binary clause per pair of options that disagree on a
@@ -86,6 +94,7 @@ impl CnfFlags {
         };
         Ok(CnfOptions {
             amo: self.amo.parse().map_err(anyhow::Error::msg)?,
+            card: self.card.parse().map_err(anyhow::Error::msg)?,
             colors,
             exactly_one_over: self.exactly_one_over.parse().map_err(anyhow::Error::msg)?,
             color_choice,

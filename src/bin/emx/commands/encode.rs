@@ -1,17 +1,20 @@
 //! `emx encode`: write a puzzle as DIMACS CNF, a DIMACS clique graph,
-//! Knuth's `.dlx` text or the CPLEX-LP MILP of Salassa et al.
+//! Knuth's `.dlx` text, the CPLEX-LP MILP of Salassa et al. or the weighted
+//! MaxSAT (WCNF) of the matched-edge score.
 
 use crate::args::restrict::restriction;
 use crate::args::PuzzleArgs;
 use crate::usage::EXIT_OK;
 use anyhow::Context;
+use clap::builder::PossibleValuesParser;
 use clap::{Args, ValueEnum};
 use emx::encode::restrict::Restriction;
 use emx::encode::size;
-use emx::encode::{clique, cnf, lp};
+use emx::encode::{clique, cnf, lp, maxsat};
 use emx::input::{self, InstanceKind};
 use emx::size_cap::SizeCap;
 use emx::write::{atomically, OutputGuard};
+use emx_encoders::WcnfFormat;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -27,6 +30,8 @@ pub enum Target {
     Dlx,
     /// CPLEX LP: the MILP of Salassa et al. (edge matching only).
     Lp,
+    /// Weighted MaxSAT (WCNF) of the matched-edge score (edge matching only): hard a tile per cell and a cell per tile, soft one per inner join; cost = unmatched joins.
+    Wcnf,
 }
 
 #[derive(Args)]
@@ -58,6 +63,11 @@ pub struct EncodeArgs {
     pub break_symmetry: bool,
     #[command(flatten)]
     pub cnf: crate::args::cnf::CnfFlags,
+    /// With --to wcnf: `standard` writes the MaxSAT Evaluation format used
+    /// from 2022 on (`h` before hard clauses, no header), `classic` the
+    /// older `p wcnf VARIABLES CLAUSES TOP` form. [default: standard]
+    #[arg(long, value_name = "FORM", value_parser = PossibleValuesParser::new(WcnfFormat::NAMES))]
+    pub wcnf_format: Option<String>,
     /// How to report what was written: a line on stderr (`text`), or one
     /// JSON object on stdout (`json`, needs -o so stdout is free).
     #[arg(long, value_enum, default_value_t = crate::args::Format::Text)]
@@ -129,6 +139,10 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
         args.format != crate::args::Format::Json || args.output.is_some(),
         "--format json prints a summary on stdout, so the encoding needs a file: give -o FILE"
     );
+    crate::usage_ensure!(
+        args.wcnf_format.is_none() || matches!(args.to, Target::Wcnf),
+        "--wcnf-format chooses the form of a WCNF file: it needs --to wcnf"
+    );
     let mut summary = Summary::default();
     let start = Instant::now();
     match args.to {
@@ -179,8 +193,12 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
             );
         }
         Target::Dlx => {
+            let names = emx::encode::dlx_names(&instance, &excluded)
+                .map_err(|e| crate::usage::UsageError(format!("{}: {e}", instance.file)))?;
             size::check_counted(cap, "the .dlx file", size::dlx_size(&instance, &excluded, &note, cap.bytes))?;
-            output(args.output.as_ref(), &guard, |mut w| emx::encode::write_dlx(&mut w, &instance, &excluded, &note))?;
+            output(args.output.as_ref(), &guard, |mut w| {
+                emx::encode::write_dlx(&mut w, &instance, &names, &excluded, &note)
+            })?;
             summary.items = Some(problem.items().len() as u64);
             summary.options =
                 Some((problem.n_options() - restriction.as_ref().map_or(0, Restriction::n_excluded)) as u64);
@@ -216,6 +234,38 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
                 "emx encode: wrote {out_name}: lp, {} variables, {} constraints, {:.3} s",
                 stats.variables,
                 stats.constraints,
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Target::Wcnf => {
+            let InstanceKind::EdgeMatch(e) = &instance.kind else {
+                crate::usage_bail!(
+                    "--to wcnf writes the matched-edge score as MaxSAT, which is for edge-matching puzzles only"
+                );
+            };
+            let format: WcnfFormat =
+                args.wcnf_format.as_deref().unwrap_or("standard").parse().map_err(anyhow::Error::msg)?;
+            let amo = args.cnf.amo.parse().map_err(anyhow::Error::msg)?;
+            let enc = maxsat::encode(&e.puzzle, problem, amo, &excluded);
+            let comments = maxsat::comments(&instance, &e.puzzle, &enc, amo, restriction.as_ref());
+            let hard = enc.wcnf.hard();
+            let counted =
+                size::counted(cap.bytes, |w| emx_encoders::wcnf::write_wcnf(w, &enc.wcnf, format, &comments))?;
+            size::check_counted(cap, "the WCNF file", counted)?;
+            output(args.output.as_ref(), &guard, |mut w| {
+                emx_encoders::wcnf::write_wcnf(&mut w, &enc.wcnf, format, &comments)
+            })?;
+            summary.variables = Some(enc.wcnf.n_vars() as u64);
+            summary.clauses = Some((hard.n_clauses() + enc.wcnf.n_soft()) as u64);
+            summary.literals = Some(hard.n_literals() as u64);
+            summary.options = Some(problem.n_options() as u64);
+            eprintln!(
+                "emx encode: wrote {out_name}: wcnf ({}), {} variables ({} options), {} hard clauses, {} soft clauses (one per inner join), {:.3} s",
+                format.name(),
+                enc.wcnf.n_vars(),
+                problem.n_options(),
+                hard.n_clauses(),
+                enc.wcnf.n_soft(),
                 start.elapsed().as_secs_f64()
             );
         }
