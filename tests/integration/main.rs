@@ -18,6 +18,7 @@ mod encoders;
 mod forged_answers;
 mod frictions;
 mod fuzz_regressions;
+mod help;
 mod huge_inputs;
 mod json_schema;
 mod limits;

@@ -29,14 +29,16 @@ pub struct DecodeArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub input: PuzzleArgs,
-    /// A SAT solver's answer for `emx encode FILE --to cnf` (`s`/`v`
-    /// lines, or MiniSat's result file). It is checked against every
+    /// A SAT solver's answer for `emx encode FILE --to cnf`, checked clause by clause.
+    ///
+    /// `s`/`v` lines, or MiniSat's result file. It is checked against every
     /// clause of that CNF, rebuilt from the same encoding flags (--amo,
     /// --card, --colors, ..., --pin-first-corner, --break-symmetry).
     #[arg(long, group = "answer", value_name = "MODEL")]
     pub model: Option<PathBuf>,
-    /// A MaxSAT solver's answer for `emx encode FILE --to wcnf` (edge
-    /// matching: `s`, `o COST` and `v` lines, the model as literals or as
+    /// A MaxSAT solver's answer for `emx encode FILE --to wcnf`, checked and scored.
+    ///
+    /// Edge matching: `s`, `o COST` and `v` lines, the model as literals or as
     /// one string of 0/1): checked against every hard clause of the WCNF
     /// rebuilt with the same --amo / --pin-first-corner / --break-symmetry,
     /// and the claimed cost against the model's; the board is scored.
@@ -46,8 +48,9 @@ pub struct DecodeArgs {
     /// numbers).
     #[arg(long, group = "answer", value_name = "CLIQUE")]
     pub clique: Option<PathBuf>,
-    /// An LP solution of `emx encode --to lp` of FILE (`NAME VALUE` lines,
-    /// e.g. HiGHS's solution file). The board is scored: unmatched joins
+    /// An LP solution of `emx encode --to lp` of FILE, scored as a board.
+    ///
+    /// `NAME VALUE` lines, e.g. HiGHS's solution file. The board is scored: unmatched joins
     /// lower the score, they are not errors.
     #[arg(long, group = "answer", value_name = "SOLUTION")]
     pub lp_solution: Option<PathBuf>,
@@ -55,7 +58,9 @@ pub struct DecodeArgs {
     /// or 1. [default: 1e-6]
     #[arg(long, value_name = "EPS")]
     pub lp_tolerance: Option<f64>,
-    /// The node map written beside the clique graph. Without it the nodes
+    /// The node map written beside the clique graph.
+    ///
+    /// Without it the nodes
     /// are numbered as `emx encode --to clique` numbers them with the same
     /// --pin-first-corner / --break-symmetry flags.
     #[arg(long, value_name = "MAP")]

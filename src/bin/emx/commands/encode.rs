@@ -22,15 +22,19 @@ use std::time::Instant;
 /// Output formats of `emx encode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Target {
-    /// DIMACS CNF: a variable per option (variable o+1 = option o), `c` lines map variables to placements.
+    /// DIMACS CNF: a variable per option (variable o+1 = option o), `c` lines
+    /// map variables to placements.
     Cnf,
-    /// DIMACS graph (`p edge N M`, `e u v`): a node per option, an edge between compatible options; a node map is written beside it.
+    /// DIMACS graph (`p edge N M`, `e u v`): a node per option, an edge between
+    /// compatible options; a node map is written beside it.
     Clique,
     /// Knuth's .dlx exact-cover text (DLX1/DLX2/DLX3 input).
     Dlx,
     /// CPLEX LP: the MILP of Salassa et al. (edge matching only).
     Lp,
-    /// Weighted MaxSAT (WCNF) of the matched-edge score (edge matching only): hard a tile per cell and a cell per tile, soft one per inner join; cost = unmatched joins.
+    /// Weighted MaxSAT (WCNF) of the matched-edge score (edge matching only):
+    /// hard a tile per cell and a cell per tile, soft one per inner join; cost
+    /// = unmatched joins.
     Wcnf,
 }
 
@@ -51,29 +55,37 @@ pub struct EncodeArgs {
     /// given; none on standard output unless this is set).
     #[arg(long, value_name = "MAP")]
     pub map: Option<PathBuf>,
-    /// Edge matching (square board, no clues): fix the first corner tile in
-    /// file order to the top-left cell and keep every other tile out of it
+    /// Edge matching: pin the first corner tile to the top-left cell.
+    ///
+    /// Square boards without clues: fix the first corner tile in file order to
+    /// the top-left cell and keep every other tile out of it
     /// (the symmetry break of Salassa et al.).
     #[arg(long)]
     pub pin_first_corner: bool,
-    /// Keep one placement per symmetry orbit of one piece or tile (from the
-    /// puzzle's symmetries), so each class of symmetric solutions has one
-    /// member left. cnf, clique and dlx only.
+    /// Keep one placement per symmetry orbit of one piece or tile (cnf, clique, dlx).
+    ///
+    /// The orbits come from the puzzle's symmetries, so each class of symmetric solutions has one
+    /// member left.
     #[arg(long)]
     pub break_symmetry: bool,
     #[command(flatten)]
     pub cnf: crate::args::cnf::CnfFlags,
-    /// With --to wcnf: `standard` writes the MaxSAT Evaluation format used
+    /// With --to wcnf: the current MaxSAT form or the classic `p wcnf` one.
+    ///
+    /// `standard` writes the MaxSAT Evaluation format used
     /// from 2022 on (`h` before hard clauses, no header), `classic` the
     /// older `p wcnf VARIABLES CLAUSES TOP` form. [default: standard]
     #[arg(long, value_name = "FORM", value_parser = PossibleValuesParser::new(WcnfFormat::NAMES))]
     pub wcnf_format: Option<String>,
-    /// How to report what was written: a line on stderr (`text`), or one
-    /// JSON object on stdout (`json`, needs -o so stdout is free).
+    /// How to report what was written: text on stderr or JSON on stdout.
+    ///
+    /// A line on stderr (`text`), or one JSON object on stdout (`json`, needs
+    /// -o so stdout is free).
     #[arg(long, value_enum, default_value_t = crate::args::Format::Text)]
     pub format: crate::args::Format,
-    /// Refuse to build a model or write an output larger than this many
-    /// bytes (units K, M, G, T): the IR (estimated before building) and the
+    /// Refuse a model or an output larger than this many bytes (units K, M, G, T).
+    ///
+    /// It bounds the IR (estimated before building) and the
     /// encoding (counted or estimated before writing).
     #[arg(long, value_name = "SIZE", default_value = "2G")]
     pub max_size: SizeCap,
