@@ -50,7 +50,8 @@ fn create_listed(path: &Path) -> io::Result<(PathBuf, File)> {
     }
     let tmp = temp_path(path);
     let mut list = unfinished();
-    let file = File::create(&tmp)?;
+    // Readable too: a [`Scratch`] file is read back.
+    let file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(true).open(&tmp)?;
     list.push(tmp.clone());
     Ok((tmp, file))
 }
@@ -167,17 +168,116 @@ pub fn atomically<T>(
     guard: &OutputGuard,
     write: impl FnOnce(&mut AtomicWriter) -> io::Result<T>,
 ) -> io::Result<T> {
-    let (tmp, file) = create_listed(path)?;
-    let result = (|| {
-        let mut w = BufWriter::with_capacity(1 << 20, Guarded::new(file, guard, path.display().to_string()));
-        let value = write(&mut w)?;
-        w.flush()?;
-        w.into_inner().map_err(|e| e.into_error())?.into_inner().sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        Ok(value)
-    })();
-    unlist(&tmp, result.is_err());
-    result
+    let mut file = AtomicFile::create(path, guard)?;
+    let value = write(file.writer())?;
+    file.commit()?;
+    Ok(value)
+}
+
+/// An output written over time (a search writing solutions as it finds
+/// them) that appears at its target only when [`AtomicFile::commit`]ed:
+/// until then the bytes go to a listed temporary file beside the target
+/// (removed by [`remove_unfinished`] on Ctrl-C), and dropping the value
+/// uncommitted removes it, leaving the target as it was.
+pub struct AtomicFile {
+    target: PathBuf,
+    tmp: PathBuf,
+    writer: Option<AtomicWriter>,
+}
+
+impl AtomicFile {
+    /// Starts the write of `path` under `guard`.
+    pub fn create(path: &Path, guard: &OutputGuard) -> io::Result<Self> {
+        let (tmp, file) = create_listed(path)?;
+        let writer = BufWriter::with_capacity(1 << 20, Guarded::new(file, guard, path.display().to_string()));
+        Ok(AtomicFile { target: path.to_path_buf(), tmp, writer: Some(writer) })
+    }
+
+    /// Where the bytes go (through the guard).
+    pub fn writer(&mut self) -> &mut AtomicWriter {
+        self.writer.as_mut().expect("an uncommitted file has its writer")
+    }
+
+    /// Flushes, syncs and renames the file over its target.
+    pub fn commit(mut self) -> io::Result<()> {
+        let writer = self.writer.take().expect("an uncommitted file has its writer");
+        let result = (|| {
+            let file = writer.into_inner().map_err(|e| e.into_error())?.into_inner();
+            file.sync_all()?;
+            drop(file);
+            std::fs::rename(&self.tmp, &self.target)
+        })();
+        unlist(&self.tmp, result.is_err());
+        result
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if let Some(writer) = self.writer.take() {
+            // Uncommitted: the bytes are dropped with the file.
+            drop(writer.into_parts());
+            unlist(&self.tmp, true);
+        }
+    }
+}
+
+/// A scratch file for bytes that are written before what must precede
+/// them is known (the body of an SVG picture, whose head holds its
+/// height): a listed temporary file in `dir` (removed on Ctrl-C), written
+/// through a guard, read back with [`Scratch::copy_to`], and removed when
+/// dropped.
+pub struct Scratch {
+    tmp: PathBuf,
+    /// Always `Some` until dropped (the file is closed before it is removed).
+    writer: Option<BufWriter<Guarded<File>>>,
+}
+
+impl Scratch {
+    /// A scratch file in `dir` under `guard`; `what` names the output it
+    /// belongs to in errors.
+    pub fn create(dir: &Path, guard: &OutputGuard, what: &str) -> io::Result<Self> {
+        let (tmp, file) = create_listed(&dir.join("scratch"))?;
+        Ok(Scratch { tmp, writer: Some(BufWriter::with_capacity(1 << 20, Guarded::new(file, guard, what))) })
+    }
+
+    /// Bytes written so far (buffered ones included).
+    pub fn written(&self) -> u64 {
+        let w = self.writer.as_ref().expect("open until dropped");
+        w.get_ref().written() + w.buffer().len() as u64
+    }
+
+    fn buffered(&mut self) -> &mut BufWriter<Guarded<File>> {
+        self.writer.as_mut().expect("open until dropped")
+    }
+
+    /// Copies everything written to `out`.
+    pub fn copy_to(&mut self, out: &mut dyn Write) -> io::Result<u64> {
+        use std::io::{Seek, SeekFrom};
+        let writer = self.buffered();
+        writer.flush()?;
+        let file = &mut writer.get_mut().inner;
+        file.seek(SeekFrom::Start(0))?;
+        let n = io::copy(file, out)?;
+        file.seek(SeekFrom::End(0))?;
+        Ok(n)
+    }
+}
+
+impl Write for Scratch {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.buffered().write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.buffered().flush()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        drop(self.writer.take().map(BufWriter::into_parts));
+        unlist(&self.tmp, true);
+    }
 }
 
 /// Writes `text` to `path` atomically.

@@ -218,7 +218,7 @@ impl Engine for SatEngine<'_> {
         let mut varisat = match self.solver {
             SatSolver::Varisat => {
                 let mut s = varisat::Solver::new();
-                if limits.deadline.is_some() || limits.cancel.is_some() {
+                if limits.timed() || limits.cancel.is_some() {
                     let probe =
                         LimitProbe { limits: Limits { max_nodes: None, ..limits.clone() }, fired: fired.clone() };
                     s.write_proof(probe, varisat::ProofFormat::Varisat);

@@ -128,8 +128,14 @@ impl<B: Bits> Runner for Shared<B> {
         probes.extend_to(self, total)
     }
     fn rooted_prober(&self) -> Box<dyn RootedProber + '_> {
-        static NO_LIMITS: Limits =
-            Limits { max_solutions: None, max_nodes: None, deadline: None, cancel: None, progress: None };
+        static NO_LIMITS: Limits = Limits {
+            max_solutions: None,
+            max_nodes: None,
+            deadline: None,
+            cpu_budget: None,
+            cancel: None,
+            progress: None,
+        };
         Box::new(self.walker(&NO_LIMITS, walk::Walk::All))
     }
     fn tasks(&self, depth: usize, limits: &Limits, visit: &mut dyn FnMut(&[u32]) -> Flow) -> (Vec<Task>, Outcome) {

@@ -31,6 +31,9 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// Stop at this instant.
     pub deadline: Option<Instant>,
+    /// Stop once the process has used this much CPU time (every thread,
+    /// user and system, counted from the process start): `--clock cpu`.
+    pub cpu_budget: Option<Duration>,
     /// Stop when this flag becomes true (Ctrl-C).
     pub cancel: Option<Arc<AtomicBool>>,
     /// Live counters for a progress display; [`Limits::poll`] publishes the
@@ -52,6 +55,17 @@ impl Limits {
         self.deadline = limit.map(|d| Instant::now() + d);
         self
     }
+    /// Whether a time limit is set (a deadline or a CPU budget).
+    pub fn timed(&self) -> bool {
+        self.deadline.is_some() || self.cpu_budget.is_some()
+    }
+
+    /// Whether the deadline has passed or the CPU budget is spent.
+    pub fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.cpu_budget.is_some_and(|b| clock::process_cpu_seconds().is_some_and(|used| used >= b.as_secs_f64()))
+    }
+
     /// Checks the limits that are polled (nodes, time, cancellation).
     /// Engines call this every few thousand nodes.
     pub fn poll(&self, nodes: u64) -> Option<StopReason> {
@@ -63,10 +77,8 @@ impl Limits {
                 return Some(StopReason::NodeLimit);
             }
         }
-        if let Some(deadline) = self.deadline {
-            if Instant::now() >= deadline {
-                return Some(StopReason::TimeLimit);
-            }
+        if self.out_of_time() {
+            return Some(StopReason::TimeLimit);
         }
         if let Some(flag) = &self.cancel {
             if flag.load(Ordering::Relaxed) {

@@ -304,7 +304,10 @@ fn every_cnf_flag_set_gives_verified_boards() {
         assert_eq!(answer.status.code(), Some(10), "{flags:?}");
         let model = dir.join(format!("f{i}.model"));
         std::fs::write(&model, &answer.stdout).unwrap();
-        let out = emx(&["decode", &puzzle, "--model", model.to_str().unwrap()]);
+        // The model is checked against the CNF rebuilt with the same flags.
+        let mut args = vec!["decode", &puzzle, "--model", model.to_str().unwrap()];
+        args.extend_from_slice(flags);
+        let out = emx(&args);
         assert_eq!(out.status.code(), Some(0), "{flags:?}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(String::from_utf8_lossy(&out.stdout).contains("verified solution"), "{flags:?}");
     }

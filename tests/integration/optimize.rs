@@ -309,3 +309,43 @@ fn svg_board_and_trace_chart() {
     let doc = roxmltree::Document::parse(&chart).expect("trace SVG parses");
     assert!(doc.descendants().any(|n| n.text().is_some_and(|t| t.contains("breaks"))));
 }
+
+/// `-o` holds the best board while the search runs: a run killed outright
+/// (no chance to write at the end) leaves a whole board on disk, with the
+/// score its header claims.
+#[cfg(unix)]
+#[test]
+fn a_killed_run_leaves_its_best_board() {
+    let dir = temp_dir("killed");
+    let board = dir.join("best.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_emx"))
+        .args(["optimize", "instances/edgematch/eternity2/e2_centre.txt", "--time", "60", "-q", "-o"])
+        .arg(&board)
+        .current_dir(repo_path(""))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The first improvements come within a fraction of a second.
+    let waited = std::time::Instant::now();
+    while !board.exists() && waited.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&board).expect("a board written before the kill");
+    let claimed: usize = text
+        .lines()
+        .next()
+        .and_then(|l| l.split("score ").nth(1))
+        .and_then(|s| s.split('/').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("a header with the score: {text}"));
+    let puzzle = load("instances/edgematch/eternity2/e2_centre.txt");
+    let b = parse_board(&text, "best.txt").unwrap();
+    b.check(&puzzle).unwrap();
+    // (A kill in the middle of a write can leave that write's temporary
+    // file beside it; the target itself is always whole.)
+    assert_eq!(b.score(&puzzle).matched, claimed);
+}

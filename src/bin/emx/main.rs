@@ -117,7 +117,17 @@ fn quiet_on_closed_stdout() {
     }));
 }
 
+/// When the process started: `--time-limit` counts from here.
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// The instant `main` began (reading and building a model count against a
+/// time limit, as the search does).
+pub fn started() -> std::time::Instant {
+    *STARTED.get_or_init(std::time::Instant::now)
+}
+
 fn main() -> ExitCode {
+    started();
     allocator::tune();
     quiet_on_closed_stdout();
     match run() {

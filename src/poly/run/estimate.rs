@@ -75,7 +75,7 @@ pub fn estimate<B: Bits>(
     let stopped: Mutex<Option<StopReason>> = Mutex::new(None);
     let abort = AtomicBool::new(false);
     let over = || {
-        if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+        if limits.out_of_time() {
             Some(StopReason::TimeLimit)
         } else if limits.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
             Some(StopReason::Interrupted)

@@ -14,8 +14,6 @@ use emx::render;
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::time::Instant;
 
 #[derive(Args)]
 pub struct OptimizeArgs {
@@ -113,6 +111,52 @@ fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     emx::write::text_atomically(path, &emx::write::OutputGuard::default(), text)
 }
 
+/// Writes each improved board to `-o` as it comes, on a thread of its own
+/// (a synced write takes milliseconds, which the search does not wait
+/// for). Every improvement is written, in order; one that arrives while a
+/// write is under way replaces any still waiting, so the file trails the
+/// best board by at most one write, and a killed run leaves the best board
+/// written so far.
+struct BestWriter {
+    send: std::sync::mpsc::Sender<(u32, String)>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl BestWriter {
+    fn start(path: PathBuf) -> Self {
+        let (send, receive) = std::sync::mpsc::channel::<(u32, String)>();
+        let thread = std::thread::spawn(move || {
+            let mut written = None;
+            while let Ok(mut next) = receive.recv() {
+                // The latest improvement waiting wins.
+                while let Ok(newer) = receive.try_recv() {
+                    next = newer;
+                }
+                if written.is_some_and(|w| next.0 <= w) {
+                    continue;
+                }
+                // A failed write is retried with the next improvement and
+                // at the end, where it is reported.
+                if write_atomic(&path, &next.1).is_ok() {
+                    written = Some(next.0);
+                }
+            }
+        });
+        BestWriter { send, thread }
+    }
+
+    /// Queues the board of `score` (as its file text).
+    fn offer(&self, score: u32, text: String) {
+        let _ = self.send.send((score, text));
+    }
+
+    /// Writes what is queued, then ends the thread.
+    fn finish(self) {
+        drop(self.send);
+        let _ = self.thread.join();
+    }
+}
+
 fn board_file(puzzle: &str, board: &Board, score: u32, joins: usize, note: &str) -> String {
     format!("# {puzzle}: score {score}/{joins} ({note})\n{}", render::text::board(board))
 }
@@ -183,19 +227,18 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
         params,
     };
     let note = format!("emx optimize --method {} --seed {}", args.method, args.seed);
-    let last_write = Mutex::new(None::<Instant>);
+    let best_writer = args.output.clone().map(BestWriter::start);
     let on_improve = |board: &Board, score: u32, _seconds: f64| {
-        let Some(path) = &args.output else { return };
-        let mut last = last_write.lock().unwrap_or_else(|e| e.into_inner());
-        if last.is_some_and(|t| t.elapsed().as_secs_f64() < 2.0) {
-            return;
+        if let Some(w) = &best_writer {
+            w.offer(score, board_file(&puzzle.name, board, score, puzzle.n_joins(), &note));
         }
-        *last = Some(Instant::now());
-        // A failed intermediate write is retried at the end, where it is reported.
-        let _ = write_atomic(path, &board_file(&puzzle.name, board, score, puzzle.n_joins(), &note));
     };
     let control = Control { cancel: Some(interrupt_flag()), on_improve: Some(&on_improve) };
-    let outcome = match local::optimize(puzzle, &config, start_board.as_ref(), &control) {
+    let outcome = local::optimize(puzzle, &config, start_board.as_ref(), &control);
+    if let Some(w) = best_writer {
+        w.finish();
+    }
+    let outcome = match outcome {
         Ok(o) => o,
         Err(
             e @ (local::OptimizeError::Model(_) | local::OptimizeError::Start(_) | local::OptimizeError::BreaksTables),

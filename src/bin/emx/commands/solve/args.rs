@@ -13,13 +13,24 @@ use emx::search::EstimateSpec;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
+/// What `emx solve --time-limit` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Clock {
+    /// Wall-clock time from the start.
+    Wall,
+    /// The process's CPU time.
+    Cpu,
+}
+
 /// What `emx solve` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SolveFormat {
     /// The solutions drawn as text, and the counts.
     Text,
-    /// The solutions and the counts as one JSON object (docs/json.md).
+    /// The solutions and the counts as one JSON object, written as they come (docs/json.md).
     Json,
+    /// One JSON line per solution as it is found, then the summary object (docs/json.md).
+    Jsonl,
     /// An SVG picture of the solutions found (with --all, every one); the summary goes to stderr.
     Svg,
     /// Edge matching: each board found as a board file (what emx score, render and optimize --start-board read); the summary goes to stderr.
@@ -108,9 +119,21 @@ pub struct SolveArgs {
     /// each other (`--unique=none` lists the copies too).
     #[arg(long, num_args = 0..=1, default_missing_value = "rotations", value_parser = parse_unique)]
     pub unique: Option<Equivalence>,
-    /// Stop after this many seconds (exit code 3, partial counts printed).
+    /// Stop this many seconds after the start, reading and building included (exit code 3).
+    ///
+    /// The limit covers the whole run: reading the file, building the
+    /// model, the search and the output. A run stopped by it prints what
+    /// it found, with partial counts (`at least`).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
+    /// What --time-limit measures: wall or cpu.
+    ///
+    /// wall: wall-clock time from the start; cpu: the CPU time of the
+    /// whole process (every thread, user and system), for runs that must
+    /// stop at the same point on a loaded machine (with --threads N it runs
+    /// out about N times faster than the wall clock).
+    #[arg(long, value_enum, default_value_t = Clock::Wall)]
+    pub clock: Clock,
     /// Stop after this many search nodes (exit code 3).
     #[arg(long, value_name = "N")]
     pub node_limit: Option<u64>,

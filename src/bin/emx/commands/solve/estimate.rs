@@ -44,7 +44,7 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
             anyhow::bail!("internal error: a sampled solution failed verification: {e}");
         }
         match args.format {
-            SolveFormat::Json | SolveFormat::Svg | SolveFormat::Board => println!(
+            SolveFormat::Json | SolveFormat::Jsonl | SolveFormat::Svg | SolveFormat::Board => println!(
                 "{}",
                 json!({ "command": "solve", "mode": "sample", "kind": "polycube", "file": instance.file, "puzzle": problem.name, "engine": engine.describe(), "sample": report, "solutions_per_s": report.rate() })
             ),
@@ -80,7 +80,7 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
     let e = &run.estimate;
     let threads = poly.threads.max(1);
     match args.format {
-        SolveFormat::Json | SolveFormat::Svg | SolveFormat::Board => println!(
+        SolveFormat::Json | SolveFormat::Jsonl | SolveFormat::Svg | SolveFormat::Board => println!(
             "{}",
             json!({ "command": "solve", "mode": "estimate", "kind": "polycube", "file": instance.file, "puzzle": problem.name, "engine": engine.describe(), "threads": threads, "estimate": e, "stopped": run.stopped })
         ),
@@ -159,7 +159,7 @@ pub fn run_edge(args: &SolveArgs, instance: &Instance, backend: &str, config: &B
     let (boards, boards_err) = (e.solutions * weight as f64, e.solutions_stderr * weight as f64);
     let problem = instance.problem();
     match args.format {
-        SolveFormat::Json | SolveFormat::Svg | SolveFormat::Board => println!(
+        SolveFormat::Json | SolveFormat::Jsonl | SolveFormat::Svg | SolveFormat::Board => println!(
             "{}",
             json!({ "command": "solve", "mode": "estimate", "kind": "edgematch", "file": instance.file, "puzzle": problem.name, "backend": backend, "engine": engine.describe(), "estimate": e, "boards_per_solution": weight, "boards": boards, "boards_stderr": boards_err, "auto_pick": decision.as_ref().map(|d| d.describe()) })
         ),

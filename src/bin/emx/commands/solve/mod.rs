@@ -4,22 +4,25 @@
 mod args;
 mod estimate;
 mod setup;
+mod stream;
+mod summary;
 
-pub use args::{SolveArgs, SolveFormat};
+pub use args::{Clock, SolveArgs, SolveFormat};
 pub use setup::engine_setup;
+use stream::{RunFacts, Stream};
 
 use crate::interrupt::interrupt_flag;
 use crate::progress::Ticker;
-use crate::report::{instance_kind, stop_words};
 use crate::usage::{EXIT_LIMIT, EXIT_NO_SOLUTION, EXIT_OK};
 use emx::backend;
 use emx::input;
 use emx::ir::Equivalence;
 use emx::search::progress::Progress;
-use emx::search::Limits;
-use emx::solve::{solve, Mode, SolveOptions, SolveReport};
-use serde_json::json;
+use emx::search::{Flow, Limits};
+use emx::solve::{solve_streaming, Mode, SolveOptions};
+use emx::write::{AtomicFile, Guarded, OutputGuard};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -45,14 +48,19 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         "--unique=mirror: edge-matching tiles cannot be turned over, so the mirror image of a board is no board of the puzzle; --unique identifies boards up to rotation"
     );
     let progress = Arc::new(Progress::new());
+    let limit = args.time_limit.map(Duration::from_secs_f64);
+    crate::usage_ensure!(
+        args.clock == Clock::Wall || emx::search::clock::process_cpu_seconds().is_some(),
+        "--clock cpu: this platform gives emx no CPU clock of the process; use --clock wall"
+    );
     let limits = Limits {
         max_solutions: args.solution_limit,
         max_nodes: args.node_limit,
         cancel: Some(interrupt_flag()),
         progress: Some(progress.clone()),
-        ..Limits::default()
-    }
-    .with_time_limit(args.time_limit.map(Duration::from_secs_f64));
+        deadline: limit.filter(|_| args.clock == Clock::Wall).map(|d| crate::started() + d),
+        cpu_budget: limit.filter(|_| args.clock == Clock::Cpu),
+    };
     let opts = SolveOptions { mode: Some(mode), equivalence, limits };
     let verify = |s: &emx::ir::Solution| instance.verify(s);
     let setup = engine_setup(&args, &instance, mode, equivalence)?;
@@ -68,8 +76,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             "{flag} reports rates and estimates, not solution lists: drop --all/--first/--unique"
         );
         crate::usage_ensure!(
-            matches!(args.format, SolveFormat::Text | SolveFormat::Json),
-            "{flag} draws nothing and writes no board: use --format text or json"
+            matches!(args.format, SolveFormat::Text | SolveFormat::Json | SolveFormat::Jsonl),
+            "{flag} draws nothing and writes no board: use --format text, json or jsonl"
         );
         if edge_threads {
             return estimate::run_edge(&args, &instance, backend_name, config);
@@ -90,34 +98,35 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
             progress.set_estimated_nodes(estimate);
         }
     }
+    let guard = OutputGuard { cap: args.max_size, cancel: None };
+    let mut target = Target::open(args.output.as_deref(), &guard)?;
+    let facts = RunFacts { counters: &[], mode, backend: &args.backend };
+    let scratch_dir = target.scratch_dir();
+    let mut stream = Stream::start(&instance, args.format, args.quiet, target.writer(), &facts, &guard, &scratch_dir)?;
     let ticker = Ticker::start(progress, problem.name.clone(), show);
-    let report = solve(engine.as_mut(), problem, &opts, &verify);
+    let mut write_error = None;
+    let report = solve_streaming(engine.as_mut(), problem, &opts, &verify, &mut |s| match stream.solution(s) {
+        Ok(()) => Flow::Continue,
+        Err(e) => {
+            write_error = Some(e);
+            Flow::Stop
+        }
+    });
     ticker.finish();
+    if let Some(e) = write_error {
+        return Err(target.error(e));
+    }
     let report = report?;
     if let Some(err) = engine.error() {
         anyhow::bail!("{}: {err}", engine.describe());
     }
     let counters = engine.counters();
-    let mut out = Vec::new();
-    match args.format {
-        SolveFormat::Json => print_json(&mut out, &instance, &report, &counters, mode, &args.backend)?,
-        SolveFormat::Text => print_text(&mut out, &instance, &report, &counters, args.quiet)?,
-        SolveFormat::Svg | SolveFormat::Board => {
-            if args.format == SolveFormat::Svg {
-                let picture = crate::pictures::solutions_picture(&instance, &problem.name, &report.solutions)?;
-                out.extend_from_slice(picture.as_bytes());
-            } else {
-                write_boards(&mut out, &instance, &report)?;
-            }
-            if !args.quiet {
-                // The picture or the boards go to stdout; the summary to stderr.
-                let mut summary = Vec::new();
-                print_text(&mut summary, &instance, &report, &counters, true)?;
-                eprint!("{}", String::from_utf8_lossy(&summary));
-            }
-        }
-    }
-    crate::output::write(args.output.as_deref(), &String::from_utf8_lossy(&out))?;
+    let facts = RunFacts { counters: &counters, ..facts };
+    stream.finish(&report, &facts).map_err(|e| match e.downcast::<std::io::Error>() {
+        Ok(io) => target_error(args.output.as_deref(), io),
+        Err(e) => e,
+    })?;
+    target.commit()?;
     let code = if report.hit_limit() || (args.solution_limit.is_some() && report.stats.stopped.is_some()) {
         EXIT_LIMIT
     } else if report.reported == 0 {
@@ -135,153 +144,71 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     Ok(code)
 }
 
-/// The boards found, as board files one after the other (each under a
-/// comment line naming it), which `emx score` scores one by one and
-/// `render` and `optimize --start-board` read.
-fn write_boards(out: &mut impl Write, instance: &input::Instance, report: &SolveReport) -> anyhow::Result<()> {
-    let input::InstanceKind::EdgeMatch(e) = &instance.kind else {
-        crate::usage_bail!(
-            "--format board writes edge-matching boards: {} is not an edge-matching puzzle",
-            instance.file
-        )
-    };
-    for (k, s) in report.solutions.iter().enumerate() {
-        let board = emx::edgematch::ir::board_of(&e.puzzle, &e.problem, &s.options);
-        writeln!(out, "# {} board {} of {}", instance.problem().name, k + 1, report.solutions.len())?;
-        write!(out, "{}", emx::render::text::board(&board))?;
-        writeln!(out)?;
-    }
-    Ok(())
+/// Where the output goes: standard output, or a file renamed into place
+/// when complete.
+enum Target {
+    Stdout(std::io::BufWriter<Guarded<std::io::Stdout>>),
+    File(AtomicFile, PathBuf),
 }
 
-fn equivalence_text(e: Equivalence) -> &'static str {
-    match e {
-        Equivalence::None => "",
-        Equivalence::Rotations => " up to rotation",
-        Equivalence::RotationsAndMirrors => " up to rotation and reflection",
+impl Target {
+    fn open(path: Option<&Path>, guard: &OutputGuard) -> anyhow::Result<Self> {
+        Ok(match path.filter(|p| p.as_os_str() != "-") {
+            Some(p) => {
+                Target::File(AtomicFile::create(p, guard).map_err(|e| target_error(Some(p), e))?, p.to_path_buf())
+            }
+            None => Target::Stdout(std::io::BufWriter::with_capacity(
+                1 << 16,
+                Guarded::new(std::io::stdout(), guard, "standard output"),
+            )),
+        })
     }
-}
 
-fn print_text(
-    out: &mut impl Write,
-    instance: &input::Instance,
-    report: &SolveReport,
-    counters: &[(&str, u64)],
-    quiet: bool,
-) -> std::io::Result<()> {
-    let problem = instance.problem();
-    writeln!(
-        out,
-        "{} ({}): {} items, {} options",
-        problem.name,
-        instance.file,
-        problem.items().len(),
-        problem.n_options()
-    )?;
-    if !quiet {
-        for (k, s) in report.solutions.iter().enumerate() {
-            writeln!(out, "\nsolution {}:", k + 1)?;
-            write!(out, "{}", instance.render_text(s))?;
-        }
-        if !report.solutions.is_empty() {
-            writeln!(out)?;
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Target::Stdout(w) => w,
+            Target::File(f, _) => f.writer(),
         }
     }
-    let partial = if report.stats.complete() { "" } else { "at least " };
-    write!(out, "solutions: {partial}{}{}", report.reported, equivalence_text(report.equivalence))?;
-    if report.equivalence != Equivalence::None {
-        write!(out, " ({} counting every symmetric copy)", report.found)?;
-    } else if !problem.symmetries.is_empty() {
-        write!(out, " (every symmetric copy counted; --unique counts up to rotation)")?;
-    }
-    if report.stats.fixed_box.is_some() && report.found != report.stats.solutions {
-        write!(
-            out,
-            "\n  ({} searched under the redundancy filter, each weighted by its orbit to give the fixed-box count {})",
-            report.stats.solutions, report.found
-        )?;
-    }
-    writeln!(out)?;
-    if let input::InstanceKind::EdgeMatch(e) = &instance.kind {
-        let groups = emx::edgematch::identical_tiles(&e.puzzle);
-        if !groups.is_empty() {
-            let copies: usize = groups.iter().map(Vec::len).sum();
-            writeln!(
-                out,
-                "note: {copies} tiles fall in {} groups of identical tiles; boards that differ only by swapping identical tiles are counted separately",
-                groups.len()
-            )?;
+
+    /// Where a scratch file of this output goes: beside the output file,
+    /// or in the system's temporary directory.
+    fn scratch_dir(&self) -> PathBuf {
+        match self {
+            Target::File(_, p) => {
+                p.parent().filter(|d| !d.as_os_str().is_empty()).map_or_else(|| ".".into(), Path::to_path_buf)
+            }
+            Target::Stdout(_) => std::env::temp_dir(),
         }
     }
-    let s = &report.stats;
-    // Engines that do not count elementary work report 0 updates: say nothing then.
-    let updates = if s.updates > 0 { format!(", {} updates", s.updates) } else { String::new() };
-    writeln!(
-        out,
-        "search: {}, {} nodes{updates}, {:.3} s, {:.2} M nodes/s",
-        report.engine,
-        s.nodes,
-        s.elapsed.as_secs_f64(),
-        s.nodes_per_sec() / 1e6
-    )?;
-    if !counters.is_empty() {
-        let list: Vec<String> = counters.iter().map(|(k, v)| format!("{} {v}", k.replace('_', " "))).collect();
-        writeln!(out, "counters: {}", list.join(", "))?;
+
+    fn error(&self, e: std::io::Error) -> anyhow::Error {
+        match self {
+            Target::File(_, p) => target_error(Some(p), e),
+            Target::Stdout(_) => target_error(None, e),
+        }
     }
-    if let Some(reason) = s.stopped {
-        writeln!(out, "stopped: {} (the search did not finish)", stop_words(reason))?;
+
+    fn commit(self) -> anyhow::Result<()> {
+        match self {
+            Target::Stdout(mut w) => w.flush().map_err(|e| target_error(None, e)),
+            Target::File(f, p) => f.commit().map_err(|e| target_error(Some(&p), e)),
+        }
     }
-    Ok(())
 }
 
-fn print_json(
-    out: &mut impl Write,
-    instance: &input::Instance,
-    report: &SolveReport,
-    counters: &[(&str, u64)],
-    mode: Mode,
-    backend: &str,
-) -> std::io::Result<()> {
-    let problem = instance.problem();
-    let s = &report.stats;
-    let mut v = json!({
-        "command": "solve",
-        "file": instance.file,
-        "puzzle": problem.name,
-        "kind": instance_kind(instance),
-        "backend": backend,
-        "engine": report.engine,
-        "mode": mode_name(mode),
-        "first": match mode {
-            Mode::First(n) => Some(n),
-            _ => None,
-        },
-        "solutions": report.reported,
-        "found": report.found,
-        "searched": s.solutions,
-        "equivalence": report.equivalence,
-        "complete": s.complete(),
-        "stopped": s.stopped,
-        "nodes": s.nodes,
-        "updates": (s.updates > 0).then_some(s.updates),
-        "time_s": s.elapsed.as_secs_f64(),
-        "nodes_per_s": s.nodes_per_sec(),
-        "items": problem.items().len(),
-        "options": problem.n_options(),
-        "solution_list": report.solutions.iter().map(|s| instance.solution_json(s)).collect::<Vec<_>>(),
-    });
-    if !counters.is_empty() {
-        v["counters"] =
-            counters.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>().into();
-    }
-    serde_json::to_writer(&mut *out, &v)?;
-    writeln!(out)
-}
-
-fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Count => "count",
-        Mode::All => "all",
-        Mode::First(_) => "first",
+/// A failed write as the user reads it: the size cap, an interrupt and a
+/// closed standard output keep their own errors (the exit code depends on
+/// them); other failures name the file.
+fn target_error(path: Option<&Path>, e: std::io::Error) -> anyhow::Error {
+    let own = e.kind() == std::io::ErrorKind::BrokenPipe
+        || e.get_ref().is_some_and(|i| i.is::<emx::size_cap::TooLarge>() || i.is::<emx::write::Cancelled>());
+    match path {
+        Some(p) if !own => crate::usage::UsageError(format!(
+            "cannot write {}: {e} (check that the directory exists and is writable)",
+            p.display()
+        ))
+        .into(),
+        _ => e.into(),
     }
 }
