@@ -203,10 +203,16 @@ pub fn collect(
             return Err(refused(&file, format!("format `{}`, expected `{FORMAT}`", r.format)));
         }
         if r.split != split {
-            return Err(refused(&file, format!("a result of another split ({}; this manifest is split {split})", r.split)));
+            return Err(refused(
+                &file,
+                format!("a result of another split ({}; this manifest is split {split})", r.split),
+            ));
         }
         if r.task == 0 || r.task as usize > tasks.len() {
-            return Err(refused(&file, format!("task {} is not a task of this split (it has {})", r.task, tasks.len())));
+            return Err(refused(
+                &file,
+                format!("task {} is not a task of this split (it has {})", r.task, tasks.len()),
+            ));
         }
         let k = r.task as usize - 1;
         if let Some(other) = &by_task[k] {

@@ -321,7 +321,10 @@ pub fn merge(
                 at.tile as usize != c.tile
                     || puzzle.tiles[c.tile].rotated(at.rotation) != puzzle.tiles[c.tile].rotated(c.rotation)
             }) {
-                return Err(mismatch(source, format!("a board does not keep the part's clue at ({}, {})", c.row, c.col)));
+                return Err(mismatch(
+                    source,
+                    format!("a board does not keep the part's clue at ({}, {})", c.row, c.col),
+                ));
             }
             let options = super::ir::options_of(puzzle, problem, &board)
                 .ok_or_else(|| mismatch(source, "a board uses a placement the puzzle does not have".into()))?;

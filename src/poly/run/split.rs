@@ -237,8 +237,8 @@ pub fn merge(
     for (_, r) in present() {
         r.check_counts()?;
     }
-    merged.fixed_box = manifest.found.iter().map(|f| f.weight).sum::<u64>()
-        + present().map(|(p, r)| p.weight * r.found).sum::<u64>();
+    merged.fixed_box =
+        manifest.found.iter().map(|f| f.weight).sum::<u64>() + present().map(|(p, r)| p.weight * r.found).sum::<u64>();
     // A count-mode result lists only its first solution: only complete
     // lists are rebuilt.
     if !present().all(|(_, r)| r.lists_all() && r.solution_list.is_some()) {
@@ -263,7 +263,10 @@ pub fn merge(
             })?;
             cells.sort_unstable();
             let o = option_of.get(&(g, cells)).ok_or_else(|| {
-                MergeError::Mismatch(format!("{source}: piece `{}` at {:?} is no image of the puzzle", p.piece, p.cells))
+                MergeError::Mismatch(format!(
+                    "{source}: piece `{}` at {:?} is no image of the puzzle",
+                    p.piece, p.cells
+                ))
             })?;
             options.push(*o);
         }

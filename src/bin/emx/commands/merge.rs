@@ -17,10 +17,12 @@ use std::path::{Path, PathBuf};
 pub struct MergeArgs {
     /// The `manifest.json` written by `emx split`.
     pub manifest: PathBuf,
-    /// Result files: of the tasks (`emx task`, any order; default: each
-    /// `task-K.result.json` present), or of the parts (`emx solve PART
-    /// --format json`, in part order; default: each part's file with the
-    /// extension `.json`).
+    /// Result files (default: every result file beside the manifest).
+    ///
+    /// For a split with tasks, `emx task` results in any order (default:
+    /// each `task-K.result.json` present); otherwise the parts' `emx solve
+    /// PART --format json` results in part order (default: each part's file
+    /// with the extension `.json`).
     pub results: Vec<PathBuf>,
     /// Merge the results there are and list what is missing (exit 0), instead of refusing (exit 2).
     #[arg(long)]
@@ -114,7 +116,8 @@ fn solutions<T: serde::de::DeserializeOwned>(source: &str, list: Vec<serde_json:
     list.into_iter()
         .enumerate()
         .map(|(k, v)| {
-            serde_json::from_value(v).map_err(|e| crate::usage_error!("{source}: solution {} is not a solution: {e}", k + 1))
+            serde_json::from_value(v)
+                .map_err(|e| crate::usage_error!("{source}: solution {} is not a solution: {e}", k + 1))
         })
         .collect()
 }
@@ -157,13 +160,14 @@ fn gather<T: serde::de::DeserializeOwned>(
         let hint = if tasks.is_empty() {
             "solve each part first, `emx solve PART --format json --all > PART.json` for a PART.txt".to_string()
         } else {
-            format!("run `emx task {}` for each", dir.join("TASK").display())
+            format!("run `emx task {}` for each", dir.join("task-K.json").display())
         };
         crate::usage_bail!(
-            "{name}: {} of {} have no result yet: {}; {hint}, or merge what is there with --partial",
+            "{name}: {} of {} {} results are missing: {}; {hint}, or merge what is there with --partial",
             got.missing.len(),
-            if tasks.is_empty() { format!("{} parts", part_files.len()) } else { format!("{} tasks", tasks.len()) },
-            got.missing.join(", ")
+            if tasks.is_empty() { part_files.len() } else { tasks.len() },
+            if tasks.is_empty() { "part" } else { "task" },
+            listing(&got.missing)
         );
     }
     Ok(got)
@@ -214,8 +218,8 @@ fn gather_tasks<T: serde::de::DeserializeOwned>(
     for f in &files {
         let source = f.display().to_string();
         let t = std::fs::read_to_string(f).map_err(|e| crate::usage_error!("{source}: {e}"))?;
-        let r: TaskResult = serde_json::from_str(&t)
-            .map_err(|e| crate::usage_error!("{source}: not an `emx task` result: {e}"))?;
+        let r: TaskResult =
+            serde_json::from_str(&t).map_err(|e| crate::usage_error!("{source}: not an `emx task` result: {e}"))?;
         results.push((source, r));
     }
     let collected = emx::tasks::collect(split, tasks, n_parts, results).map_err(|e| crate::usage_error!("{e}"))?;
@@ -230,7 +234,8 @@ fn gather_tasks<T: serde::de::DeserializeOwned>(
         let counts: T = serde_json::from_value(counts)?;
         got.results.push(Some(build(source, counts, Some(p.solutions))?));
     }
-    got.missing = collected.missing.iter().map(|&k| dir.join(&tasks[k as usize - 1].file).display().to_string()).collect();
+    got.missing =
+        collected.missing.iter().map(|&k| dir.join(&tasks[k as usize - 1].file).display().to_string()).collect();
     Ok(got)
 }
 
@@ -239,11 +244,21 @@ pub(crate) fn print_parts_merged(file: &str, parts: usize, complete: bool) {
     println!("{file}: {parts} parts merged{}", if complete { "" } else { " (some parts did not finish)" });
 }
 
-/// The last lines of a partial merge's text output.
+/// The last line of a partial merge's text output.
 fn print_missing(missing: &[String]) {
     if !missing.is_empty() {
-        println!("partial: {} without a result yet: {}", missing.len(), missing.join(", "));
+        println!("partial: {} without a result yet: {}", missing.len(), listing(missing));
     }
+}
+
+/// The first files of `missing`, and how many more there are.
+fn listing(missing: &[String]) -> String {
+    const SHOWN: usize = 10;
+    let mut s = missing.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+    if missing.len() > SHOWN {
+        s.push_str(&format!(" and {} more", missing.len() - SHOWN));
+    }
+    s
 }
 
 /// Checks and adds up the results of an edge-matching split's parts.

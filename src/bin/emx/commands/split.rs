@@ -246,7 +246,11 @@ fn out_dir(args: &SplitArgs) -> PathBuf {
 fn task_entries(tasks: Option<usize>, n_parts: usize) -> anyhow::Result<Vec<TaskEntry>> {
     let Some(n) = tasks else { return Ok(Vec::new()) };
     let groups = emx::tasks::groups(n_parts, n).map_err(|e| crate::usage_error!("{e}"))?;
-    Ok(groups.into_iter().enumerate().map(|(k, parts)| TaskEntry { file: format!("task-{}.json", k + 1), parts }).collect())
+    Ok(groups
+        .into_iter()
+        .enumerate()
+        .map(|(k, parts)| TaskEntry { file: format!("task-{}.json", k + 1), parts })
+        .collect())
 }
 
 /// What every task file of one split repeats.
@@ -267,7 +271,8 @@ fn write_tasks(
     spec: &dyn Fn(u64) -> serde_json::Result<serde_json::Value>,
 ) -> anyhow::Result<()> {
     for (k, t) in tasks.iter().enumerate() {
-        let parts = t.parts.iter().map(|&id| Ok(TaskPart { id, spec: spec(id)? })).collect::<serde_json::Result<_>>()?;
+        let parts =
+            t.parts.iter().map(|&id| Ok(TaskPart { id, spec: spec(id)? })).collect::<serde_json::Result<_>>()?;
         let file = TaskFile {
             format: emx::tasks::FORMAT.into(),
             kind: s.kind.into(),

@@ -110,7 +110,10 @@ pub fn run(args: TaskArgs) -> anyhow::Result<u8> {
 
 /// Every solution of `instance` by `auto`, each verified, as
 /// `emx solve --format json` lists them; and whether the search finished.
-fn solve_all(instance: &Instance, cancel: &std::sync::Arc<std::sync::atomic::AtomicBool>) -> anyhow::Result<(Vec<serde_json::Value>, bool)> {
+fn solve_all(
+    instance: &Instance,
+    cancel: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> anyhow::Result<(Vec<serde_json::Value>, bool)> {
     let mut engine = backend::make("auto", instance, &BackendConfig::default())?;
     let limits = Limits { cancel: Some(cancel.clone()), ..Limits::default() };
     let opts = SolveOptions { mode: Some(Mode::All), limits, ..SolveOptions::default() };
