@@ -25,4 +25,5 @@ pub mod search;
 pub mod size_cap;
 pub mod solution_file;
 pub mod solve;
+pub mod tasks;
 pub mod write;

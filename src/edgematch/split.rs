@@ -33,8 +33,10 @@ pub const KIND: &str = "edgematch";
 /// One part: a puzzle file and the cells it fixes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EdgePart {
-    /// Puzzle file, relative to the manifest.
-    pub file: String,
+    /// Puzzle file, relative to the manifest (none when the parts are
+    /// grouped into task files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     /// The clues the split added (0-based tile, row, column, rotation).
     pub fixed: Vec<Clue>,
 }
@@ -59,6 +61,13 @@ pub struct EdgeManifest {
     pub symmetry: Option<String>,
     /// The parts.
     pub parts: Vec<EdgePart>,
+    /// The split's identity ([`crate::tasks::split_id`] of the puzzle text
+    /// and this manifest without this field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<String>,
+    /// The task files the parts are grouped into (none: one file a part).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tasks: Vec<crate::tasks::TaskEntry>,
 }
 
 /// Why a split cannot be made.
@@ -192,12 +201,29 @@ pub fn part_puzzle(puzzle: &EdgePuzzle, fixed: &[Clue], name: &str) -> EdgePuzzl
 pub struct EdgePartResult {
     /// Boards of the part.
     pub found: u64,
+    /// Boards reported (`emx solve`'s `solutions`), when given.
+    #[serde(default)]
+    pub solutions: Option<u64>,
+    /// `emx solve`'s `mode`: `"all"` means `solution_list` claims to hold
+    /// every board.
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// Where the result was read (named in errors).
+    #[serde(skip)]
+    pub source: String,
     /// Whether the part's search finished.
     pub complete: bool,
     /// Boards: all of them when solved with `--all` (a count lists its
     /// first board only).
     #[serde(default)]
     pub solution_list: Option<Vec<BoardJson>>,
+}
+
+impl EdgePartResult {
+    /// Whether the result claims to list every board it counts.
+    pub fn lists_all(&self) -> bool {
+        self.mode.as_deref() == Some("all")
+    }
 }
 
 /// A board as `emx solve --format json` lists it.
@@ -223,11 +249,11 @@ pub struct CellJson {
 /// What an edge-matching merge computed.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct EdgeMerged {
-    /// Parts read.
+    /// Part results read.
     pub parts: usize,
-    /// Whether every part finished.
+    /// Whether every part has a result and every part's search finished.
     pub complete: bool,
-    /// Boards of the original puzzle.
+    /// Boards of the original puzzle (over the parts with a result).
     pub boards: u64,
     /// Classes under the board rotations that keep the clues (known when
     /// the split fixed a corner tile, or every part listed its boards).
@@ -239,55 +265,79 @@ pub struct EdgeMerged {
 /// Why a merge failed.
 #[derive(Debug, thiserror::Error)]
 pub enum EdgeMergeError {
-    /// A part's board is not a solution of the original puzzle, or breaks
-    /// its part's clues.
+    /// A count disagrees with its list, a part's board is not a solution
+    /// of the original puzzle or breaks its part's clues, or a board is
+    /// listed twice.
     #[error("{0}")]
     Mismatch(String),
 }
 
-/// Adds up part results; with every board list present, checks each board
-/// against the original puzzle and its part's clues and counts the classes
-/// under rotation.
+/// Adds up part results (`results[k]` for `manifest.parts[k]`, `None`
+/// when missing). Each result that lists all its boards must count exactly
+/// its list. When every result present lists all its boards, checks each
+/// board against the original puzzle and its part's clues, refuses one
+/// listed twice and counts the classes under rotation.
 pub fn merge(
     puzzle: &EdgePuzzle,
     problem: &Problem,
     manifest: &EdgeManifest,
-    results: &[EdgePartResult],
+    results: &[Option<EdgePartResult>],
 ) -> Result<EdgeMerged, EdgeMergeError> {
+    let present = || manifest.parts.iter().zip(results).filter_map(|(p, r)| r.as_ref().map(|r| (p, r)));
+    let mismatch = |source: &str, what: String| EdgeMergeError::Mismatch(format!("{source}: {what}"));
+    for (_, r) in present() {
+        let Some(list) = r.solution_list.as_ref().filter(|_| r.lists_all()) else { continue };
+        let n = list.len() as u64;
+        for (what, claimed) in [("found", Some(r.found)), ("solutions", r.solutions)] {
+            if let Some(c) = claimed.filter(|&c| c != n) {
+                return Err(mismatch(&r.source, format!("`{what}` claims {c} boards but the solution list holds {n}")));
+            }
+        }
+    }
+    let found: u64 = present().map(|(_, r)| r.found).sum();
     let mut merged = EdgeMerged {
-        parts: results.len(),
-        complete: results.iter().all(|r| r.complete),
-        boards: manifest.weight * results.iter().map(|r| r.found).sum::<u64>(),
+        parts: present().count(),
+        complete: results.iter().all(|r| r.as_ref().is_some_and(|r| r.complete)),
+        boards: manifest.weight * found,
         ..EdgeMerged::default()
     };
     if manifest.symmetry.is_some() {
-        merged.unique = Some(results.iter().map(|r| r.found).sum());
+        merged.unique = Some(found);
     }
     // A count-mode result lists only its first board: only complete lists
     // are rebuilt.
-    if !results.iter().all(|r| r.solution_list.as_ref().is_some_and(|l| l.len() as u64 == r.found)) {
+    if !present().all(|(_, r)| r.lists_all() && r.solution_list.is_some()) {
         return Ok(merged);
     }
     let mut classes = UniqueFilter::new(&problem.symmetries, Equivalence::Rotations);
-    for (part, r) in manifest.parts.iter().zip(results) {
+    let mut seen: std::collections::HashMap<Vec<u32>, &str> = std::collections::HashMap::new();
+    for (part, r) in present() {
+        let source = r.source.as_str();
         for b in r.solution_list.as_ref().expect("checked above") {
-            let board = to_board(puzzle, b)?;
-            board.check_solution(puzzle).map_err(|e| EdgeMergeError::Mismatch(format!("{}: {e}", part.file)))?;
+            let board = to_board(puzzle, b).map_err(|EdgeMergeError::Mismatch(e)| mismatch(source, e))?;
+            board.check_solution(puzzle).map_err(|e| mismatch(source, e.to_string()))?;
             if let Some(c) = part.fixed.iter().find(|c| {
                 let at = board.cells[puzzle.cell(c.row, c.col)].expect("a full board");
                 at.tile as usize != c.tile
                     || puzzle.tiles[c.tile].rotated(at.rotation) != puzzle.tiles[c.tile].rotated(c.rotation)
             }) {
-                return Err(EdgeMergeError::Mismatch(format!(
-                    "{}: a board does not keep the part's clue at ({}, {})",
-                    part.file, c.row, c.col
-                )));
+                return Err(mismatch(
+                    source,
+                    format!("a board does not keep the part's clue at ({}, {})", c.row, c.col),
+                ));
             }
-            let options = super::ir::options_of(puzzle, problem, &board).ok_or_else(|| {
-                EdgeMergeError::Mismatch(format!("{}: a board uses a placement the puzzle does not have", part.file))
-            })?;
+            let options = super::ir::options_of(puzzle, problem, &board)
+                .ok_or_else(|| mismatch(source, "a board uses a placement the puzzle does not have".into()))?;
             crate::ir::verify(problem, &Solution { options: options.clone() })
-                .map_err(|e| EdgeMergeError::Mismatch(format!("{}: {e}", part.file)))?;
+                .map_err(|e| mismatch(source, e.to_string()))?;
+            let mut key = options.clone();
+            key.sort_unstable();
+            if let Some(first) = seen.insert(key, source) {
+                return Err(mismatch(
+                    source,
+                    format!("lists a board already listed by {first} (each board belongs to one part)"),
+                ));
+            }
             classes.insert(&options);
             merged.verified += 1;
         }

@@ -55,6 +55,10 @@ impl Geometry {
     pub fn cell(&self, [x, y, z]: [u32; 3]) -> u32 {
         x + self.dims[0] * (y + self.dims[1] * z)
     }
+    /// [`Geometry::cell`] of a point inside the box, `None` outside it.
+    pub fn try_cell(&self, c: [u32; 3]) -> Option<u32> {
+        c.iter().zip(self.dims).all(|(&v, d)| v < d).then(|| self.cell(c))
+    }
     /// Coordinates of a linear cell index.
     pub fn coords(&self, cell: u32) -> [u32; 3] {
         let [dx, dy, _] = self.dims;

@@ -111,6 +111,12 @@ fn every_command_matches_its_documentation() {
     let manifest = format!("{split_dir}/manifest.json");
     check("emx merge (edge matching)", &run_json(&["merge", &manifest, "--format", "json"]));
     std::fs::remove_dir_all(split_dir).ok();
+    check(
+        "emx split",
+        &run_json(&["split", soma, "--depth", "1", "--tasks", "2", "--out", split_dir, "--format", "json"]),
+    );
+    check("emx task", &run_json(&["task", &format!("{split_dir}/task-1.json"), "--format", "json"]));
+    std::fs::remove_dir_all(split_dir).ok();
     let p5 = "instances/edgematch/brendan_set2/pieces_05x05.txt";
     check("emx optimize", &run_json(&["optimize", p5, "--time", "0.2", "--format", "json"]));
 

@@ -29,6 +29,7 @@ mod poly_random;
 mod polycube_counts;
 mod polycube_errors;
 mod render;
+mod split_tasks;
 mod streaming;
 mod ux_cli;
 mod zoo;

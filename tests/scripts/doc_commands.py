@@ -66,6 +66,8 @@ EXPECT = {
     # the size-cap examples (reliability.md) show the refusal
     "emx encode instances/polycube/heptominoes_33x23_def.txt --to clique -o h.clq --max-size 100M": 2,
     "emx encode instances/polycube/heptominoes_33x23_def.txt --to cnf -o h.cnf --max-size 100M": 2,
+    # the Slurm recipe (usage.md): the sweep submits no array job, so the tasks have no results
+    "emx merge p7/manifest.json": 2,
 }
 
 # exact command -> shell run just before it: the non-emx lines of its block (external solvers, batch runs,
@@ -75,8 +77,8 @@ PRELUDE = {
     "emx decode instances/edgematch/brendan_set2/pieces_04x04.txt --clique c4.txt --map g4.clq.map":
         "cliquer -q -q -m 16 -M 16 g4.clq > c4.txt",
     "emx decode tests/data/encoders/tiny_2x2.txt --model t.model": "printf 's SATISFIABLE\\nv 1 6 11 16 0\\n' > t.model",
-    "emx merge parts/manifest.json":
-        "for f in parts/part-*.txt; do emx solve $f --format json --all > ${f%.txt}.json; done",
+    "emx merge parts/manifest.json": "parallel emx task ::: parts/task-*.json",
+    "emx merge soma/manifest.json": "parallel emx task ::: soma/task-*.json",
     "emx merge parts6/manifest.json":
         "for f in parts6/part-*.txt; do emx solve $f --backend scan --format json --all > ${f%.txt}.json; done",
 }
@@ -86,7 +88,7 @@ RUN_INLINE = {"emx --version", "emx generate edgematch --size 8 --colors 8 --bor
 MENTIONS = set()
 
 # external programs: a command (or its prelude) naming one is skipped when it is not on PATH
-EXTERNAL = ["cadical", "kissat", "minisat", "cliquer", "highs"]
+EXTERNAL = ["cadical", "kissat", "minisat", "cliquer", "highs", "parallel"]
 
 PLACEHOLDER = re.compile(r"(?<![\w=:-])[A-Z][A-Z0-9_]*(?!\w)|0Nx0N|\$[A-Z_]+")
 OUTPUT_FLAGS = ("-o", "--output", "--trace", "--plot")

@@ -13,7 +13,7 @@ mod usage;
 
 use clap::CommandFactory;
 use clap::{Parser, Subcommand};
-use commands::{bench, decode, encode, generate, info, merge, optimize, render, score, shell, solve, split};
+use commands::{bench, decode, encode, generate, info, merge, optimize, render, score, shell, solve, split, task};
 use std::io::Write;
 use std::process::ExitCode;
 use usage::{UsageError, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_OK};
@@ -66,7 +66,9 @@ enum Command {
     Score(score::ScoreArgs),
     /// Cut a search into independent subproblem files (polycube or edge-matching puzzles).
     Split(split::SplitArgs),
-    /// Add up the results of the parts of an `emx split`.
+    /// Run one task file of `emx split --tasks N`, writing its result for `emx merge`.
+    Task(task::TaskArgs),
+    /// Check and add up the results of the parts or tasks of an `emx split`.
     Merge(merge::MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(shell::CompletionsArgs),
@@ -88,6 +90,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Decode(args) => decode::run(args)?,
         Command::Score(args) => score::run(args)?,
         Command::Split(args) => split::run(args)?,
+        Command::Task(args) => task::run(args)?,
         Command::Merge(args) => merge::run(args)?,
         Command::Completions(args) => shell::completions(args, Cli::command())?,
         Command::Man(args) => shell::man(args, Cli::command())?,

@@ -13,3 +13,4 @@ pub mod score;
 pub mod shell;
 pub mod solve;
 pub mod split;
+pub mod task;
