@@ -9,7 +9,8 @@ mod summary;
 
 pub use args::{Clock, SolveArgs, SolveFormat};
 pub use setup::engine_setup;
-use stream::{RunFacts, Stream};
+use stream::Stream;
+use summary::RunFacts;
 
 use crate::interrupt::interrupt_flag;
 use crate::progress::Ticker;

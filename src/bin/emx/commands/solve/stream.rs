@@ -15,7 +15,7 @@
 //! - board: each board as a board file under a `# NAME board K` line.
 
 use super::args::SolveFormat;
-use super::summary::{header_fields, print_header, print_summary, summary_fields};
+use super::summary::{header_fields, print_header, print_summary, summary_fields, RunFacts};
 use emx::input::{Instance, InstanceKind};
 use emx::ir::Solution;
 use emx::render::svg::{self, Column, Svg};
@@ -24,13 +24,6 @@ use emx::write::{OutputGuard, Scratch};
 use serde_json::{json, Map, Value};
 use std::io::{self, Write};
 use std::path::Path;
-
-/// What the summary needs besides the report.
-pub struct RunFacts<'a> {
-    pub counters: &'a [(&'a str, u64)],
-    pub mode: emx::solve::Mode,
-    pub backend: &'a str,
-}
 
 /// Writes one run's output to `out` as the solutions come.
 pub struct Stream<'a> {

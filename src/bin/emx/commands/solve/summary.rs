@@ -1,13 +1,19 @@
 //! What `emx solve` says around its solutions: the header line and the
 //! summary in text, and the same facts as JSON fields.
 
-use super::stream::RunFacts;
 use crate::report::{instance_kind, stop_words};
 use emx::input;
 use emx::ir::Equivalence;
 use emx::solve::{Mode, SolveReport};
 use serde_json::{json, Map, Value};
 use std::io::Write;
+
+/// What the summary needs besides the report.
+pub struct RunFacts<'a> {
+    pub counters: &'a [(&'a str, u64)],
+    pub mode: emx::solve::Mode,
+    pub backend: &'a str,
+}
 
 /// The line naming the puzzle and its size.
 pub fn print_header(out: &mut dyn Write, instance: &input::Instance) -> std::io::Result<()> {
