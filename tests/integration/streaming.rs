@@ -6,8 +6,7 @@
 use crate::repo_path;
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::Duration;
+use std::process::{Command, Output};
 
 fn emx(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_emx")).args(args).current_dir(repo_path("")).output().unwrap()
@@ -104,6 +103,8 @@ fn the_size_cap_stops_a_growing_output_and_leaves_nothing() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_in_a_long_list_leaves_a_complete_file_of_what_was_found() {
+    use std::process::Stdio;
+    use std::time::Duration;
     let dir = crate::Scratch::new("stream-interrupt");
     for format in ["svg", "json"] {
         let path = dir.join(format!("all.{format}"));

@@ -173,6 +173,7 @@ impl<B: Bits> StagePlan<B> {
     /// Sets whether the lean de Bruijn loop runs its AVX-512 copy, in every
     /// de Bruijn stage's root index (tests compare the copies).
     #[cfg(test)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(in crate::poly) fn set_lean_avx512(&mut self, on: bool) {
         for stage in &mut self.bits {
             if let BitStage::DeBruijn(Some(idx)) = stage {

@@ -74,7 +74,9 @@ pub struct HoleFrame {
 pub struct HoleScratch {
     /// The loop's stack.
     pub(in crate::poly) frames: Vec<HoleFrame>,
-    /// The set search of the bottom pieces.
+    /// The set search of the bottom pieces (its kernels are x86-64 only:
+    /// elsewhere the field stays `None`).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(in crate::poly) universe: Option<Option<Box<Universe>>>,
     /// The loop's candidate slots (two per depth).
     pub(in crate::poly) buf: Vec<u32>,
