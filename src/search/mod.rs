@@ -91,6 +91,41 @@ pub enum StopReason {
     Interrupted,
     /// The solution visitor asked to stop.
     Visitor,
+    /// The process's resident memory grew past the memory limit (set by
+    /// the caller that watches it; engines report `Interrupted` and the
+    /// caller relabels the stop).
+    MemoryLimit,
+}
+
+/// The limits a long set-up (reading, building the IR, an engine's tables)
+/// is checked against: a deadline and a cancellation flag. [`StopCheck::check`]
+/// is cheap (one clock read and one atomic load), so loops call it every few
+/// thousand steps and stop within a fraction of a second.
+#[derive(Clone, Debug, Default)]
+pub struct StopCheck {
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop when this flag becomes true (Ctrl-C, a memory watcher).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl StopCheck {
+    /// A check against `deadline` and `cancel`.
+    pub fn new(deadline: Option<Instant>, cancel: Option<Arc<AtomicBool>>) -> Self {
+        StopCheck { deadline, cancel }
+    }
+
+    /// `Err(TimeLimit)` once the deadline has passed, `Err(Interrupted)` once
+    /// the flag is set.
+    pub fn check(&self) -> Result<(), StopReason> {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(StopReason::TimeLimit);
+        }
+        if self.cancel.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Err(StopReason::Interrupted);
+        }
+        Ok(())
+    }
 }
 
 /// Counters every engine reports.
@@ -141,7 +176,10 @@ impl SearchStats {
     /// Whether the stop was a limit the user set (exit code 3), as opposed to
     /// an exhausted tree or a "first N" request that was satisfied.
     pub fn hit_limit(&self) -> bool {
-        matches!(self.stopped, Some(StopReason::NodeLimit | StopReason::TimeLimit | StopReason::Interrupted))
+        matches!(
+            self.stopped,
+            Some(StopReason::NodeLimit | StopReason::TimeLimit | StopReason::Interrupted | StopReason::MemoryLimit)
+        )
     }
 }
 
