@@ -29,6 +29,7 @@ mod poly_random;
 mod polycube_counts;
 mod polycube_errors;
 mod render;
+mod run_limits;
 mod ux_cli;
 mod zoo;
 

@@ -4,6 +4,7 @@
 mod args;
 mod estimate;
 mod setup;
+mod stopped;
 
 pub use args::{SolveArgs, SolveFormat};
 pub use setup::engine_setup;
@@ -27,12 +28,14 @@ use std::time::Duration;
 const ESTIMATE_PROBES: u32 = 1000;
 
 pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
-    let instance = input::load_with(
-        &args.file,
-        args.input.input_format,
-        args.input.puzzle,
-        &input::LoadOptions { max_size: args.max_size },
-    )?;
+    // The run's deadline, for the build and the search alike.
+    let deadline = args.time_limit.map(|s| std::time::Instant::now() + Duration::from_secs_f64(s));
+    let memory = args.memory_limit.map(|cap| emx::memory::Watcher::start(cap.bytes, interrupt_flag()));
+    let load = stopped::load_options(&args, deadline, interrupt_flag());
+    let instance = match input::load_with(&args.file, args.input.input_format, args.input.puzzle, &load) {
+        Ok(instance) => instance,
+        Err(e) => return stopped::before_search(&args, e.into(), memory.as_ref()),
+    };
     let problem = instance.problem();
     let mode = match (args.all, args.first) {
         (true, _) => Mode::All,
@@ -50,12 +53,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         max_nodes: args.node_limit,
         cancel: Some(interrupt_flag()),
         progress: Some(progress.clone()),
-        ..Limits::default()
-    }
-    .with_time_limit(args.time_limit.map(Duration::from_secs_f64));
+        deadline,
+    };
     let opts = SolveOptions { mode: Some(mode), equivalence, limits };
     let verify = |s: &emx::ir::Solution| instance.verify(s);
-    let setup = engine_setup(&args, &instance, mode, equivalence)?;
+    let mut setup = engine_setup(&args, &instance, mode, equivalence)?;
+    setup.config.stop = emx::search::StopCheck::new(deadline, Some(interrupt_flag()));
     let (backend_name, config, edge_threads) = (setup.backend.as_str(), &setup.config, setup.edge_threads);
     if args.sample.is_some() || args.estimate.is_some() {
         let flag = if args.sample.is_some() { "--sample" } else { "--estimate" };
@@ -79,7 +82,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     if backend_name == "sat" {
         emx::encode::size::cnf_size(problem, &config.cnf)?.check(args.max_size)?;
     }
-    let (mut engine, decision) = backend::make_explained(backend_name, &instance, config)?;
+    let (mut engine, decision) = match backend::make_explained(backend_name, &instance, config) {
+        Ok(made) => made,
+        Err(e) => return stopped::before_search(&args, e.into(), memory.as_ref()),
+    };
     if let Some(d) = decision.filter(|_| !args.quiet) {
         eprintln!("note: {}", d.describe());
     }
@@ -93,7 +99,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     let ticker = Ticker::start(progress, problem.name.clone(), show);
     let report = solve(engine.as_mut(), problem, &opts, &verify);
     ticker.finish();
-    let report = report?;
+    let report = stopped::relabel(report?, memory.as_ref());
     if let Some(err) = engine.error() {
         anyhow::bail!("{}: {err}", engine.describe());
     }
