@@ -33,6 +33,14 @@ pub enum BackendError {
         /// Why.
         reason: String,
     },
+    /// The engine's set-up was stopped by [`BackendConfig::stop`].
+    #[error("{}: {} while setting up the engine; nothing was searched", .file, crate::frontend::stop_phrase(*.reason))]
+    Stopped {
+        /// Instance file.
+        file: String,
+        /// Why.
+        reason: crate::search::StopReason,
+    },
 }
 
 /// Per-run settings that back-ends may read.
@@ -60,6 +68,9 @@ pub struct BackendConfig {
     /// (`--auto-pick`; the caller passes [`AutoPick::Rule`] when only the
     /// first solutions are wanted).
     pub auto_pick: AutoPick,
+    /// Stops a long set-up (the DLX matrix of a large model) at a deadline
+    /// or a cancellation ([`BackendError::Stopped`]).
+    pub stop: crate::search::StopCheck,
 }
 
 /// Builds the engine `name` for `instance`. `auto` picks the best engine
@@ -82,6 +93,11 @@ pub fn make_explained<'a>(
         let mut c = config.poly.clone();
         c.equivalence = config.equivalence;
         PolyEngine::new(instance.problem(), &c)
+    };
+    let dlx = || -> Result<Box<dyn Engine + 'a>, BackendError> {
+        Dlx::new_checked(instance.problem(), &config.stop)
+            .map(|d| Box::new(d) as Box<dyn Engine>)
+            .map_err(|reason| BackendError::Stopped { file: instance.file.clone(), reason })
     };
     let not_applicable =
         |reason: String| BackendError::NotApplicable { backend: name.to_string(), file: instance.file.clone(), reason };
@@ -111,9 +127,9 @@ pub fn make_explained<'a>(
             InstanceKind::EdgeMatch(e) => {
                 return auto_edge(e, instance, config, cp);
             }
-            _ => Ok(Box::new(Dlx::new(instance.problem()))),
+            _ => dlx(),
         },
-        "dlx" => Ok(Box::new(Dlx::new(instance.problem()))),
+        "dlx" => dlx(),
         "poly" => match &instance.kind {
             InstanceKind::Polycube(_) => poly().map(|e| Box::new(e) as Box<dyn Engine>).map_err(not_applicable),
             _ => Err(not_applicable("the polycube engines solve polyomino/polycube puzzles only".into())),

@@ -68,7 +68,7 @@ pub fn run(target: &str, data: &[u8]) {
 /// Loads `text` as `format` with the small cap; a loaded instance is
 /// searched briefly by every applicable back-end, each solution verified.
 fn load(text: &str, format: InputFormat) {
-    let opts = LoadOptions { max_size: SizeCap::new(FUZZ_IR_CAP) };
+    let opts = LoadOptions { max_size: SizeCap::new(FUZZ_IR_CAP), ..LoadOptions::default() };
     let Ok(instance) = input::load_text(text, "fuzz", "fuzz", Some(format), 1, &opts) else { return };
     search_briefly(&instance);
 }

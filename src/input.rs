@@ -4,10 +4,15 @@
 use crate::edgematch::{self, EdgePuzzle};
 use crate::frontend::{polycube, LoadError, ParseError};
 use crate::ir::{Problem, Solution};
+use crate::memory::{self, MemoryEstimate, Tables};
 use crate::render;
+use crate::search::StopCheck;
 use crate::size_cap::SizeCap;
 use serde_json::{json, Value};
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
 
 pub use crate::frontend::format::InputFormat;
 
@@ -156,10 +161,63 @@ impl Instance {
 }
 
 /// How [`load_with`] builds an instance.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct LoadOptions {
     /// Refuse an IR whose estimated memory exceeds this (`--max-size`).
     pub max_size: SizeCap,
+    /// Stop the build at this instant ([`LoadError::Stopped`], `TimeLimit`).
+    pub deadline: Option<Instant>,
+    /// Stop the build once the process has used this much CPU time
+    /// (`--clock cpu`; [`LoadError::Stopped`], `TimeLimit`).
+    pub cpu_budget: Option<std::time::Duration>,
+    /// Stop the build when this flag is set (Ctrl-C, a memory watcher:
+    /// [`LoadError::Stopped`], `Interrupted`).
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Refuse, before building, a run whose memory estimate (the IR and
+    /// the tables of [`LoadOptions::tables`]) exceeds this many bytes
+    /// ([`LoadError::OverMemoryLimit`]).
+    pub memory_limit: Option<u64>,
+    /// The engine whose tables the memory estimate counts (a back-end
+    /// name, `auto` or empty for the one `auto` picks).
+    pub backend: String,
+}
+
+impl LoadOptions {
+    /// The build's [`StopCheck`].
+    pub fn stop(&self) -> StopCheck {
+        StopCheck { cpu_budget: self.cpu_budget, ..StopCheck::new(self.deadline, self.cancel.clone()) }
+    }
+}
+
+/// The memory estimate of a polycube puzzle solved by `backend` (`auto`
+/// or empty: the polycube engines up to 1024 free cells, which is where
+/// they take a puzzle, DLX beyond).
+pub fn polycube_memory(puzzle: &polycube::Puzzle, backend: &str) -> MemoryEstimate {
+    let ir = polycube::estimate(puzzle);
+    let cells = puzzle.dims.iter().map(|&d| d as u64).product::<u64>();
+    let fixed: u64 = puzzle.pieces.iter().filter(|d| d.stationary).map(|d| d.cells.len() as u64).sum();
+    let free = cells - fixed.min(cells);
+    let pieces = puzzle.pieces.iter().filter(|d| !d.stationary).count() as u64;
+    let tables = match backend {
+        "poly" => Tables::Poly,
+        "" | "auto" if free <= 1024 => Tables::Poly,
+        "dlx" | "" | "auto" => Tables::Dlx,
+        _ => Tables::None,
+    };
+    let bytes = match tables {
+        Tables::Dlx => memory::dlx_tables(free + pieces, ir.options, ir.entries),
+        Tables::Poly => memory::poly_tables(ir.options, free),
+        Tables::None => 0,
+    };
+    // Every solution found is verified, through the verifier's memo.
+    let bytes = bytes + memory::verifier_memo(ir.options);
+    MemoryEstimate::new(ir, tables, bytes)
+}
+
+/// The memory estimate of an edge-matching puzzle: its IR (the engines'
+/// tables are small beside it).
+pub fn edgematch_memory(puzzle: &EdgePuzzle) -> MemoryEstimate {
+    MemoryEstimate::new(edgematch::ir::estimate(puzzle), Tables::None, 0)
 }
 
 /// Loads puzzle number `index` (1-based) of `path`, in `format` or the
@@ -196,6 +254,10 @@ pub fn load_text(
     let file = file.to_string();
     let stem = stem.to_string();
     let too_large = |file: &String, error| LoadError::TooLarge { file: file.clone(), error };
+    let over_memory = |file: &String, error| LoadError::OverMemoryLimit { file: file.clone(), error };
+    // Checked by the build (after the estimates, so that a run over the
+    // memory limit is refused as such, not stopped by the watcher).
+    let stop = opts.stop();
     let format = match format.or_else(|| InputFormat::detect(text)) {
         Some(f) => f,
         None => {
@@ -237,6 +299,9 @@ pub fn load_text(
                 .into());
             }
             edgematch::ir::estimate(&puzzle).check(opts.max_size).map_err(|e| too_large(&file, e))?;
+            if let Some(limit) = opts.memory_limit {
+                edgematch_memory(&puzzle).check(limit).map_err(|e| over_memory(&file, e))?;
+            }
             let problem = edgematch::ir::to_problem(&puzzle);
             Ok(Instance { file, kind: InstanceKind::EdgeMatch(Box::new(EdgeInstance { puzzle, problem })) })
         }
@@ -259,11 +324,12 @@ pub fn load_text(
             let puzzle = puzzles.swap_remove(index - 1);
             let name = if n > 1 { format!("{stem}{}", puzzle.name) } else { stem };
             polycube::estimate(&puzzle).check(opts.max_size).map_err(|e| too_large(&file, e))?;
-            let built = polycube::build(&puzzle, &name).map_err(|e| ParseError {
-                file: file.clone(),
-                line: puzzle.line,
-                col: None,
-                message: e.to_string(),
+            if let Some(limit) = opts.memory_limit {
+                polycube_memory(&puzzle, &opts.backend).check(limit).map_err(|e| over_memory(&file, e))?;
+            }
+            let built = polycube::build_checked(&puzzle, &name, &stop).map_err(|e| match e {
+                crate::ir::BuildError::Stopped(reason) => LoadError::Stopped { file: file.clone(), reason },
+                e => ParseError { file: file.clone(), line: puzzle.line, col: None, message: e.to_string() }.into(),
             })?;
             Ok(Instance {
                 file,

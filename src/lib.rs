@@ -19,6 +19,7 @@ pub mod fuzz;
 pub mod geometry;
 pub mod input;
 pub mod ir;
+pub mod memory;
 pub mod poly;
 pub mod render;
 pub mod search;

@@ -164,8 +164,13 @@ pub struct IrEstimate {
     pub entries: u64,
     /// Symmetries (identity included) stored as option permutations.
     pub symmetries: u64,
-    /// Estimated memory of the problem with its geometry and symmetries.
+    /// Estimated memory of the build at its peak: the problem with its
+    /// geometry and symmetries, and the tables the build uses and frees.
     pub bytes: u64,
+    /// Of `bytes`, what the built IR keeps once the build is done (an
+    /// engine's tables come on top of this).
+    #[serde(skip)]
+    pub kept: u64,
 }
 
 /// Memory per option beyond its entries: the option's start index, its
@@ -175,14 +180,53 @@ const BYTES_PER_OPTION: u64 = 80;
 /// Memory per entry: the entry (item, colour) and the placement's cell.
 const BYTES_PER_ENTRY: u64 = 12;
 
+/// The memory glibc's allocator takes for a block of `bytes` (a header of
+/// 8 bytes, rounded up to 16, at least 32): what each placement's cell list
+/// costs.
+pub fn heap_block(bytes: u64) -> u64 {
+    (bytes + 8).div_ceil(16).saturating_mul(16).max(32)
+}
+
+/// The buckets of a `hashbrown` table holding `n` keys (7/8 full at most,
+/// a power of two) times `bucket` bytes, plus a control byte each.
+pub fn hash_table(n: u64, bucket: u64) -> u64 {
+    let buckets = (n.saturating_mul(8) / 7).max(1).next_power_of_two();
+    buckets.saturating_mul(bucket + 1)
+}
+
 impl IrEstimate {
     /// The estimate for `options` options with `entries` entries in all and
-    /// `symmetries` symmetries (identity included).
+    /// `symmetries` symmetries (identity included), by a per-option and
+    /// per-entry rule (the edge-matching IR).
     pub fn new(options: u64, entries: u64, symmetries: u64) -> Self {
         let bytes = options
             .saturating_mul(BYTES_PER_OPTION + 4 * symmetries.saturating_sub(1))
             .saturating_add(entries.saturating_mul(BYTES_PER_ENTRY));
-        IrEstimate { options, entries, symmetries, bytes }
+        IrEstimate { options, entries, symmetries, bytes, kept: bytes }
+    }
+
+    /// The estimate of the polycube build ([`crate::frontend::polycube::build`])
+    /// from what it allocates: the entries (8 bytes) and option starts (4),
+    /// a placement per option (32 bytes, and its cell list, `cell_lists`
+    /// bytes in all as the allocator takes them), an option map of 4 bytes
+    /// per option for each symmetry but the identity, and one more while
+    /// the next is being built; during the symmetry search also the hash
+    /// table from cell sets to options (keys of 16 bytes when the box has
+    /// at most 128 cells, else 24); the items (a name and a map entry per
+    /// cell of the `cells` of the box).
+    pub fn polycube(options: u64, entries: u64, symmetries: u64, cells: u64, cell_lists: u64) -> Self {
+        let maps = symmetries.saturating_sub(1);
+        let kept = entries
+            .saturating_mul(8)
+            .saturating_add(options.saturating_mul(4 + 32 + 4 * maps))
+            .saturating_add(cell_lists)
+            .saturating_add(cells.saturating_mul(128));
+        let lookup = if maps == 0 {
+            0
+        } else {
+            hash_table(options, if cells <= 128 { 32 } else { 24 }).saturating_add(options.saturating_mul(4))
+        };
+        IrEstimate { options, entries, symmetries, bytes: kept.saturating_add(lookup), kept }
     }
 
     /// Checks the estimate against `cap`.

@@ -482,7 +482,7 @@ fn status_of_stop(stop: Option<StopReason>, mode: BenchMode, solutions: u64) -> 
         Some(StopReason::SolutionLimit | StopReason::Visitor) => Status::Solved,
         Some(StopReason::TimeLimit) => Status::Timeout,
         Some(StopReason::NodeLimit) => Status::NodeLimit,
-        Some(StopReason::Interrupted) => Status::Interrupted,
+        Some(StopReason::Interrupted | StopReason::MemoryLimit) => Status::Interrupted,
     }
 }
 

@@ -3,6 +3,7 @@
 //! engines (the polycube schedules) can drive the same structure.
 
 use crate::ir::{Problem, NO_COLOR};
+use crate::search::{StopCheck, StopReason};
 
 /// Colour of a node whose secondary item has been purified to that node's
 /// colour (Knuth's `COLOR = -1`): the node stays linked and is skipped by
@@ -80,12 +81,18 @@ impl Matrix {
 
     /// Builds the arena for `problem`.
     pub fn new(problem: &Problem) -> Self {
+        Self::new_checked(problem, &StopCheck::default()).expect("no stop to check")
+    }
+
+    /// [`Matrix::new`], checking `stop` every few thousand options: a
+    /// deadline or a cancellation ends the set-up within milliseconds.
+    pub fn new_checked(problem: &Problem, stop: &StopCheck) -> Result<Self, StopReason> {
         let n_items = problem.items().len() as u32;
         let n_primary = problem.n_primary() as u32;
         let bounds = (0..n_items).map(|i| problem.multiplicity(i));
         let rows = problem.options().map(|row| row.iter().map(|e| (e.item, e.color)));
         debug_assert!(problem.options().all(|r| r.iter().all(|e| e.color == NO_COLOR || e.item >= n_primary)));
-        Self::from_rows(n_primary, bounds, problem.n_entries(), problem.n_options(), rows)
+        Self::from_rows(n_primary, bounds, problem.n_entries(), problem.n_options(), rows, stop)
     }
 
     /// Builds the arena of an uncoloured problem given directly: items
@@ -105,7 +112,8 @@ impl Matrix {
             debug_assert!(row.windows(2).all(|w| w[0] < w[1]) && row.iter().all(|&i| (i as usize) < bounds.len()));
             row.iter().map(|&i| (i, NO_COLOR))
         });
-        Self::from_rows(n_primary, bounds.iter().copied(), n_entries, n_options, rows)
+        Self::from_rows(n_primary, bounds.iter().copied(), n_entries, n_options, rows, &StopCheck::default())
+            .expect("no stop to check")
     }
 
     fn from_rows(
@@ -114,7 +122,8 @@ impl Matrix {
         n_entries: usize,
         n_options: usize,
         rows: impl Iterator<Item = impl Iterator<Item = (u32, u32)>>,
-    ) -> Self {
+        stop: &StopCheck,
+    ) -> Result<Self, StopReason> {
         let n_items = bounds.len() as u32;
         let mut nodes = Vec::with_capacity(n_items as usize + 2 + n_entries + n_options);
         for i in 0..=n_items {
@@ -128,6 +137,9 @@ impl Matrix {
         let mut spacer = nodes.len() as u32;
         nodes.push(Node { top: 0, up: 0, down: 0, color: 0 });
         for (o, row) in rows.enumerate() {
+            if o % crate::ir::STOP_EVERY == 0 {
+                stop.check()?;
+            }
             let first = nodes.len() as u32;
             for (item, color) in row {
                 let col = item + 1;
@@ -166,7 +178,7 @@ impl Matrix {
             llink[i as usize] = if i == 0 { n_primary } else { i - 1 };
             rlink[i as usize] = if i == n_primary { 0 } else { i + 1 };
         }
-        Matrix { n_primary, nodes, llink, rlink, bound, colored, updates: 0 }
+        Ok(Matrix { n_primary, nodes, llink, rlink, bound, colored, updates: 0 })
     }
 
     /// Header of the first active primary item, or `None` when all are done.

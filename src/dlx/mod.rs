@@ -49,6 +49,11 @@ impl Dlx {
         Dlx { m: Matrix::new(problem), path: Vec::new(), stats: SearchStats::default() }
     }
 
+    /// [`Dlx::new`], stopped by `stop` ([`Matrix::new_checked`]).
+    pub fn new_checked(problem: &Problem, stop: &crate::search::StopCheck) -> Result<Self, StopReason> {
+        Ok(Dlx { m: Matrix::new_checked(problem, stop)?, path: Vec::new(), stats: SearchStats::default() })
+    }
+
     /// Enumerates solutions, calling `visit` with the chosen option ids of
     /// each; stops at a limit or when `visit` returns [`Flow::Stop`]. The
     /// matrix is restored before returning, so a `Dlx` can search again.

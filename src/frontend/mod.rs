@@ -56,6 +56,36 @@ pub enum LoadError {
         /// already says it all).
         error: crate::size_cap::TooLarge,
     },
+    /// The run's memory estimate exceeds `--memory-limit` (checked before
+    /// the IR is built).
+    #[error("{file}: {error}")]
+    OverMemoryLimit {
+        /// File name.
+        file: String,
+        /// The estimate and the limit.
+        error: crate::memory::OverMemoryLimit,
+    },
+    /// A deadline or a cancellation stopped the reading or the build: no
+    /// model was built and nothing was searched.
+    #[error("{file}: {} while building the model; nothing was searched", stop_phrase(*.reason))]
+    Stopped {
+        /// File name.
+        file: String,
+        /// `TimeLimit` or `Interrupted` (or `MemoryLimit` as relabelled
+        /// by a caller that watched the memory).
+        reason: crate::search::StopReason,
+    },
+}
+
+/// How a stop during the build is told: `the time limit was reached`...
+pub fn stop_phrase(reason: crate::search::StopReason) -> &'static str {
+    use crate::search::StopReason::*;
+    match reason {
+        TimeLimit => "the time limit was reached",
+        MemoryLimit => "the memory limit was reached",
+        Interrupted => "interrupted",
+        NodeLimit | SolutionLimit | Visitor => "stopped",
+    }
 }
 
 /// Largest input file emx reads (bytes); larger files are refused with a

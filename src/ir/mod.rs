@@ -208,6 +208,9 @@ pub enum BuildError {
         /// Number of items.
         n_items: usize,
     },
+    /// A deadline or a cancellation stopped the build ([`crate::search::StopCheck`]).
+    #[error("the build was stopped ({0:?})")]
+    Stopped(crate::search::StopReason),
     /// Geometry does not match the options.
     #[error("geometry has {placements} placements for {options} options")]
     GeometryMismatch {
@@ -217,6 +220,10 @@ pub enum BuildError {
         options: usize,
     },
 }
+
+/// How many options [`ProblemBuilder::build_checked`] handles between two
+/// checks of its [`crate::search::StopCheck`] (a few milliseconds of work).
+pub const STOP_EVERY: usize = 1 << 14;
 
 /// Incremental construction of a [`Problem`]. Items may be declared in any
 /// order; [`ProblemBuilder::build`] renumbers them so primaries come first
@@ -306,6 +313,16 @@ impl ProblemBuilder {
 
     /// Validates and renumbers into a [`Problem`].
     pub fn build(self, geometry: Option<Geometry>) -> Result<Problem, BuildError> {
+        self.build_checked(geometry, &crate::search::StopCheck::default())
+    }
+
+    /// [`ProblemBuilder::build`], checking `stop` every few thousand options
+    /// ([`BuildError::Stopped`] when it fires).
+    pub fn build_checked(
+        self,
+        geometry: Option<Geometry>,
+        stop: &crate::search::StopCheck,
+    ) -> Result<Problem, BuildError> {
         if let Some(name) = self.duplicate {
             return Err(BuildError::DuplicateItem(name));
         }
@@ -328,6 +345,9 @@ impl ProblemBuilder {
         let n_primary = self.items.iter().filter(|i| matches!(i.kind, ItemKind::Primary { .. })).count();
         let mut entries = self.entries;
         for o in 0..self.option_starts.len() - 1 {
+            if o % STOP_EVERY == 0 {
+                stop.check().map_err(BuildError::Stopped)?;
+            }
             let range = self.option_starts[o] as usize..self.option_starts[o + 1] as usize;
             let row = &mut entries[range];
             for e in row.iter_mut() {

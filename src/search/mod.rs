@@ -103,6 +103,50 @@ pub enum StopReason {
     Interrupted,
     /// The solution visitor asked to stop.
     Visitor,
+    /// The process's resident memory grew past the memory limit (set by
+    /// the caller that watches it; engines report `Interrupted` and the
+    /// caller relabels the stop).
+    MemoryLimit,
+}
+
+/// The limits a long set-up (reading, building the IR, an engine's tables)
+/// is checked against: a deadline and a cancellation flag. [`StopCheck::check`]
+/// is cheap (one clock read and one atomic load), so loops call it every few
+/// thousand steps and stop within a fraction of a second.
+#[derive(Clone, Debug, Default)]
+pub struct StopCheck {
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop when this flag becomes true (Ctrl-C, a memory watcher).
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Stop once the process has used this much CPU time (`--clock cpu`).
+    pub cpu_budget: Option<Duration>,
+}
+
+impl StopCheck {
+    /// A check against `deadline` and `cancel`.
+    pub fn new(deadline: Option<Instant>, cancel: Option<Arc<AtomicBool>>) -> Self {
+        StopCheck { deadline, cancel, cpu_budget: None }
+    }
+
+    /// The check of a search's limits: their deadline, CPU budget and flag.
+    pub fn of(limits: &Limits) -> Self {
+        StopCheck { deadline: limits.deadline, cancel: limits.cancel.clone(), cpu_budget: limits.cpu_budget }
+    }
+
+    /// `Err(TimeLimit)` once the deadline has passed, `Err(Interrupted)` once
+    /// the flag is set.
+    pub fn check(&self) -> Result<(), StopReason> {
+        if self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.cpu_budget.is_some_and(|b| clock::process_cpu_seconds().is_some_and(|u| u >= b.as_secs_f64()))
+        {
+            return Err(StopReason::TimeLimit);
+        }
+        if self.cancel.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Err(StopReason::Interrupted);
+        }
+        Ok(())
+    }
 }
 
 /// Counters every engine reports.
@@ -153,7 +197,10 @@ impl SearchStats {
     /// Whether the stop was a limit the user set (exit code 3), as opposed to
     /// an exhausted tree or a "first N" request that was satisfied.
     pub fn hit_limit(&self) -> bool {
-        matches!(self.stopped, Some(StopReason::NodeLimit | StopReason::TimeLimit | StopReason::Interrupted))
+        matches!(
+            self.stopped,
+            Some(StopReason::NodeLimit | StopReason::TimeLimit | StopReason::Interrupted | StopReason::MemoryLimit)
+        )
     }
 }
 

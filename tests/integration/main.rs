@@ -29,6 +29,7 @@ mod poly_random;
 mod polycube_counts;
 mod polycube_errors;
 mod render;
+mod run_limits;
 mod split_tasks;
 mod streaming;
 mod ux_cli;

@@ -158,7 +158,14 @@ fn main() -> ExitCode {
                         .is_some_and(|i| f(i as &(dyn std::error::Error + 'static)))
                 })
             };
-            if inner(&|e| e.is::<emx::write::Cancelled>()) {
+            let stopped = matches!(
+                err.downcast_ref::<emx::frontend::LoadError>(),
+                Some(emx::frontend::LoadError::Stopped { .. })
+            ) || matches!(
+                err.downcast_ref::<emx::backend::BackendError>(),
+                Some(emx::backend::BackendError::Stopped { .. })
+            );
+            if stopped || inner(&|e| e.is::<emx::write::Cancelled>()) {
                 return ExitCode::from(EXIT_LIMIT);
             }
             let bad_input = err.downcast_ref::<emx::frontend::LoadError>().is_some()

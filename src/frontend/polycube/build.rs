@@ -3,7 +3,8 @@
 
 use super::Puzzle;
 use crate::geometry::{BoxSymmetry, Point, Shape, Transform};
-use crate::ir::{BuildError, Geometry, PieceInfo, Placement, Problem, ProblemBuilder, Symmetry};
+use crate::ir::{BuildError, Geometry, PieceInfo, Placement, Problem, ProblemBuilder, Symmetry, STOP_EVERY};
+use crate::search::StopCheck;
 use std::collections::HashMap;
 
 /// Interchangeable mobile pieces of one shape.
@@ -43,12 +44,13 @@ fn cell_name(p: Point, dims: [u32; 3]) -> String {
 
 /// The size of the IR [`build`] would make, computed without building it:
 /// options (an upper bound: images are counted before stationary cells
-/// remove some), entries, box symmetries, and the estimated memory in bytes.
+/// remove some), entries, box symmetries, and the memory the build peaks
+/// at ([`crate::size_cap::IrEstimate::polycube`]).
 pub fn estimate(puzzle: &Puzzle) -> crate::size_cap::IrEstimate {
     let dims = puzzle.dims.map(|d| d as i32);
     let group = Transform::group(puzzle.one_side, false);
     let mut seen: std::collections::HashSet<Shape, rustc_hash::FxBuildHasher> = Default::default();
-    let (mut options, mut entries) = (0u64, 0u64);
+    let (mut options, mut entries, mut cell_lists) = (0u64, 0u64, 0u64);
     for d in puzzle.pieces.iter().filter(|d| !d.stationary) {
         let shape = Shape::new(d.cells.iter().copied());
         let orientations = shape.orientations(&group);
@@ -61,10 +63,12 @@ pub fn estimate(puzzle: &Puzzle) -> crate::size_cap::IrEstimate {
             let images: u64 = (0..3).map(|a| (dims[a] - e[a] + 1).max(0) as u64).product();
             options += images;
             entries += images * (orient.len() as u64 + 1);
+            cell_lists += images * crate::size_cap::heap_block(4 * orient.len() as u64);
         }
     }
     let symmetries = BoxSymmetry::of_box(puzzle.dims, &Transform::all()).len() as u64;
-    crate::size_cap::IrEstimate::new(options, entries, symmetries)
+    let cells = puzzle.dims.iter().map(|&d| d as u64).product::<u64>();
+    crate::size_cap::IrEstimate::polycube(options, entries, symmetries, cells, cell_lists)
 }
 
 /// Builds the IR of `puzzle`; `name` names the problem. Identical pieces
@@ -73,10 +77,22 @@ pub fn build(puzzle: &Puzzle, name: &str) -> Result<Built, BuildError> {
     build_grouped(puzzle, name, true)
 }
 
+/// [`build`], checking `stop` every few thousand images, options and
+/// symmetry lookups: a deadline or a cancellation ends it within a few
+/// milliseconds with [`BuildError::Stopped`].
+pub fn build_checked(puzzle: &Puzzle, name: &str, stop: &StopCheck) -> Result<Built, BuildError> {
+    build_impl(puzzle, name, true, stop)
+}
+
 /// Like [`build`]; with `group_identical == false` every piece is its own
 /// item, so arrangements differing only by a permutation of identical pieces
 /// count separately (for cross-checks).
 pub fn build_grouped(puzzle: &Puzzle, name: &str, group_identical: bool) -> Result<Built, BuildError> {
+    build_impl(puzzle, name, group_identical, &StopCheck::default())
+}
+
+fn build_impl(puzzle: &Puzzle, name: &str, group_identical: bool, stop: &StopCheck) -> Result<Built, BuildError> {
+    let stopped = BuildError::Stopped;
     let dims = puzzle.dims;
     let [dx, dy, dz] = dims.map(|d| d as i32);
     let index = |p: Point| (p[0] + dx * (p[1] + dy * p[2])) as u32;
@@ -141,6 +157,9 @@ pub fn build_grouped(puzzle: &Puzzle, name: &str, group_identical: bool) -> Resu
         for (o, orient) in grp.orientations.iter().enumerate() {
             let e = orient.extent();
             for z in 0..=dz - e[2] {
+                // One check per layer of positions: at most a box face of
+                // images between two checks.
+                stop.check().map_err(stopped)?;
                 for y in 0..=dy - e[1] {
                     for x in 0..=dx - e[0] {
                         let mut cells: Vec<u32> =
@@ -168,8 +187,8 @@ pub fn build_grouped(puzzle: &Puzzle, name: &str, group_identical: bool) -> Resu
         pieces.push(PieceInfo { names: vec![d.name.clone()], stationary: true });
     }
     let geometry = Geometry { dims, pieces, placements, fixed };
-    let mut problem = b.build(Some(geometry))?;
-    let (symmetries, rotations, rotations_and_mirrors) = box_symmetries(puzzle, &problem, &groups, &blocked);
+    let mut problem = b.build_checked(Some(geometry), stop)?;
+    let (symmetries, rotations, rotations_and_mirrors) = box_symmetries(puzzle, &problem, &groups, &blocked, stop)?;
     problem.symmetries = symmetries;
     Ok(Built { problem, groups, rotations, rotations_and_mirrors })
 }
@@ -187,7 +206,8 @@ fn box_symmetries(
     problem: &Problem,
     groups: &[PieceGroup],
     blocked: &[bool],
-) -> (Vec<Symmetry>, usize, usize) {
+    stop: &StopCheck,
+) -> Result<(Vec<Symmetry>, usize, usize), BuildError> {
     let geo = problem.geometry.as_ref().expect("built with geometry");
     // Placements are found by their cell sets: in a box of at most 128
     // cells by the bit set of the cells (no sorting, one word to hash and
@@ -219,7 +239,12 @@ fn box_symmetries(
     // lookups below give). So only the symmetries outside the group the
     // found ones generate are looked up option by option; every other one
     // costs one composition of option maps.
-    let mut found: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+    //
+    // `found[0]` is the identity's cell map and `found[k]` that of
+    // `out[k - 1]`, whose option map is only kept there (one copy of each
+    // map: they are most of the IR of a large cube).
+    let mut found: Vec<Vec<u32>> = Vec::new();
+    let option_of = |out: &[Symmetry], k: usize, o: u32| if k == 0 { o } else { out[k - 1].option_map[o as usize] };
     'sym: for s in BoxSymmetry::of_box(puzzle.dims, &all) {
         if s.transform == Transform::IDENTITY {
             // Maps everything onto itself; counted, not listed.
@@ -236,14 +261,15 @@ fn box_symmetries(
             })
             .collect();
         if found.is_empty() {
-            let ids = |n: usize| (0..n as u32).collect::<Vec<u32>>();
-            found.push((ids(blocked.len()), ids(geo.placements.len())));
+            found.push((0..blocked.len() as u32).collect());
         }
-        let composed = found.iter().find_map(|(a, am)| {
-            found
-                .iter()
-                .find(|(b, _)| cell_map.iter().zip(b).all(|(&c, &bc)| a[bc as usize] == c))
-                .map(|(_, bm)| bm.iter().map(|&o| am[o as usize]).collect::<Vec<u32>>())
+        stop.check().map_err(BuildError::Stopped)?;
+        let composed = found.iter().enumerate().find_map(|(ka, a)| {
+            found.iter().position(|b| cell_map.iter().zip(b).all(|(&c, &bc)| a[bc as usize] == c)).map(|kb| {
+                (0..geo.placements.len() as u32)
+                    .map(|o| option_of(&out, ka, option_of(&out, kb, o)))
+                    .collect::<Vec<u32>>()
+            })
         });
         let option_map = match composed {
             Some(option_map) => option_map,
@@ -254,7 +280,10 @@ fn box_symmetries(
                 }
                 let mut option_map = Vec::with_capacity(geo.placements.len());
                 let mut image = Vec::new();
-                for p in &geo.placements {
+                for (k, p) in geo.placements.iter().enumerate() {
+                    if k % STOP_EVERY == 0 {
+                        stop.check().map_err(BuildError::Stopped)?;
+                    }
                     let found = if small {
                         option_by_mask.get(&mask_of(p.cells.iter().map(|&c| map_cell(c))))
                     } else {
@@ -281,8 +310,8 @@ fn box_symmetries(
         if !reflection {
             rotations += 1;
         }
-        found.push((cell_map, option_map.clone()));
+        found.push(cell_map);
         out.push(Symmetry { name: format!("{:?}", s.transform), reflection, option_map });
     }
-    (out, rotations, with_mirrors)
+    Ok((out, rotations, with_mirrors))
 }

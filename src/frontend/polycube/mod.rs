@@ -11,7 +11,7 @@ mod build;
 mod parse;
 mod verify;
 
-pub use build::{build, build_grouped, estimate, Built, PieceGroup};
+pub use build::{build, build_checked, build_grouped, estimate, Built, PieceGroup};
 pub use parse::{parse, MAX_DIM, MAX_VOLUME};
 pub use verify::{verify_cells, verify_solution, PuzzleError, Verifier};
 

@@ -131,7 +131,7 @@ pub fn run(args: EncodeArgs) -> anyhow::Result<u8> {
         &args.file,
         args.input.input_format,
         args.input.puzzle,
-        &input::LoadOptions { max_size: cap },
+        &input::LoadOptions { max_size: cap, ..Default::default() },
     )?;
     let guard = OutputGuard { cap, cancel: None };
     crate::usage_ensure!(

@@ -43,7 +43,12 @@ pub struct InfoArgs {
 
 pub fn run(args: InfoArgs) -> anyhow::Result<u8> {
     let format = args.input_format.as_deref().and_then(InputFormat::from_name);
-    let instance = input::load_with(&args.file, format, args.puzzle, &input::LoadOptions { max_size: args.max_size })?;
+    let instance = input::load_with(
+        &args.file,
+        format,
+        args.puzzle,
+        &input::LoadOptions { max_size: args.max_size, ..Default::default() },
+    )?;
     let sizes = if args.sizes { Some(encoding_sizes(&instance, args.max_size)?) } else { None };
     let mut out = String::new();
     let code = describe(&args, &instance, sizes.as_ref().map(|s| s.0.clone()), &mut out)?;
@@ -85,7 +90,21 @@ fn encoding_sizes(instance: &Instance, cap: SizeCap) -> anyhow::Result<(Value, S
         InstanceKind::EdgeMatch(e) => Some(emx::edgematch::ir::estimate(&e.puzzle)),
         InstanceKind::Cover(_) => None,
     };
+    // What `emx solve --memory-limit` checks (the engine `auto` picks).
+    let memory = match &instance.kind {
+        InstanceKind::Polycube(pc) => Some(emx::input::polycube_memory(&pc.puzzle, "auto")),
+        InstanceKind::EdgeMatch(e) => Some(emx::input::edgematch_memory(&e.puzzle)),
+        InstanceKind::Cover(_) => None,
+    };
     let mut text = String::new();
+    if let Some(m) = &memory {
+        text.push_str(&format!(
+            "memory estimate of solve (checked against --memory-limit before building): {} (IR build {}, engine tables {})\n",
+            human(m.bytes),
+            human(m.ir.bytes),
+            human(m.table_bytes)
+        ));
+    }
     if let Some(ir) = &ir {
         text.push_str(&format!(
             "IR estimate (checked against --max-size before building): {} ({} options, {} entries at most)\n",
@@ -118,6 +137,7 @@ fn encoding_sizes(instance: &Instance, cap: SizeCap) -> anyhow::Result<(Value, S
     let v = json!({
         "max_size": cap.bytes,
         "ir_estimate": ir,
+        "memory_estimate": memory.map(|m| m.bytes),
         "cnf": cnf,
         "clique": clique,
         "dlx": counted(dlx),

@@ -146,6 +146,15 @@ pub struct SolveArgs {
     /// counted before it is built.
     #[arg(long, value_name = "SIZE", default_value = "2G")]
     pub max_size: emx::size_cap::SizeCap,
+    /// Refuse a run whose memory estimate exceeds this, and stop one whose memory grows past it (exit code 3).
+    ///
+    /// The estimate (the IR build and the engine's tables) is checked
+    /// before anything is built (exit code 2 when over). During the build
+    /// and the search the resident memory is read every 10 ms (Linux); past
+    /// the limit the run stops as at a time limit, printing what it found,
+    /// with `stopped: memory limit`. Units K, M, G, T.
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<emx::size_cap::SizeCap>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SolveFormat::Text)]
     pub format: SolveFormat,

@@ -4,6 +4,7 @@
 mod args;
 mod estimate;
 mod setup;
+mod stopped;
 mod stream;
 mod summary;
 
@@ -31,12 +32,22 @@ use std::time::Duration;
 const ESTIMATE_PROBES: u32 = 1000;
 
 pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
-    let instance = input::load_with(
-        &args.file,
-        args.input.input_format,
-        args.input.puzzle,
-        &input::LoadOptions { max_size: args.max_size },
-    )?;
+    // The run's time limit, counted from the process start, for the build
+    // and the search alike.
+    crate::usage_ensure!(
+        args.clock == Clock::Wall || emx::search::clock::process_cpu_seconds().is_some(),
+        "--clock cpu: this platform gives emx no CPU clock of the process; use --clock wall"
+    );
+    let limit = args.time_limit.map(Duration::from_secs_f64);
+    let deadline = limit.filter(|_| args.clock == Clock::Wall).map(|d| crate::started() + d);
+    let cpu_budget = limit.filter(|_| args.clock == Clock::Cpu);
+    let stop = Limits { deadline, cpu_budget, cancel: Some(interrupt_flag()), ..Limits::default() };
+    let memory = args.memory_limit.map(|cap| emx::memory::Watcher::start(cap.bytes, interrupt_flag()));
+    let load = stopped::load_options(&stop, &args);
+    let instance = match input::load_with(&args.file, args.input.input_format, args.input.puzzle, &load) {
+        Ok(instance) => instance,
+        Err(e) => return stopped::before_search(&args, e.into(), memory.as_ref()),
+    };
     let problem = instance.problem();
     let mode = match (args.all, args.first) {
         (true, _) => Mode::All,
@@ -49,22 +60,18 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
         "--unique=mirror: edge-matching tiles cannot be turned over, so the mirror image of a board is no board of the puzzle; --unique identifies boards up to rotation"
     );
     let progress = Arc::new(Progress::new());
-    let limit = args.time_limit.map(Duration::from_secs_f64);
-    crate::usage_ensure!(
-        args.clock == Clock::Wall || emx::search::clock::process_cpu_seconds().is_some(),
-        "--clock cpu: this platform gives emx no CPU clock of the process; use --clock wall"
-    );
     let limits = Limits {
         max_solutions: args.solution_limit,
         max_nodes: args.node_limit,
         cancel: Some(interrupt_flag()),
         progress: Some(progress.clone()),
-        deadline: limit.filter(|_| args.clock == Clock::Wall).map(|d| crate::started() + d),
-        cpu_budget: limit.filter(|_| args.clock == Clock::Cpu),
+        deadline,
+        cpu_budget,
     };
     let opts = SolveOptions { mode: Some(mode), equivalence, limits };
     let verify = |s: &emx::ir::Solution| instance.verify(s);
-    let setup = engine_setup(&args, &instance, mode, equivalence)?;
+    let mut setup = engine_setup(&args, &instance, mode, equivalence)?;
+    setup.config.stop = emx::search::StopCheck::of(&stop);
     let (backend_name, config, edge_threads) = (setup.backend.as_str(), &setup.config, setup.edge_threads);
     if args.sample.is_some() || args.estimate.is_some() {
         let flag = if args.sample.is_some() { "--sample" } else { "--estimate" };
@@ -88,7 +95,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     if backend_name == "sat" {
         emx::encode::size::cnf_size(problem, &config.cnf)?.check(args.max_size)?;
     }
-    let (mut engine, decision) = backend::make_explained(backend_name, &instance, config)?;
+    let (mut engine, decision) = match backend::make_explained(backend_name, &instance, config) {
+        Ok(made) => made,
+        Err(e) => return stopped::before_search(&args, e.into(), memory.as_ref()),
+    };
     if let Some(d) = decision.filter(|_| !args.quiet) {
         eprintln!("note: {}", d.describe());
     }
@@ -117,7 +127,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<u8> {
     if let Some(e) = write_error {
         return Err(target.error(e));
     }
-    let report = report?;
+    let report = stopped::relabel(report?, memory.as_ref());
     if let Some(err) = engine.error() {
         anyhow::bail!("{}: {err}", engine.describe());
     }

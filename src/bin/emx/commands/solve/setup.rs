@@ -101,6 +101,8 @@ pub fn engine_setup(
         } else {
             args.auto_pick.unwrap_or_default()
         },
+        // The caller sets the run's deadline and cancellation.
+        stop: Default::default(),
     };
     Ok(EngineSetup { backend: backend_name.to_string(), config, edge_threads })
 }
