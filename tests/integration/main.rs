@@ -7,6 +7,7 @@ mod bench;
 mod cli;
 mod cp;
 mod dlx_knuth;
+mod docs;
 mod edgematch_counts;
 mod edgematch_errors;
 mod edgematch_estimate;

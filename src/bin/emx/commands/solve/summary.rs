@@ -123,6 +123,8 @@ pub fn summary_fields(report: &SolveReport, facts: &RunFacts) -> Map<String, Val
         "equivalence": report.equivalence,
         "complete": s.complete(),
         "stopped": s.stopped,
+        // The search ran: only a stop before it says where it stopped.
+        "stopped_while": null,
         "nodes": s.nodes,
         "updates": (s.updates > 0).then_some(s.updates),
         "time_s": s.elapsed.as_secs_f64(),
