@@ -183,4 +183,8 @@ fn forged_bucas_boards_are_refused_naming_the_problem() {
         puzzle,
         "is already placed, the last at cell (row 1, column 1): a tile used twice?",
     );
+    // bucas is for edge-matching boards only.
+    let out = emx(&["render", "instances/polycube/somacube_def.txt", "--solution", puzzle, "--format", "bucas"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--format bucas writes edge-matching boards"));
 }
