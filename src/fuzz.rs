@@ -141,8 +141,19 @@ fn bucas(text: &str) {
     let _ = edge_formats::is_bucas(text);
     let puzzle = small_puzzle();
     let Ok(boards) = edge_formats::parse_bucas(text, "fuzz", puzzle) else { return };
-    for (_, b) in boards {
+    for (name, b) in boards {
         let _ = crate::edgematch::score::score(&b, puzzle);
+        // Written back as a line and as a URL, the board reads back with
+        // the same colours in every cell.
+        let Ok(line) = edge_formats::bucas_line(&name, puzzle, &b) else { continue };
+        let url = edge_formats::viewer_url(&name, puzzle, &b).expect("the line was written");
+        for again in [line, url] {
+            let back = edge_formats::parse_bucas(&again, "fuzz", puzzle)
+                .unwrap_or_else(|e| panic!("a written bucas board does not read back: {e}: {again}"));
+            let looks =
+                |b: &crate::edgematch::Board| (0..b.cells.len()).map(|i| b.colours(puzzle, i)).collect::<Vec<_>>();
+            assert_eq!(looks(&back[0].1), looks(&b), "bucas round trip changed the board: {again}");
+        }
     }
 }
 

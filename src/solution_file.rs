@@ -11,7 +11,9 @@
 //! * **board file** (edge matching): `T/R` per cell, one board or several
 //!   one after the other, see
 //!   [`parse_boards`](crate::frontend::edgematch::parse_boards);
-//! * **e2.bucas.name boards** (edge matching): `NAME ORDER EDGES` lines, see
+//! * **e2.bucas.name boards** (edge matching): `NAME ORDER EDGES` lines,
+//!   viewer URLs and bare edge strings, one board a line, the tiles
+//!   recovered from the colours, see
 //!   [`parse_bucas`](crate::frontend::edgematch::parse_bucas);
 //! * **layer drawing** (polycube): one line per row from the top, the
 //!   layers side by side, one piece name per cell, `.` for an empty cell.
@@ -68,8 +70,10 @@ fn json_solutions(v: &Value) -> Vec<&Value> {
 }
 
 /// Reads edge-matching boards (complete or partial) from a JSON document,
-/// a board file (one or several boards) or e2.bucas.name lines, with their
-/// names (a bucas line's name, else empty). A cell naming a tile the
+/// a board file (one or several boards) or e2.bucas.name boards (lines,
+/// URLs, edge strings), with their names (a bucas line's name or a URL's
+/// `puzzle`, else `board K` when there are several, else empty). This is
+/// the one board reader of `score`, `render` and `optimize --start-board`. A cell naming a tile the
 /// puzzle does not have, or a board of another size, is an error naming
 /// where it is.
 pub fn read_named_boards(puzzle: &EdgePuzzle, text: &str, file: &str) -> Result<Vec<(String, Board)>, ParseError> {

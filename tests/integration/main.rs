@@ -4,6 +4,7 @@ mod agreement;
 mod architecture;
 mod auto_pick;
 mod bench;
+mod bucas_boards;
 mod cli;
 mod cp;
 mod dlx_knuth;

@@ -11,7 +11,7 @@ mod heule;
 mod meta;
 
 pub use board::{parse_board, parse_boards, BoardAt};
-pub use bucas::{is_bucas, parse_bucas};
+pub use bucas::{bucas_line, edge_string, is_bucas, parse_bucas, viewer_url, BucasError, Order};
 pub use check::{check_puzzle, Lines};
 pub use emx::{parse_emx, write_emx, KEYWORDS as EMX_KEYWORDS};
 pub use heule::{parse_heule, write_heule};

@@ -36,6 +36,38 @@ pub fn format(json: &'static str, svg: Option<&'static str>) -> impl TypedValueP
     })
 }
 
+/// Output format of a command that writes edge-matching boards: those of
+/// [`Format`], and bucas (`NAME jblackwood EDGES` lines, docs/formats.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardFormat {
+    /// Human-readable text.
+    Text,
+    /// One JSON object on stdout.
+    Json,
+    /// An SVG picture.
+    Svg,
+    /// Each board as a `NAME jblackwood EDGES` line.
+    Bucas,
+}
+
+/// The `--format` values of a command that writes boards: text, json, svg
+/// (described by `json` and `svg`) and bucas.
+pub fn board_format(json: &'static str, svg: &'static str) -> impl TypedValueParser<Value = BoardFormat> {
+    let values = [
+        PossibleValue::new("text").help("Human-readable text"),
+        PossibleValue::new("json").help(json),
+        PossibleValue::new("svg").help(svg),
+        PossibleValue::new("bucas")
+            .help("Each board as an e2.bucas.name edge string, `NAME jblackwood EDGES` (docs/formats.md)"),
+    ];
+    PossibleValuesParser::new(values).map(|s| match s.as_str() {
+        "json" => BoardFormat::Json,
+        "svg" => BoardFormat::Svg,
+        "bucas" => BoardFormat::Bucas,
+        _ => BoardFormat::Text,
+    })
+}
+
 /// Which puzzle of a file, and in which format to read it.
 #[derive(Args, Clone, Debug)]
 pub struct PuzzleArgs {

@@ -1,7 +1,7 @@
 //! `emx optimize`: local search for the most matched joins of an
 //! edge-matching puzzle.
 
-use crate::args::Format;
+use crate::args::BoardFormat;
 use crate::args::PuzzleArgs;
 use crate::interrupt::interrupt_flag;
 use crate::usage::{UsageError, EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_OK};
@@ -53,7 +53,11 @@ pub struct OptimizeArgs {
     /// budget.
     #[arg(long, default_value = "scan", value_parser = clap::builder::PossibleValuesParser::new(Start::NAMES))]
     pub start: String,
-    /// Start from this board file instead (every thread).
+    /// Start from this board instead (every thread).
+    ///
+    /// Any board `emx score` reads: a board file, the JSON of `emx solve`,
+    /// or one e2.bucas.name board (`NAME ORDER EDGES`, a viewer URL or an
+    /// edge string).
     #[arg(long, value_name = "BOARD")]
     pub start_board: Option<PathBuf>,
     /// Stop when this score is reached (default: every join matched).
@@ -98,8 +102,8 @@ pub struct OptimizeArgs {
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
     /// Output format.
-    #[arg(long, default_value = "text", value_parser = crate::args::format("The best board and its score as one JSON object (docs/json.md)", Some("An SVG picture of the best board with its mismatched joins marked")))]
-    pub format: crate::args::Format,
+    #[arg(long, default_value = "text", value_parser = crate::args::board_format("The best board and its score as one JSON object (docs/json.md)", "An SVG picture of the best board with its mismatched joins marked"))]
+    pub format: BoardFormat,
     /// Do not draw the board (text format).
     #[arg(long, short)]
     pub quiet: bool,
@@ -278,16 +282,23 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let stopped = serde_json::to_value(outcome.stop)?;
+    // The viewer URL of the best board (none when a colour has no letter).
+    let url = emx::frontend::edgematch::viewer_url(&puzzle.name, puzzle, &outcome.board).ok();
     let cpu: f64 = outcome.threads.iter().map(|t| t.cpu_seconds).sum();
     let iterations: u64 = outcome.threads.iter().map(|t| t.iterations).sum();
     match args.format {
-        Format::Svg => {
+        BoardFormat::Bucas => {
+            let line = emx::frontend::edgematch::bucas_line(&puzzle.name, puzzle, &outcome.board)
+                .map_err(|e| UsageError(format!("{}: --format bucas: {e}", instance.file)))?;
+            out.write_all(line.as_bytes())?;
+        }
+        BoardFormat::Svg => {
             // The best board, mismatched joins drawn in red.
             let style = render::svg::BoardStyle::solution();
             let title = format!("{}: {}/{}", puzzle.name, score, puzzle.n_joins());
             out.write_all(render::svg::board(puzzle, &outcome.board, &title, &style).as_bytes())?;
         }
-        Format::Json => {
+        BoardFormat::Json => {
             let v = json!({
                 "command": "optimize",
                 "file": instance.file,
@@ -306,12 +317,13 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
                 "iterations": iterations,
                 "searches": outcome.threads,
                 "board": outcome.board.to_json(),
+                "bucas_url": url,
                 "trace": outcome.trace.points,
             });
             serde_json::to_writer(&mut out, &v)?;
             writeln!(out)?;
         }
-        Format::Text => {
+        BoardFormat::Text => {
             writeln!(
                 out,
                 "{} ({}): {}x{}, {} joins; method {}, seed {}, {} thread(s)",
@@ -354,6 +366,9 @@ pub fn run(args: OptimizeArgs) -> anyhow::Result<u8> {
                 outcome.elapsed.as_secs_f64(),
                 stopped.as_str().unwrap_or("")
             )?;
+            if let Some(url) = &url {
+                writeln!(out, "viewer: {url}")?;
+            }
         }
     }
     out.flush()?;

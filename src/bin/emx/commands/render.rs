@@ -18,8 +18,9 @@ pub struct RenderArgs {
     pub file: PathBuf,
     /// A solution or board to draw (without it: the pieces or the tiles).
     ///
-    /// Edge matching: a board file (`T/R` per cell) or the JSON of `emx
-    /// solve --format json`; polycubes: that JSON or a layer drawing as
+    /// Edge matching: a board file (`T/R` per cell), the JSON of `emx
+    /// solve --format json`, or e2.bucas.name boards (`NAME ORDER EDGES`
+    /// lines, viewer URLs, edge strings); polycubes: that JSON or a layer drawing as
     /// `emx solve` prints it. Without it the pieces are drawn (edge
     /// matching: the tiles in file order).
     #[arg(long, short, value_name = "FILE")]
@@ -53,6 +54,9 @@ pub enum RenderFormat {
     Text,
     /// The solution or board as JSON.
     Json,
+    /// The edge-matching board as an e2.bucas.name edge string, `NAME
+    /// jblackwood EDGES` (docs/formats.md).
+    Bucas,
 }
 
 pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
@@ -62,9 +66,9 @@ pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
     let Some(sol_path) = &args.solution else {
         let out = match args.format {
             RenderFormat::Svg => puzzle_picture(&instance, &title)?,
-            RenderFormat::Text | RenderFormat::Json => {
+            RenderFormat::Text | RenderFormat::Json | RenderFormat::Bucas => {
                 return Err(crate::usage::UsageError(
-                    "--format text and json draw a solution: give one with --solution FILE (or use `emx info` to describe the puzzle)".into(),
+                    "--format text, json and bucas draw a solution: give one with --solution FILE (or use `emx info` to describe the puzzle)".into(),
                 )
                 .into())
             }
@@ -75,6 +79,11 @@ pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
     let sol_file = sol_path.display().to_string();
     let text = emx::frontend::read_text(sol_path)?;
     usage_ensure!(args.index >= 1, "--index counts from 1");
+    usage_ensure!(
+        args.format != RenderFormat::Bucas || matches!(instance.kind, InstanceKind::EdgeMatch(_)),
+        "--format bucas writes edge-matching boards: {} is not an edge-matching puzzle",
+        instance.file
+    );
     let out = match &instance.kind {
         InstanceKind::Cover(_) => {
             let solutions = solution_file::read_solutions(&instance, &text, &sol_file)?;
@@ -82,7 +91,8 @@ pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
             let check = instance.verify(&solution).err();
             match args.format {
                 RenderFormat::Svg => return Err(nothing_to_draw(&instance)),
-                RenderFormat::Text => instance.render_text(&solution),
+                // bucas is refused above for anything but edge matching.
+                RenderFormat::Text | RenderFormat::Bucas => instance.render_text(&solution),
                 RenderFormat::Json => placements_json(&instance, "cover", &solution, check),
             }
         }
@@ -95,6 +105,8 @@ pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
             match args.format {
                 RenderFormat::Svg => svg::board(&e.puzzle, &board, &title, &svg::BoardStyle::solution()),
                 RenderFormat::Text => text::board(&board),
+                RenderFormat::Bucas => emx::frontend::edgematch::bucas_line(&title, &e.puzzle, &board)
+                    .map_err(|err| crate::usage::UsageError(format!("{sol_file}: --format bucas: {err}")))?,
                 RenderFormat::Json => {
                     let valid_board = board.check(&e.puzzle).is_ok();
                     let score = valid_board.then(|| board.score(&e.puzzle));
@@ -121,7 +133,8 @@ pub fn run(args: RenderArgs) -> anyhow::Result<u8> {
             let check = instance.verify(&solution).err();
             match args.format {
                 RenderFormat::Svg => svg::solutions(geo, &title, &[solution.options.as_slice()]),
-                RenderFormat::Text => text::layers(geo, &solution.options),
+                // bucas is refused above for anything but edge matching.
+                RenderFormat::Text | RenderFormat::Bucas => text::layers(geo, &solution.options),
                 RenderFormat::Json => placements_json(&instance, "polycube", &solution, check),
             }
         }

@@ -1,10 +1,11 @@
 //! `emx score`: the matched joins of edge-matching boards read from a file
 //! (possibly partial or faulty), and every rule each board breaks.
 
-use crate::args::Format;
-use crate::usage::{EXIT_NO_SOLUTION, EXIT_OK};
+use crate::args::BoardFormat;
+use crate::usage::{UsageError, EXIT_NO_SOLUTION, EXIT_OK};
 use clap::Args;
 use emx::edgematch::score::{score, ScoreReport};
+use emx::frontend::edgematch::{bucas_line, viewer_url};
 use emx::frontend::format::read_puzzle;
 use emx::frontend::{LoadError, ParseError};
 use emx::input::InputFormat;
@@ -14,11 +15,12 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct ScoreArgs {
-    /// Board file: `TILE/ROTATION` per cell, or e2.bucas.name edge strings.
+    /// Board file: `TILE/ROTATION` per cell, or e2.bucas.name boards.
     ///
     /// `TILE/ROTATION` (or `.`) per cell, one board row per line, as `emx
-    /// solve` prints and `emx generate` writes; or e2.bucas.name edge
-    /// strings (`NAME ORDER EDGES` per line, every board scored).
+    /// solve` prints and `emx generate` writes; the JSON of `emx solve`; or
+    /// e2.bucas.name boards, one a line: `NAME ORDER EDGES`, a viewer URL
+    /// or a bare edge string (docs/formats.md). Every board is scored.
     pub board: PathBuf,
     /// The puzzle file the board is for (META, Heule or emx format).
     #[arg(long)]
@@ -30,8 +32,8 @@ pub struct ScoreArgs {
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Output format.
-    #[arg(long, default_value = "text", value_parser = crate::args::format("The score and the broken rules as one JSON object (docs/json.md)", Some("An SVG picture of the board with its mismatched joins marked")))]
-    pub format: crate::args::Format,
+    #[arg(long, default_value = "text", value_parser = crate::args::board_format("The score and the broken rules as one JSON object (docs/json.md)", "An SVG picture of the board with its mismatched joins marked"))]
+    pub format: BoardFormat,
 }
 
 /// Exit code 0 when every board is valid (it may be partial), 1 when one
@@ -52,14 +54,16 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<u8> {
     }
     let mut out = Vec::new();
     match args.format {
-        Format::Json => {
+        BoardFormat::Json => {
             let list: Vec<_> = reports
                 .iter()
-                .map(|(name, r)| {
+                .zip(&boards)
+                .map(|((name, r), (_, board))| {
                     let mut v = serde_json::to_value(r).expect("report serialises");
                     v["name"] = json!(name);
                     v["valid"] = json!(r.valid());
                     v["solved"] = json!(r.solved());
+                    v["bucas_url"] = json!(viewer_url(&board_name(name, &puzzle), &puzzle, board).ok());
                     v
                 })
                 .collect();
@@ -73,12 +77,19 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<u8> {
             serde_json::to_writer(&mut out, &v)?;
             writeln!(out)?;
         }
-        Format::Text => {
+        BoardFormat::Text => {
             for (name, r) in &reports {
                 print_text(&mut out, &file, name, r)?;
             }
         }
-        Format::Svg => {
+        BoardFormat::Bucas => {
+            for (name, board) in &boards {
+                let line = bucas_line(&board_name(name, &puzzle), &puzzle, board)
+                    .map_err(|e| UsageError(format!("{file}: --format bucas: {e}")))?;
+                out.write_all(line.as_bytes())?;
+            }
+        }
+        BoardFormat::Svg => {
             // The boards drawn, mismatched joins in red.
             let drawn: Vec<emx::edgematch::Board> = boards.iter().map(|(_, b)| b.clone()).collect();
             let style = emx::render::svg::BoardStyle::solution();
@@ -87,6 +98,15 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<u8> {
     }
     crate::output::write(args.output.as_deref(), &String::from_utf8_lossy(&out))?;
     Ok(if reports.iter().all(|(_, r)| r.valid()) { EXIT_OK } else { EXIT_NO_SOLUTION })
+}
+
+/// The name a board is written under: its own, else the puzzle's.
+fn board_name(name: &str, puzzle: &emx::edgematch::EdgePuzzle) -> String {
+    if name.is_empty() {
+        puzzle.name.clone()
+    } else {
+        name.to_string()
+    }
 }
 
 fn print_text(out: &mut impl Write, file: &str, name: &str, r: &ScoreReport) -> std::io::Result<()> {
