@@ -85,6 +85,8 @@ PRELUDE = {
     "emx decode tests/data/encoders/tiny_2x2.txt --model t.model": "cadical t.cnf > t.model",
     "emx decode instances/edgematch/brendan_set2/pieces_05x05.txt --maxsat-model p5.answer":
         "python3 -m pysat.examples.rc2 -vv p5.wcnf > p5.answer",
+    "emx optimize instances/edgematch/eternity2/e2_centre.txt --start-board url.txt --time 60 --format bucas":
+        "grep '^https' instances/edgematch/boards/e2centre.bucas.txt > url.txt",
     "emx merge parts/manifest.json": "parallel emx task ::: parts/task-*.json",
     "emx merge soma/manifest.json": "parallel emx task ::: soma/task-*.json",
     "emx merge parts6/manifest.json":
