@@ -24,11 +24,14 @@ fn stdout(content: &str) -> anyhow::Result<()> {
 /// Writes `content` to `path` through [`emx::write::text_atomically`] (a
 /// temporary file in the same directory and a rename).
 pub fn write_file(path: &Path, content: &str) -> anyhow::Result<()> {
-    emx::write::text_atomically(path, &emx::write::OutputGuard::default(), content).map_err(|e| {
-        crate::usage::UsageError(format!(
-            "cannot write {}: {e} (check that the directory exists and is writable)",
-            path.display()
-        ))
-        .into()
-    })
+    emx::write::text_atomically(path, &emx::write::OutputGuard::default(), content).map_err(|e| cannot_write(path, e))
+}
+
+/// A failed write of `path` as the user reads it (a usage error: exit 2).
+pub fn cannot_write(path: &Path, e: std::io::Error) -> anyhow::Error {
+    crate::usage::UsageError(format!(
+        "cannot write {}: {e} (check that the directory exists and is writable)",
+        path.display()
+    ))
+    .into()
 }

@@ -215,11 +215,7 @@ fn target_error(path: Option<&Path>, e: std::io::Error) -> anyhow::Error {
     let own = e.kind() == std::io::ErrorKind::BrokenPipe
         || e.get_ref().is_some_and(|i| i.is::<emx::size_cap::TooLarge>() || i.is::<emx::write::Cancelled>());
     match path {
-        Some(p) if !own => crate::usage::UsageError(format!(
-            "cannot write {}: {e} (check that the directory exists and is writable)",
-            p.display()
-        ))
-        .into(),
+        Some(p) if !own => crate::output::cannot_write(p, e),
         _ => e.into(),
     }
 }
