@@ -80,6 +80,19 @@ fn boards_stream_as_board_files_that_score_reads() {
     assert_eq!(text.matches("# pieces_04x04 board ").count(), 3);
     let scored = emx(&["score", "--puzzle", BOARD_4X4, path.to_str().unwrap(), "--format", "json"]);
     assert_eq!(scored.status.code(), Some(0), "{}", String::from_utf8_lossy(&scored.stderr));
+    // The same boards as bucas lines, which score reads back as solved boards.
+    let bucas = dir.join("boards.bucas.txt");
+    let out = emx(&["solve", BOARD_4X4, "--first", "3", "--format", "bucas", "-q", "-o", bucas.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines = std::fs::read_to_string(&bucas).unwrap();
+    assert_eq!(lines.lines().count(), 3);
+    assert!(lines.lines().all(|l| l.starts_with("pieces_04x04 jblackwood ")), "{lines}");
+    let scored = emx(&["score", "--puzzle", BOARD_4X4, bucas.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(scored.status.code(), Some(0), "{}", String::from_utf8_lossy(&scored.stderr));
+    // A polycube puzzle has no board to write.
+    let out = emx(&["solve", SOMA, "--format", "bucas", "-q"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not an edge-matching puzzle"));
 }
 
 #[test]

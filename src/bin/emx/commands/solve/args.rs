@@ -35,6 +35,8 @@ pub enum SolveFormat {
     Svg,
     /// Edge matching: each board found as a board file (what emx score, render and optimize --start-board read); the summary goes to stderr.
     Board,
+    /// Edge matching: each board found as a bucas line (NAME jblackwood EDGES), for the e2.bucas.name viewer and what score, render and optimize --start-board read; the summary goes to stderr.
+    Bucas,
 }
 
 #[derive(Args, Clone)]

@@ -44,10 +44,12 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
             anyhow::bail!("internal error: a sampled solution failed verification: {e}");
         }
         match args.format {
-            SolveFormat::Json | SolveFormat::Jsonl | SolveFormat::Svg | SolveFormat::Board => println!(
-                "{}",
-                json!({ "command": "solve", "mode": "sample", "kind": "polycube", "file": instance.file, "puzzle": problem.name, "engine": engine.describe(), "sample": report, "solutions_per_s": report.rate() })
-            ),
+            SolveFormat::Json | SolveFormat::Jsonl | SolveFormat::Svg | SolveFormat::Board | SolveFormat::Bucas => {
+                println!(
+                    "{}",
+                    json!({ "command": "solve", "mode": "sample", "kind": "polycube", "file": instance.file, "puzzle": problem.name, "engine": engine.describe(), "sample": report, "solutions_per_s": report.rate() })
+                )
+            }
             SolveFormat::Text => {
                 println!("{} ({}): Monte-Carlo sampling, {}", problem.name, instance.file, engine.describe());
                 println!(
@@ -80,10 +82,12 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
     let e = &run.estimate;
     let threads = poly.threads.max(1);
     match args.format {
-        SolveFormat::Json | SolveFormat::Jsonl | SolveFormat::Svg | SolveFormat::Board => println!(
-            "{}",
-            json!({ "command": "solve", "mode": "estimate", "kind": "polycube", "file": instance.file, "puzzle": problem.name, "engine": engine.describe(), "threads": threads, "estimate": e, "stopped": run.stopped })
-        ),
+        SolveFormat::Json | SolveFormat::Jsonl | SolveFormat::Svg | SolveFormat::Board | SolveFormat::Bucas => {
+            println!(
+                "{}",
+                json!({ "command": "solve", "mode": "estimate", "kind": "polycube", "file": instance.file, "puzzle": problem.name, "engine": engine.describe(), "threads": threads, "estimate": e, "stopped": run.stopped })
+            )
+        }
         SolveFormat::Text => {
             println!(
                 "{} ({}): Knuth's estimate of the full search, {}",
@@ -159,10 +163,12 @@ pub fn run_edge(args: &SolveArgs, instance: &Instance, backend: &str, config: &B
     let (boards, boards_err) = (e.solutions * weight as f64, e.solutions_stderr * weight as f64);
     let problem = instance.problem();
     match args.format {
-        SolveFormat::Json | SolveFormat::Jsonl | SolveFormat::Svg | SolveFormat::Board => println!(
-            "{}",
-            json!({ "command": "solve", "mode": "estimate", "kind": "edgematch", "file": instance.file, "puzzle": problem.name, "backend": backend, "engine": engine.describe(), "estimate": e, "boards_per_solution": weight, "boards": boards, "boards_stderr": boards_err, "auto_pick": decision.as_ref().map(|d| d.describe()) })
-        ),
+        SolveFormat::Json | SolveFormat::Jsonl | SolveFormat::Svg | SolveFormat::Board | SolveFormat::Bucas => {
+            println!(
+                "{}",
+                json!({ "command": "solve", "mode": "estimate", "kind": "edgematch", "file": instance.file, "puzzle": problem.name, "backend": backend, "engine": engine.describe(), "estimate": e, "boards_per_solution": weight, "boards": boards, "boards_stderr": boards_err, "auto_pick": decision.as_ref().map(|d| d.describe()) })
+            )
+        }
         SolveFormat::Text => {
             println!(
                 "{} ({}): Knuth's estimate of the full search, {}",

@@ -85,7 +85,9 @@ pub fn before_search(args: &SolveArgs, err: anyhow::Error, memory: Option<&Watch
             crate::output::write(args.output.as_deref(), &text)?;
         }
         // Nothing to draw: no picture or board file is written.
-        SolveFormat::Svg | SolveFormat::Board => eprintln!("{message}\nstopped: {words} (the search did not start)"),
+        SolveFormat::Svg | SolveFormat::Board | SolveFormat::Bucas => {
+            eprintln!("{message}\nstopped: {words} (the search did not start)")
+        }
     }
     Ok(EXIT_LIMIT)
 }

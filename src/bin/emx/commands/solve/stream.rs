@@ -12,7 +12,8 @@
 //!   summary object (the json object without `solution_list`);
 //! - svg: the pictures go to a scratch file as they come, and the document
 //!   (whose head holds its height) is put together at the end;
-//! - board: each board as a board file under a `# NAME board K` line.
+//! - board: each board as a board file under a `# NAME board K` line;
+//! - bucas: each board as a `NAME jblackwood EDGES` line.
 
 use super::args::SolveFormat;
 use super::summary::{header_fields, print_header, print_summary, summary_fields, RunFacts};
@@ -57,12 +58,25 @@ impl<'a> Stream<'a> {
                 write!(out, "{head},\"solution_list\":[")?;
             }
             SolveFormat::Jsonl => {}
-            SolveFormat::Board => {
-                if !matches!(instance.kind, InstanceKind::EdgeMatch(_)) {
+            SolveFormat::Board | SolveFormat::Bucas => {
+                let InstanceKind::EdgeMatch(e) = &instance.kind else {
                     crate::usage_bail!(
-                        "--format board writes edge-matching boards: {} is not an edge-matching puzzle",
+                        "--format {} writes edge-matching boards: {} is not an edge-matching puzzle",
+                        if format == SolveFormat::Board { "board" } else { "bucas" },
                         instance.file
                     )
+                };
+                if format == SolveFormat::Bucas {
+                    // Every tile's colours need a letter: checked on the
+                    // tile set laid out once, before the search.
+                    let p = &e.puzzle;
+                    let mut all = emx::edgematch::Board::empty(p.rows, p.cols);
+                    for (k, cell) in all.cells.iter_mut().enumerate().take(p.tiles.len()) {
+                        *cell = Some(emx::edgematch::Placed { tile: k as u32, rotation: 0 });
+                    }
+                    if let Err(err) = emx::frontend::edgematch::edge_string(p, &all) {
+                        crate::usage_bail!("--format bucas: {}: {err}", instance.file)
+                    }
                 }
             }
             SolveFormat::Svg => {
@@ -107,6 +121,13 @@ impl<'a> Stream<'a> {
                 write!(self.out, "{}", emx::render::text::board(&board))?;
                 writeln!(self.out)?;
             }
+            SolveFormat::Bucas => {
+                let InstanceKind::EdgeMatch(e) = &self.instance.kind else { unreachable!("checked at the start") };
+                let board = emx::edgematch::ir::board_of(&e.puzzle, &e.problem, &s.options);
+                let line = emx::frontend::edgematch::bucas_line(&e.puzzle.name, &e.puzzle, &board)
+                    .map_err(io::Error::other)?;
+                self.out.write_all(line.as_bytes())?;
+            }
             SolveFormat::Svg => self.svg.as_mut().expect("made at the start").add(s)?,
         }
         Ok(())
@@ -135,7 +156,7 @@ impl<'a> Stream<'a> {
                 serde_json::to_writer(&mut *out, &Value::Object(all))?;
                 writeln!(out)?;
             }
-            SolveFormat::Svg | SolveFormat::Board => {
+            SolveFormat::Svg | SolveFormat::Board | SolveFormat::Bucas => {
                 if let Some(body) = svg {
                     body.finish(out)?;
                 }
