@@ -3,7 +3,7 @@
 //! (`SAT` then the literals, or `UNSAT` / `INDET`).
 
 use crate::formula::{Lit, Var};
-use crate::text::{first_line_with, tokens};
+use crate::text::{first_line_with, literal, tokens};
 use crate::ParseError;
 
 /// What a solver said.
@@ -117,13 +117,7 @@ pub fn read_answer_within(text: &str, n_vars: Option<u32>) -> Result<SatAnswer, 
             if terminated {
                 return Err(ParseError::at(n, c, format!("literal `{tok}` after the terminating 0")));
             }
-            let Ok(x) = tok.parse::<i64>() else {
-                return Err(ParseError::at(
-                    n,
-                    c,
-                    format!("expected a literal (a non-zero integer) or 0, found `{tok}`"),
-                ));
-            };
+            let x = literal(n, c, tok)?;
             if x == 0 {
                 terminated = true;
                 continue;

@@ -65,6 +65,14 @@ pub(crate) fn first_line_with(text: &str, x: i64, before: usize) -> Option<usize
         .map(|k| k + 1)
 }
 
+/// A DIMACS literal token of line `line`, column `col`: a signed integer
+/// (0 ends a clause or a model line), or the readers' common error.
+pub(crate) fn literal(line: usize, col: usize, tok: &str) -> Result<i64, crate::ParseError> {
+    tok.parse::<i64>().map_err(|_| {
+        crate::ParseError::at(line, col, format!("expected a literal (a non-zero integer) or 0, found `{tok}`"))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

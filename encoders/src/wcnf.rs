@@ -22,7 +22,7 @@
 //! value of variable `i`).
 
 use crate::formula::{ClauseSink, Cnf, Lit, Var};
-use crate::text::{first_line_with, push_i64, push_u64, tokens};
+use crate::text::{first_line_with, literal, push_i64, push_u64, tokens};
 use crate::ParseError;
 use std::io::{self, Write};
 
@@ -280,13 +280,7 @@ pub fn read_maxsat_answer(text: &str, n_vars: u32) -> Result<MaxSatAnswer, Parse
                     if terminated {
                         return Err(ParseError::at(n, c, format!("literal `{tok}` after the closing 0")));
                     }
-                    let Ok(x) = tok.parse::<i64>() else {
-                        return Err(ParseError::at(
-                            n,
-                            c,
-                            format!("expected a literal (a non-zero integer) or 0, found `{tok}`"),
-                        ));
-                    };
+                    let x = literal(n, c, tok)?;
                     if x == 0 {
                         terminated = true;
                         continue;

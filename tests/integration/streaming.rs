@@ -157,3 +157,16 @@ fn a_cpu_time_limit_stops_the_search() {
     assert_eq!(v["stopped"], "time_limit");
     assert_eq!(v["complete"], false);
 }
+
+#[test]
+fn an_estimate_goes_to_the_output_file() {
+    let dir = crate::Scratch::new("estimate-out");
+    for (file, name) in [(SOMA, "soma.json"), (BOARD_4X4, "board.json")] {
+        let path = dir.join(name);
+        let out = emx(&["solve", file, "--estimate", "200,1", "--format", "json", "-o", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{file}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stdout.is_empty(), "{file}: the report goes to -o, not stdout");
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(v["mode"], "estimate");
+    }
+}

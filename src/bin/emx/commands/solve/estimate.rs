@@ -12,9 +12,12 @@ use emx::ir::Solution;
 use emx::poly::PolyEngine;
 use emx::search::{Engine, Flow, Limits};
 use serde_json::json;
+use std::fmt::Write;
 use std::time::Duration;
 
 pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits: &Limits) -> anyhow::Result<u8> {
+    // The report, written to stdout or `-o` at the end.
+    let mut out = String::new();
     crate::usage_ensure!(
         matches!(instance.kind, InstanceKind::Polycube(_)),
         "--sample and --estimate use the polycube engines: {} is not a polycube puzzle",
@@ -45,34 +48,38 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
         }
         match args.format {
             SolveFormat::Json | SolveFormat::Jsonl | SolveFormat::Svg | SolveFormat::Board | SolveFormat::Bucas => {
-                println!(
+                writeln!(
+                    out,
                     "{}",
                     json!({ "command": "solve", "mode": "sample", "kind": "polycube", "file": instance.file, "puzzle": problem.name, "engine": engine.describe(), "sample": report, "solutions_per_s": report.rate() })
-                )
+                )?
             }
             SolveFormat::Text => {
-                println!("{} ({}): Monte-Carlo sampling, {}", problem.name, instance.file, engine.describe());
-                println!(
+                writeln!(out, "{} ({}): Monte-Carlo sampling, {}", problem.name, instance.file, engine.describe())?;
+                writeln!(
+                    out,
                     "trials: {} ({} ending at {} remaining pieces, {} exhausted the tree), seed {}",
                     report.trials,
                     report.trials - report.exhausted,
                     spec.remaining,
                     report.exhausted,
                     spec.seed
-                );
-                println!(
+                )?;
+                writeln!(
+                    out,
                     "solutions found: {} ({:.1}/s); nodes: {} ({:.2} M/s); time {:.3} s",
                     report.solutions,
                     report.rate(),
                     report.nodes,
                     report.nodes as f64 / report.elapsed.as_secs_f64().max(1e-9) / 1e6,
                     report.elapsed.as_secs_f64()
-                );
+                )?;
                 if report.stopped.is_some() {
-                    println!("stopped early by a limit");
+                    writeln!(out, "stopped early by a limit")?;
                 }
             }
         }
+        crate::output::write(args.output.as_deref(), &out)?;
         return Ok(if report.stopped.is_some() { EXIT_LIMIT } else { EXIT_OK });
     }
     let Some(spec) = args.estimate else {
@@ -83,19 +90,21 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
     let threads = poly.threads.max(1);
     match args.format {
         SolveFormat::Json | SolveFormat::Jsonl | SolveFormat::Svg | SolveFormat::Board | SolveFormat::Bucas => {
-            println!(
+            writeln!(
+                out,
                 "{}",
                 json!({ "command": "solve", "mode": "estimate", "kind": "polycube", "file": instance.file, "puzzle": problem.name, "engine": engine.describe(), "threads": threads, "estimate": e, "stopped": run.stopped })
-            )
+            )?
         }
         SolveFormat::Text => {
-            println!(
+            writeln!(
+                out,
                 "{} ({}): Knuth's estimate of the full search, {}",
                 problem.name,
                 instance.file,
                 engine.describe()
-            );
-            println!("probes: {} (seed {})", e.probes, spec.seed);
+            )?;
+            writeln!(out, "probes: {} (seed {})", e.probes, spec.seed)?;
             // One solution per orbit of the constrained piece: the classes
             // of the filter's symmetries.
             let classes = match engine.redundancy() {
@@ -103,21 +112,22 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
                 Some(_) => " up to rotation",
                 None => "",
             };
-            println!("solutions: {}", about(e.solutions, e.solutions_stderr, e.probes, classes));
-            println!("search: {}", about(e.nodes, e.nodes_stderr, e.probes, " nodes"));
+            writeln!(out, "solutions: {}", about(e.solutions, e.solutions_stderr, e.probes, classes))?;
+            writeln!(out, "search: {}", about(e.nodes, e.nodes_stderr, e.probes, " nodes"))?;
             if run.window.is_zero() {
-                println!("time: not measured (interrupted)");
+                writeln!(out, "time: not measured (interrupted)")?;
             } else {
-                println!(
+                writeln!(
+                    out,
                     "time: about {} at {:.2} M nodes/s on {} (measured on a {} ms run)",
                     human_seconds(e.seconds),
                     e.nodes_per_sec / 1e6,
                     if threads > 1 { format!("{threads} threads") } else { "one thread".to_string() },
                     run.window.as_millis()
-                );
+                )?;
             }
             if let Some(w) = too_wide(e) {
-                println!("note: {w}");
+                writeln!(out, "note: {w}")?;
             }
             let n = e.per_depth.len();
             let levels: Vec<String> = e
@@ -127,13 +137,14 @@ pub fn run(args: &SolveArgs, instance: &Instance, config: &BackendConfig, limits
                 .filter(|(_, &x)| x > 0.0)
                 .map(|(d, x)| format!("{}:{x:.2e}", n.saturating_sub(2 + d)))
                 .collect();
-            println!("nodes by pieces left after the placement: {}", levels.join(" "));
+            writeln!(out, "nodes by pieces left after the placement: {}", levels.join(" "))?;
             if let Some(r) = run.stopped {
                 let why = stop_words(r);
-                println!("stopped: {why} (the estimate of {} of {} probes)", e.probes, spec.probes);
+                writeln!(out, "stopped: {why} (the estimate of {} of {} probes)", e.probes, spec.probes)?;
             }
         }
     }
+    crate::output::write(args.output.as_deref(), &out)?;
     Ok(if run.stopped.is_some() { EXIT_LIMIT } else { EXIT_OK })
 }
 
@@ -143,6 +154,8 @@ const RATE_WINDOW: Duration = Duration::from_millis(500);
 /// `emx solve --estimate` on an edge-matching puzzle: Knuth's estimate of
 /// the search of the engine `backend` builds (cp, scan, or `auto`'s pick).
 pub fn run_edge(args: &SolveArgs, instance: &Instance, backend: &str, config: &BackendConfig) -> anyhow::Result<u8> {
+    // The report, written to stdout or `-o` at the end.
+    let mut out = String::new();
     crate::usage_ensure!(
         config.threads <= 1,
         "--estimate of the edge-matching engines runs on one thread: drop --threads"
@@ -164,42 +177,46 @@ pub fn run_edge(args: &SolveArgs, instance: &Instance, backend: &str, config: &B
     let problem = instance.problem();
     match args.format {
         SolveFormat::Json | SolveFormat::Jsonl | SolveFormat::Svg | SolveFormat::Board | SolveFormat::Bucas => {
-            println!(
+            writeln!(
+                out,
                 "{}",
                 json!({ "command": "solve", "mode": "estimate", "kind": "edgematch", "file": instance.file, "puzzle": problem.name, "backend": backend, "engine": engine.describe(), "estimate": e, "boards_per_solution": weight, "boards": boards, "boards_stderr": boards_err, "auto_pick": decision.as_ref().map(|d| d.describe()) })
-            )
+            )?
         }
         SolveFormat::Text => {
-            println!(
+            writeln!(
+                out,
                 "{} ({}): Knuth's estimate of the full search, {}",
                 problem.name,
                 instance.file,
                 engine.describe()
-            );
+            )?;
             if let Some(d) = &decision {
-                println!("{}", d.describe());
+                writeln!(out, "{}", d.describe())?;
             }
-            println!("probes: {} (seed {})", e.probes, spec.seed);
+            writeln!(out, "probes: {} (seed {})", e.probes, spec.seed)?;
             print!("boards: {}", about(boards, boards_err, e.probes, ""));
             if weight > 1 && e.solutions > 0.0 {
                 print!(" (about {} up to rotation)", sig(e.solutions));
             }
-            println!();
-            println!("search: {}", about(e.nodes, e.nodes_stderr, e.probes, " nodes"));
-            println!(
+            writeln!(out)?;
+            writeln!(out, "search: {}", about(e.nodes, e.nodes_stderr, e.probes, " nodes"))?;
+            writeln!(
+                out,
                 "time: about {} of CPU at {:.2} M nodes per CPU second (measured on a {} ms run)",
                 human_seconds(e.seconds),
                 e.nodes_per_sec / 1e6,
                 RATE_WINDOW.as_millis()
-            );
+            )?;
             let levels: Vec<String> =
                 e.per_depth.iter().enumerate().filter(|(_, &x)| x > 0.0).map(|(d, x)| format!("{d}:{x:.2e}")).collect();
-            println!("nodes by cells filled: {}", levels.join(" "));
+            writeln!(out, "nodes by cells filled: {}", levels.join(" "))?;
             if let Some(w) = too_wide(&e) {
-                println!("note: {w}");
+                writeln!(out, "note: {w}")?;
             }
         }
     }
+    crate::output::write(args.output.as_deref(), &out)?;
     Ok(EXIT_OK)
 }
 
